@@ -1,0 +1,77 @@
+"""[tool.theme] parsing: defaults, resolution of paths, and errors that point into the file."""
+
+from pathlib import Path
+
+import pytest
+
+from theme import config
+from theme.errors import ConfigError
+
+
+def write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "pyproject.toml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_defaults_resolve_against_the_pyproject_folder(tmp_path):
+    cfg = config.load(write(tmp_path, "[tool.theme]\n"))
+    assert cfg.build.entry == tmp_path / "scss/style.scss"
+    assert cfg.build.outputs == (tmp_path / "article/src/style.css", tmp_path / "article/dist/style.css")
+    assert cfg.build.style == "expanded" and cfg.build.source_map is False
+    assert cfg.visual is None
+
+
+def test_visual_table_with_per_region_tolerance(tmp_path):
+    cfg = config.load(write(tmp_path, """
+[tool.theme]
+[tool.theme.visual]
+pages = ["a.html"]
+viewports = { wide = [1440, 900] }
+regions = { note-box = ".note-box" }
+[tool.theme.visual.tolerance]
+threshold = 0.2
+[tool.theme.visual.tolerance.note-box]
+max_diff_pixels = 10
+"""))
+    v = cfg.visual
+    assert v.root == tmp_path / "article/dist"
+    assert v.viewports == {"wide": (1440, 900)}
+    assert v.tolerance.threshold == 0.2
+    assert v.tolerance_for("note-box").max_diff_pixels == 10
+    assert v.tolerance_for("note-box").threshold == 0.2  # inherits the default table
+    assert v.tolerance_for("code").max_diff_pixels == 0
+
+
+def test_unknown_key_names_key_file_and_line(tmp_path):
+    path = write(tmp_path, '[tool.theme]\nentry = "x.scss"\noutput = ["a.css"]\n')
+    with pytest.raises(ConfigError) as err:
+        config.load(path)
+    assert str(err.value).startswith(f"{path.resolve()}:3:1: unknown key 'output'")
+    assert "outputs" in str(err.value)  # the known keys are listed
+
+
+@pytest.mark.parametrize("body, words", [
+    ('viewports = { d = [0, 800] }', "two positive integers"),
+    ('viewports = { d = [1280] }', "two positive integers"),
+    ('color_schemes = ["sepia"]', "'sepia' is not one of"),
+    ('pages = "index.html"', "list of non-empty strings"),
+    ('tile_height = -5', "positive integer"),
+])
+def test_bad_visual_values(tmp_path, body, words):
+    path = write(tmp_path, f"[tool.theme]\n[tool.theme.visual]\n{body}\n")
+    with pytest.raises(ConfigError, match=words) as err:
+        config.load(path)
+    assert f"{path.resolve()}:3:" in str(err.value)
+
+
+def test_find_pyproject_walks_up(tmp_path):
+    write(tmp_path, "[tool.theme]\n")
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    assert config.load(cwd=deep).source == (tmp_path / "pyproject.toml").resolve()
+
+
+def test_no_config_is_a_clear_error(tmp_path):
+    with pytest.raises(ConfigError, match="no pyproject.toml with a \\[tool.theme\\] table"):
+        config.load(cwd=tmp_path)

@@ -1,0 +1,31 @@
+"""theme: SCSS design tokens built into an article's style.css, and pixel-exact visual checks.
+
+The public API is what `__all__` lists; everything else may change.
+"""
+
+from .errors import (
+    BrowserNotFound,
+    BuildError,
+    CaptureError,
+    ConfigError,
+    ImageError,
+    LintError,
+    StoreError,
+    ThemeError,
+    UnstableRender,
+)
+
+__version__ = "0.1.0"
+
+__all__ = sorted([
+    "BrowserNotFound",
+    "BuildError",
+    "CaptureError",
+    "ConfigError",
+    "ImageError",
+    "LintError",
+    "StoreError",
+    "ThemeError",
+    "UnstableRender",
+    "__version__",
+])

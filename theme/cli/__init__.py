@@ -1,0 +1,65 @@
+"""The `theme` command line: argument handling, one library call, one `except ThemeError`.
+
+Each command lives in its own module below and registers itself on `main`.
+Exit codes everywhere: 0 ok, 1 differences found or outputs stale, 2 usage,
+config or build error (click uses 2 for usage errors too).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .. import config as config_mod
+from ..errors import ThemeError
+
+
+class _Group(click.Group):
+    """Turns any ThemeError escaping a command into one line on stderr and its exit code."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ThemeError as err:
+            click.echo(f"theme: {err}", err=True)
+            ctx.exit(err.exit_code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="theme")
+def main() -> None:
+    """Build an article's stylesheet from SCSS tokens and check every visual change."""
+
+
+def project_options(command):
+    """Adds `-C DIR` and `--config FILE` to a command and passes a loader instead.
+
+    The command receives `load_config`, a zero-argument callable, so commands that
+    do not need the config (e.g. `theme diff`) never fail on a missing pyproject.
+    """
+
+    @click.option("-C", "directory", type=click.Path(file_okay=False, path_type=Path),
+                  help="Run as if theme was started in DIR (like git -C).")
+    @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+                  help="Read [tool.theme] from FILE instead of the nearest pyproject.toml.")
+    @functools.wraps(command)
+    def wrapper(*args, directory: Path | None, config_file: Path | None, **kwargs):
+        if directory is not None:
+            if not directory.is_dir():
+                raise click.BadParameter(f"{directory}: no such directory", param_hint="-C")
+            os.chdir(directory)
+        loader = functools.partial(config_mod.load, config_file, cwd=Path.cwd())
+        return command(*args, load_config=loader, **kwargs)
+
+    return wrapper
+
+
+def run() -> None:  # pragma: no cover - console entry for `python -m theme`
+    sys.exit(main())
+
+
+# Commands register themselves on import; keep this list sorted.

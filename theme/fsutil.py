@@ -1,0 +1,43 @@
+"""Atomic file writes: a failed or killed run never leaves a half-written file.
+
+Write to a temporary file in the *same* folder (so `os.replace` is a rename on
+one filesystem, which POSIX makes atomic), flush and fsync it, then replace the
+target. A reader sees the old bytes or the new bytes, never a mix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterator, BinaryIO
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, mode: int = 0o644) -> Iterator[BinaryIO]:
+    """Yield a binary file whose content replaces `path` only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    with atomic_open(path) as f:
+        f.write(data)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """UTF-8, `\\n` line endings exactly as given, no byte-order mark."""
+    atomic_write_bytes(path, text.encode("utf-8"))
