@@ -1,12 +1,439 @@
-"""pytest plugin: collects visual checks from [tool.theme.visual] (being built, see issue 5)."""
+"""pytest plugin: visual checks collected from `[tool.theme.visual]`, and the `assert_snapshot` fixture.
+
+Thin over the library: collection asks `theme.capture` for the variants and
+regions, each item calls `theme.compare.check` once, and the terminal summary
+is a pure function of the statuses the items reported. Run state lives in one
+small dataclass kept in `config.stash`.
+
+When are visual items collected? On a whole-suite run (`pytest` with no paths)
+or with `--visual`; never when you ask for a single test file, so
+`pytest tests/unit/test_x.py` stays fast. `--no-visual` turns them off.
+
+Item ids read `index[desktop-dark]::note-box/memory-usage-2`, so `-k note-box`,
+`-k desktop-dark` and `--lf` select naturally.
+"""
 
 from __future__ import annotations
 
+import os
+import platform
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-def pytest_addoption(parser):
+import pytest
+
+from . import __version__
+from .config import Config, Tolerance, VisualConfig
+from .errors import ThemeError
+
+STATUS_PROP = "theme_status"
+KEY_PROP = "theme_key"
+
+
+# ---------------------------------------------------------------- options
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("theme", "visual snapshot checks (theme)")
     group.addoption(
-        "--update-snapshots", nargs="?", const="changed", default=None,
-        choices=("missing", "changed", "all"),
-        help="write baselines: missing, changed (default when given) or all",
+        "--update-snapshots", nargs="?", const="changed", default="none",
+        choices=("none", "missing", "changed", "all"), metavar="missing|changed|all",
+        help="write baselines: 'missing' creates absent ones, 'changed' (the default when the flag "
+             "has no value) also rewrites differing ones, 'all' rewrites every baseline",
     )
+    group.addoption("--snapshot-warn-unused", action="store_true",
+                    help="report unused baselines as a warning instead of failing the session")
+    group.addoption("--prune-snapshots", action="store_true",
+                    help="with --update-snapshots: delete baselines no collected check uses")
+    group.addoption("--allow-ci-update", action="store_true",
+                    help="allow --update-snapshots when CI=true (for the job that regenerates baselines)")
+    group.addoption("--visual", action="store_true", default=False,
+                    help="collect the [tool.theme.visual] checks even when test paths are given")
+    group.addoption("--no-visual", action="store_true", default=False,
+                    help="do not collect the [tool.theme.visual] checks")
+
+
+# ---------------------------------------------------------------- run state
+
+
+@dataclass
+class RunState:
+    """Everything one pytest session knows about visual checks."""
+
+    project: Config | None
+    ctx: Any = None  # theme.compare.CheckContext, made on first use
+    capture_session: Any = None  # theme.capture.Session, started lazily
+    cache_dir: Path | None = None
+    collected_keys: set[str] = field(default_factory=set)  # after deselection
+    pages: set[str] = field(default_factory=set)  # page folders the config owns
+    partial: bool = False  # -k, -m, --lf, deselection: unused detection is off
+    statuses: dict[str, str] = field(default_factory=dict)  # key -> status, from reports
+    aborted: dict[str, list[str]] = field(default_factory=dict)  # variant id -> external URLs
+    worker_outputs: list[dict] = field(default_factory=list)
+
+    @property
+    def visual(self) -> VisualConfig | None:
+        return self.project.visual if self.project else None
+
+
+_STATE = pytest.StashKey[RunState]()
+
+
+def _state(config: pytest.Config) -> RunState:
+    return config.stash[_STATE]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "visual: a visual snapshot check collected from [tool.theme.visual]")
+    config.stash[_STATE] = RunState(project=_load_project(config))
+
+
+def _load_project(config: pytest.Config) -> Config | None:
+    from . import config as config_mod
+
+    try:
+        return config_mod.load(cwd=config.rootpath)
+    except ThemeError:
+        return None  # not a theme project: the fixture still works, nothing is collected
+
+
+def _check_context(config: pytest.Config, state: RunState, fingerprint: dict):
+    # Imported here, not at module level: pytest loads this plugin in every run,
+    # and a plain `pytest tests/unit` should not pay for numpy and Pillow.
+    from .compare import CheckContext, Update
+    from .store import Store
+
+    if state.ctx is None:
+        visual = state.visual
+        snapshots = visual.snapshots if visual else config.rootpath / "snapshots"
+        artifacts = visual.artifacts if visual else config.rootpath / ".theme-artifacts"
+        state.ctx = CheckContext(
+            store=Store(snapshots),
+            artifacts_dir=artifacts,
+            fingerprint=fingerprint,
+            update=Update(config.getoption("update_snapshots")),
+            ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
+            allow_ci_update=config.getoption("allow_ci_update"),
+        )
+    return state.ctx
+
+
+# ---------------------------------------------------------------- collection
+
+
+def _wants_visual(config: pytest.Config) -> bool:
+    if config.getoption("no_visual"):
+        return False
+    if config.getoption("visual"):
+        return True
+    return config.args_source is not pytest.Config.ArgsSource.ARGS
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    """Append one item per page variant x (page image + each region) before -k/--lf filter them."""
+    state = _state(config)
+    if state.visual is None or not _wants_visual(config):
+        return
+    from . import capture
+
+    for variant in capture.variants(state.visual):
+        state.pages.add(variant.page_name)
+        collector = VariantCollector.from_parent(
+            session, name=f"{variant.page_name}[{variant.id}]", path=state.project.source,
+            nodeid=f"{variant.page_name}[{variant.id}]",
+        )
+        collector.variant = variant
+        items.extend(collector.collect())
+
+
+def pytest_deselected(items: list) -> None:
+    for item in items:
+        _state(item.config).partial = True
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    state = _state(session.config)
+    config = session.config
+    if config.getoption("keyword") or config.getoption("markexpr") or config.getoption("lf", False):
+        state.partial = True
+    state.collected_keys = {i.key for i in session.items if isinstance(i, VisualItem)}
+
+
+class VariantCollector(pytest.Collector):
+    """One rendered page variant; captured once, shared by its page and region items."""
+
+    variant: Any = None
+
+    def collect(self):
+        state = _state(self.config)
+        shot = self._cached = _capture(self.config, state, self.variant)
+        visual = state.visual
+        folder = self.variant.folder.as_posix()
+        items = []
+        if visual.full_page:
+            items.append(VisualItem.from_parent(self, name="page", key=f"{folder}/page.png",
+                                                region=None, tolerance=visual.tolerance_for(None)))
+        for region in shot.regions:
+            items.append(VisualItem.from_parent(
+                self, name=f"{region.key}/{region.name}", key=f"{folder}/{region.path.as_posix()}",
+                region=region, tolerance=visual.tolerance_for(region.key),
+            ))
+        for item in items:
+            item.add_marker("visual")
+        return items
+
+
+def _capture(config: pytest.Config, state: RunState, variant) -> "_CachedCapture":
+    """Capture a variant once per session; pixels parked in a memory-mapped file until used.
+
+    A 1280 x 120 000 page is 600 MB of RGBA; holding every variant in memory
+    between collection and the run would cost gigabytes, a mapped file costs
+    page cache that the OS can drop.
+    """
+    import numpy as np
+
+    from . import capture
+
+    if state.capture_session is None:
+        state.capture_session = capture.Session(state.visual).__enter__()
+        state.cache_dir = Path(tempfile.mkdtemp(prefix="theme-captures-"))
+        _check_context(config, state, dict(state.capture_session.fingerprint))
+    shot = state.capture_session.capture(variant)
+    path = state.cache_dir / f"{variant.page_name.replace('/', '_')}-{variant.id}.npy"
+    np.save(path, shot.image)
+    if shot.aborted:
+        state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
+    return _CachedCapture(path=path, regions=list(shot.regions))
+
+
+@dataclass
+class _CachedCapture:
+    path: Path
+    regions: list
+
+    def image(self):
+        import numpy as np
+
+        return np.load(self.path, mmap_mode="r")
+
+
+class VisualMismatch(AssertionError):
+    """Raised by a visual item; its message is the whole report for that image."""
+
+
+class VisualItem(pytest.Item):
+    def __init__(self, *, key: str, region, tolerance: Tolerance, **kwargs):
+        super().__init__(**kwargs)
+        self.key = key
+        self.region = region
+        self.tolerance = tolerance
+        self.user_properties.append((KEY_PROP, key))
+
+    def runtest(self) -> None:
+        state = _state(self.config)
+        cached: _CachedCapture = self.parent._cached
+        import numpy as np
+
+        from .compare import check
+
+        image = cached.image()
+        if self.region is not None:
+            x, y, w, h = self.region.box
+            image = image[y:y + h, x:x + w]
+        result = check(state.ctx, self.key, np.ascontiguousarray(image), self.tolerance)
+        _record(self, result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, VisualMismatch):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, None, self.nodeid
+
+
+def _record(item: pytest.Item, result) -> None:
+    item.user_properties.append((STATUS_PROP, result.status.value))
+    if result.diff is not None:
+        item.user_properties.append(("theme_diff_pixels", result.diff.diff_pixels))
+    if result.status.value == "failed":
+        raise VisualMismatch(result.message)
+
+
+# ---------------------------------------------------------------- fixture
+
+
+@pytest.fixture
+def assert_snapshot(request: pytest.FixtureRequest):
+    """`assert_snapshot(image_or_page_or_locator, name, **tolerances)` in a hand-written test.
+
+    `name` is a path under the snapshots folder (".png" added when missing), e.g.
+    "components/note-box-wide". Tolerance keywords are those of `[tool.theme.visual]`:
+    threshold, include_aa, max_diff_pixels, max_diff_ratio.
+    """
+    config = request.config
+    state = _state(config)
+
+    def assert_snapshot(target: Any, name: str, **tolerances: Any) -> None:
+        import numpy as np
+
+        image, fingerprint = _image_of(target)
+        ctx = _check_context(config, state, fingerprint)
+        key = name if name.endswith(".png") else f"{name}.png"
+        base = state.visual.tolerance if state.visual else Tolerance()
+        try:
+            tolerance = Tolerance(**{**vars(base), **tolerances})
+        except TypeError:
+            raise TypeError(f"assert_snapshot: unknown tolerance in {sorted(tolerances)}; "
+                            f"known: {sorted(vars(base))}") from None
+        from .compare import check
+
+        _record(request.node, check(ctx, key, np.ascontiguousarray(image), tolerance))
+
+    return assert_snapshot
+
+
+def _image_of(target: Any):
+    """An RGBA array and the environment it was made in, from an array, a Page or a Locator."""
+    import numpy as np
+
+    if isinstance(target, np.ndarray):
+        if target.ndim != 3 or target.shape[2] != 4 or target.dtype != np.uint8:
+            raise TypeError(f"assert_snapshot: expected an (H, W, 4) uint8 RGBA array, got "
+                            f"{target.dtype} {target.shape}")
+        return target, _plain_fingerprint()
+    from . import capture
+
+    return capture.screenshot(target), capture.fingerprint_of(target)
+
+
+def _plain_fingerprint() -> dict[str, Any]:
+    """An in-memory image has no browser; record only what made it."""
+    return {"platform": platform.platform(), "theme_version": __version__}
+
+
+# ---------------------------------------------------------------- results
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Runs in the controller under xdist too: reports carry user_properties across."""
+    if report.when != "call":
+        return
+    props = dict(report.user_properties)
+    if STATUS_PROP in props:
+        state = _state_from_report(report)
+        if state is not None:
+            state.statuses[props[KEY_PROP] if KEY_PROP in props else report.nodeid] = props[STATUS_PROP]
+
+
+_CURRENT: list[RunState] = []  # logreport has no config argument; one session per process
+
+
+def _state_from_report(report) -> RunState | None:
+    return _CURRENT[-1] if _CURRENT else None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _CURRENT.append(_state(session.config))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    state = _state(session.config)
+    _close_capture(state)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller decides about unused baselines
+        workeroutput["theme"] = {"keys": sorted(state.collected_keys), "pages": sorted(state.pages),
+                                 "partial": state.partial, "aborted": state.aborted}
+        return
+    for out in state.worker_outputs:
+        state.collected_keys |= set(out["keys"])
+        state.pages |= set(out["pages"])
+        state.partial |= out["partial"]
+        state.aborted.update(out["aborted"])
+    unused = _unused(state)
+    if unused and _prune(session.config, state):
+        state.ctx.store.delete(unused)
+        state.statuses.update({k: "pruned" for k in unused})
+    elif unused:
+        state.statuses.update({k: "unused" for k in unused})
+        if not session.config.getoption("snapshot_warn_unused"):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _close_capture(state: RunState) -> None:
+    if state.capture_session is not None:
+        state.capture_session.__exit__(None, None, None)
+        state.capture_session = None
+    if state.cache_dir is not None:
+        shutil.rmtree(state.cache_dir, ignore_errors=True)
+        state.cache_dir = None
+
+
+def _unused(state: RunState) -> list[str]:
+    """Baselines under the config's pages that no collected item matched, on complete runs only."""
+    if state.visual is None or state.partial or not state.pages:
+        return []
+    from .store import Store
+
+    store = state.ctx.store if state.ctx else Store(state.visual.snapshots)
+    owned = {k for k in store.keys() if k.split("/", 1)[0] in state.pages}
+    return sorted(owned - state.collected_keys)
+
+
+def _prune(config: pytest.Config, state: RunState) -> bool:
+    return (config.getoption("prune_snapshots") and state.ctx is not None
+            and state.ctx.update.creates() and (not state.ctx.ci or state.ctx.allow_ci_update))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """xdist controller: gather what each worker collected."""
+    out = getattr(node, "workeroutput", {}).get("theme")
+    if out is not None:
+        _state(node.config).worker_outputs.append(out)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    state = _state(config)
+    if not state.statuses and not state.aborted:
+        return
+    tr = terminalreporter
+    tr.section("theme snapshots", sep="-")
+    for variant, urls in sorted(state.aborted.items()):
+        for url in urls:
+            tr.write_line(f"aborted external request in {variant}: {url}", yellow=True)
+    counts = summarize(state.statuses)
+    for key, status in sorted(state.statuses.items()):
+        if status in ("created", "updated", "unused", "pruned"):
+            tr.write_line(f"{status:>8}  {key}", **_colour(status))
+    tr.write_line(_summary_line(counts), bold=True)
+    if counts.get("unused") and state.visual:
+        hint = ("--snapshot-warn-unused was given" if config.getoption("snapshot_warn_unused")
+                else "remove them with pytest --update-snapshots --prune-snapshots")
+        tr.write_line(f"{counts['unused']} unused baseline(s) in {state.visual.snapshots}: {hint}")
+    if state.partial and state.visual is not None and state.collected_keys:
+        tr.write_line("unused-baseline check skipped: partial run (-k, -m, --lf or deselection)")
+
+
+def summarize(statuses: dict[str, str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def _summary_line(counts: dict[str, int]) -> str:
+    order = ("matched", "failed", "created", "updated", "unused", "pruned")
+    parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
+    return "theme: " + ", ".join(parts)
+
+
+def _colour(status: str) -> dict[str, bool]:
+    return {"created": {"green": True}, "updated": {"yellow": True}, "unused": {"red": True},
+            "pruned": {"yellow": True}}.get(status, {})

@@ -1,0 +1,220 @@
+"""The one check flow: an actual image against its baseline. Every caller goes through `check`.
+
+    baseline missing   -> created (when updating) or failed "no baseline"
+    baseline equal     -> matched
+    baseline different -> updated (when updating changed/all) or failed, with
+                          expected / actual / diff written to the artefacts folder
+    baseline corrupt   -> failed naming the file; never overwritten unless updating
+
+Nothing here knows pytest or argv; the pytest plugin and the CLI wrap it.
+Under CI (`CI=true`) no baseline is ever written unless the caller passes
+`allow_ci_update` (the workflow_dispatch job that regenerates baselines does):
+a CI run that silently creates what it should check proves nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from . import diff as diff_mod
+from . import images
+from .config import Tolerance
+from .errors import ImageError
+from .store import Store, describe_drift
+
+
+class Update(enum.Enum):
+    """What `--update-snapshots` may write."""
+
+    NONE = "none"  # write nothing (the default run)
+    MISSING = "missing"  # create missing baselines only
+    CHANGED = "changed"  # create missing and rewrite differing ones
+    ALL = "all"  # rewrite every baseline, refreshing its environment record
+
+    def creates(self) -> bool:
+        return self is not Update.NONE
+
+    def rewrites(self) -> bool:
+        return self in (Update.CHANGED, Update.ALL)
+
+
+class Status(enum.Enum):
+    MATCHED = "matched"
+    CREATED = "created"
+    UPDATED = "updated"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    """Where a failed check left its images for review."""
+
+    expected: Path | None = None
+    actual: Path | None = None
+    diff: Path | None = None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    key: str
+    status: Status
+    message: str
+    diff: Any = None  # theme.diff.DiffResult, or None when no comparison happened
+    drift: str | None = None
+    artifacts: Artifacts = field(default_factory=Artifacts)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not Status.FAILED
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """Everything a check needs besides the image: where, how strict, which environment."""
+
+    store: Store
+    artifacts_dir: Path
+    fingerprint: Mapping[str, Any]
+    update: Update = Update.NONE
+    ci: bool = False
+    allow_ci_update: bool = False
+
+
+def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance) -> CheckResult:
+    """Compare `actual` with the baseline of `key` and apply the update policy."""
+    _clear_artifacts(ctx, key)
+    try:
+        expected = ctx.store.read(key)
+    except ImageError as err:
+        return _corrupt(ctx, key, actual, err)
+    if expected is None:
+        return _missing(ctx, key, actual)
+    result = diff_mod.compare(expected, actual, tolerance)
+    if result.matches:
+        if ctx.update is Update.ALL and _may_write(ctx):
+            changed = ctx.store.write(key, actual, ctx.fingerprint)
+            status = Status.UPDATED if changed else Status.MATCHED
+            return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches", result)
+        return CheckResult(key, Status.MATCHED, f"{key}: matches", result)
+    drift = _drift(ctx, key)
+    if ctx.update.rewrites():
+        if not _may_write(ctx):
+            return _refused(ctx, key, actual, result, drift)
+        ctx.store.write(key, actual, ctx.fingerprint)
+        return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result, drift)
+    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
+    return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
+
+
+# ---------------------------------------------------------------- branches
+
+
+def _missing(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
+    if ctx.update.creates():
+        if not _may_write(ctx):
+            arts = _write_artifacts(ctx, key, actual)
+            return CheckResult(
+                key, Status.FAILED,
+                f"{key}: no baseline, and CI=true refuses to create one "
+                "(baselines made in CI would check nothing); run pytest --update-snapshots "
+                "locally or in the workflow_dispatch job, and commit snapshots/",
+                artifacts=arts,
+            )
+        ctx.store.write(key, actual, ctx.fingerprint)
+        return CheckResult(key, Status.CREATED, f"{key}: baseline created")
+    arts = _write_artifacts(ctx, key, actual)
+    return CheckResult(
+        key, Status.FAILED,
+        f"no baseline {ctx.store.path(key)}; actual image written to {arts.actual}; "
+        "run pytest --update-snapshots to create it",
+        artifacts=arts,
+    )
+
+
+def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError) -> CheckResult:
+    if ctx.update.rewrites() and _may_write(ctx):
+        ctx.store.write(key, actual, ctx.fingerprint)
+        return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
+    arts = _write_artifacts(ctx, key, actual)
+    return CheckResult(
+        key, Status.FAILED,
+        f"{err}; the baseline was left as it is; actual image written to {arts.actual}; "
+        "restore it from git or run pytest --update-snapshots",
+        artifacts=arts,
+    )
+
+
+def _refused(ctx, key, actual, result, drift) -> CheckResult:
+    arts = _write_artifacts(ctx, key, actual, diff_image=result.diff)
+    return CheckResult(
+        key, Status.FAILED,
+        f"{key}: {result.summary()}; CI=true refuses to update baselines "
+        "(pass --allow-ci-update in the job meant to regenerate them)",
+        result, drift, arts,
+    )
+
+
+def _may_write(ctx: CheckContext) -> bool:
+    return not ctx.ci or ctx.allow_ci_update
+
+
+def _drift(ctx: CheckContext, key: str) -> str | None:
+    recorded = ctx.store.recorded_fingerprint(key)
+    return describe_drift(recorded, ctx.fingerprint) if recorded else None
+
+
+def _failure_message(key: str, result: Any, drift: str | None, arts: Artifacts) -> str:
+    lines = [drift] if drift else []
+    lines.append(f"{key}: {result.summary()}")
+    lines.append(f"  expected: {arts.expected}")
+    lines.append(f"  actual:   {arts.actual}")
+    if arts.diff:
+        lines.append(f"  diff:     {arts.diff}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- artefacts
+
+
+def artifact_paths(artifacts_dir: Path, key: str) -> Artifacts:
+    """`<dir>/<key stem>.expected.png`, `.actual.png`, `.diff.png`: side by side for review."""
+    stem = artifacts_dir / key[: -len(".png")]
+    return Artifacts(
+        expected=stem.with_name(stem.name + ".expected.png"),
+        actual=stem.with_name(stem.name + ".actual.png"),
+        diff=stem.with_name(stem.name + ".diff.png"),
+    )
+
+
+def _clear_artifacts(ctx: CheckContext, key: str) -> None:
+    """A passing check must not leave last run's failure images to mislead a reviewer."""
+    for path in vars(artifact_paths(ctx.artifacts_dir, key)).values():
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _write_artifacts(
+    ctx: CheckContext,
+    key: str,
+    actual: np.ndarray,
+    *,
+    expected: np.ndarray | None = None,
+    diff_image: np.ndarray | None = None,
+) -> Artifacts:
+    paths = artifact_paths(ctx.artifacts_dir, key)
+    images.write_png(paths.actual, actual)
+    if expected is not None:
+        images.write_png(paths.expected, expected)
+    if diff_image is not None:
+        images.write_png(paths.diff, diff_image)
+    return Artifacts(
+        expected=paths.expected if expected is not None else None,
+        actual=paths.actual,
+        diff=paths.diff if diff_image is not None else None,
+    )

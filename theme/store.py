@@ -1,0 +1,241 @@
+"""The baselines folder (`snapshots/` by default) and its manifest.
+
+Layout, shared with `theme capture`:
+
+    snapshots/
+      manifest.json                          sha256, size and environment of every baseline
+      <page>/<viewport>-<scheme>/page.png    the whole page
+      <page>/<viewport>-<scheme>/<region-key>/<name>.png
+
+A key is the POSIX path of a PNG relative to the folder, e.g.
+`index/desktop-dark/note-box/memory-usage-2.png`. Keys are checked before any
+file operation so that no name can leave the folder.
+
+Writes are atomic (theme.fsutil) and the manifest is read-modified-written
+under an exclusive `flock`, so two concurrent update runs (xdist workers, or two
+terminals) both land and the file is always valid JSON.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+
+from . import images
+from .errors import StoreError
+from .fsutil import atomic_write_bytes, atomic_write_text
+
+MANIFEST = "manifest.json"
+_LOCK = ".manifest.lock"
+_FORMAT = 1
+
+# Fingerprint fields that change pixels; a difference in any of them is "drift".
+DRIFT_FIELDS = ("browser", "browser_version", "platform", "device_scale_factor", "flags", "fonts")
+
+
+def check_key(key: str) -> PurePosixPath:
+    """A key as a safe relative path, or StoreError: never absolute, never `..`."""
+    path = PurePosixPath(key)
+    if (
+        not key
+        or path.is_absolute()
+        or any(part in ("", ".", "..") for part in path.parts)
+        or "\\" in key
+        or path.suffix != ".png"
+    ):
+        raise StoreError(f"{key!r}: not a valid snapshot name (relative, no '..', ends in .png)")
+    return path
+
+
+def fingerprint_id(fingerprint: Mapping[str, Any]) -> str:
+    """A short stable id for an environment, used to share one record across baselines."""
+    blob = json.dumps(fingerprint, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def describe_drift(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
+    """One sentence naming what differs between two environments, or None when nothing does."""
+    changed = [f for f in DRIFT_FIELDS if recorded.get(f) != current.get(f)]
+    if not changed:
+        return None
+
+    def show(fp: Mapping[str, Any]) -> str:
+        return "; ".join(f"{f} {_short(fp.get(f))}" for f in changed)
+
+    return (
+        f"environment drift: baselines were made with {show(recorded)}; "
+        f"this run uses {show(current)}. Differences may come from the environment, not the change."
+    )
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):  # font files: name -> sha256
+        return "{" + ", ".join(f"{k}:{str(v)[:8]}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Entry:
+    sha256: str
+    size: tuple[int, int]
+    environment: str  # fingerprint id
+
+
+class Store:
+    """Baselines on disk. Reading never writes; writing is explicit and atomic."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    # ------------------------------------------------------------------ paths
+
+    def path(self, key: str) -> Path:
+        return self.root.joinpath(*check_key(key).parts)
+
+    def keys(self) -> set[str]:
+        """Every baseline PNG on disk, as keys."""
+        if not self.root.is_dir():
+            return set()
+        return {
+            p.relative_to(self.root).as_posix()
+            for p in self.root.rglob("*.png")
+            if p.is_file() and not p.name.startswith(".")
+        }
+
+    # ------------------------------------------------------------------ images
+
+    def read(self, key: str) -> np.ndarray | None:
+        """The baseline image, None when missing; ImageError names a corrupt file."""
+        path = self.path(key)
+        if not path.exists():
+            return None
+        return images.read_png(path)
+
+    def write(self, key: str, image: np.ndarray, fingerprint: Mapping[str, Any]) -> bool:
+        """Store `image` as the baseline of `key`; False when the bytes were already there."""
+        path = self.path(key)
+        data = _encode_baseline(image)
+        digest = hashlib.sha256(data).hexdigest()
+        unchanged = path.is_file() and _sha256_file(path) == digest
+        if not unchanged:
+            atomic_write_bytes(path, data)
+        height, width = image.shape[:2]
+        with self.manifest() as m:
+            env = fingerprint_id(fingerprint)
+            m["environments"][env] = dict(fingerprint)
+            m["baselines"][key] = {"sha256": digest, "size": [width, height], "environment": env}
+        return not unchanged
+
+    def delete(self, keys: list[str]) -> None:
+        for key in keys:
+            with contextlib.suppress(FileNotFoundError):
+                self.path(key).unlink()
+        with self.manifest() as m:
+            for key in keys:
+                m["baselines"].pop(key, None)
+        self._remove_empty_folders()
+
+    def _remove_empty_folders(self) -> None:
+        for folder in sorted((p for p in self.root.rglob("*") if p.is_dir()), reverse=True):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+    # ------------------------------------------------------------------ manifest
+
+    def read_manifest(self) -> dict[str, Any]:
+        path = self.root / MANIFEST
+        if not path.exists():
+            return _empty_manifest()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise StoreError(f"{path}: manifest is not valid JSON ({err}); restore it from git") from None
+        if not isinstance(data, dict) or data.get("format") != _FORMAT:
+            raise StoreError(f"{path}: unknown manifest format; restore it from git")
+        return data
+
+    def recorded_fingerprint(self, key: str) -> dict[str, Any] | None:
+        """The environment a baseline was made in, from the manifest."""
+        m = self.read_manifest()
+        entry = m["baselines"].get(key)
+        return m["environments"].get(entry["environment"]) if entry else None
+
+    @contextlib.contextmanager
+    def manifest(self) -> Iterator[dict[str, Any]]:
+        """Read-modify-write the manifest under an exclusive lock; written atomically."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / _LOCK, "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                data = self.read_manifest()
+                yield data
+                _drop_unreferenced_environments(data)
+                text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+                atomic_write_text(self.root / MANIFEST, text)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _empty_manifest() -> dict[str, Any]:
+    return {"format": _FORMAT, "environments": {}, "baselines": {}}
+
+
+def _drop_unreferenced_environments(data: dict[str, Any]) -> None:
+    used = {b["environment"] for b in data["baselines"].values()}
+    for env in list(data["environments"]):
+        if env not in used:
+            del data["environments"][env]
+
+
+def _encode_baseline(image: np.ndarray) -> bytes:
+    """Lossless, smallest-we-can-cheaply PNG: baselines live in git history forever.
+
+    An opaque image is stored as RGB (a quarter fewer bytes before deflate);
+    reading converts back to RGBA, so the pixels compared are identical.
+    """
+    from PIL import Image
+
+    rgba = np.ascontiguousarray(image, dtype=np.uint8)
+    if rgba.ndim != 3 or rgba.shape[2] != 4:
+        raise StoreError(f"baseline image must be (H, W, 4) RGBA, got shape {rgba.shape}")
+    opaque = bool((rgba[:, :, 3] == 255).all())
+    pil = Image.fromarray(rgba[:, :, :3] if opaque else rgba, "RGB" if opaque else "RGBA")
+    out = io.BytesIO()
+    pil.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify(store: Store) -> list[str]:
+    """Problems between the manifest and the files: missing, unrecorded, or altered baselines."""
+    m = store.read_manifest()
+    on_disk = store.keys()
+    problems = []
+    for key in sorted(set(m["baselines"]) - on_disk):
+        problems.append(f"{store.path(key)}: in the manifest but missing on disk")
+    for key in sorted(on_disk - set(m["baselines"])):
+        problems.append(f"{store.path(key)}: not in the manifest (made by hand?)")
+    for key in sorted(on_disk & set(m["baselines"])):
+        if _sha256_file(store.path(key)) != m["baselines"][key]["sha256"]:
+            problems.append(f"{store.path(key)}: bytes differ from the manifest's sha256")
+    return problems
+
+
+__all__ = ["Store", "Entry", "check_key", "describe_drift", "fingerprint_id", "verify", "MANIFEST"]
