@@ -1,0 +1,18 @@
+"""`theme setup`: install what rendering needs (a Chromium, the emoji font) when missing."""
+
+from __future__ import annotations
+
+import click
+
+from . import main
+
+
+@main.command()
+@click.option("--no-playwright", is_flag=True,
+              help="Do not try Playwright's own browser download; go straight to the system package.")
+def setup(no_playwright: bool) -> None:
+    """Make this machine able to render: a browser and the system fonts (idempotent)."""
+    from ..provision import setup as run_setup
+
+    for step in run_setup(lambda line: click.echo(line, err=True), try_playwright=not no_playwright):
+        click.echo(f"{step.name}: {step.done}")
