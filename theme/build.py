@@ -1,0 +1,390 @@
+"""Compile the SCSS theme once with libsass and write the same bytes to every output.
+
+The only module that imports `sass`. Flow of one build:
+
+    entry exists? ─▶ libsass compile (in memory) ─▶ normalise bytes ─▶ guard
+                                                          │
+                           every output (+ .map) ◀── two-phase atomic write
+
+Nothing is written until the compile, the guard and the opening of every
+temporary file have succeeded, so a failed build leaves every output
+byte-identical to before (issue 2, item 5). `check` runs the same pipeline and
+compares instead of writing; `watch` repeats `build` on every SCSS change.
+
+Errors are `BuildError`s whose first line is `path:line:col: what; what to do`
+followed by an excerpt of the source, paths relative to the current folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+import sass
+
+from .config import Config
+from .errors import BuildError
+from .fsutil import atomic_open
+
+STYLES = ("expanded", "compressed")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The product of one compile: the CSS and, on request, one map per output."""
+
+    css: bytes  # identical for every output (see `_with_map_url` for the one exception)
+    files: Mapping[Path, bytes]  # every file to write: outputs and their .map files
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    written: tuple[Path, ...]  # files whose bytes changed
+    unchanged: tuple[Path, ...]  # files that already held the new bytes
+    size: int  # bytes of CSS
+
+
+@dataclass(frozen=True)
+class Stale:
+    path: Path
+    diff: str  # unified diff, current file → what a build would write
+
+
+# ----------------------------------------------------------------- public API
+
+
+def compile_theme(cfg: Config, *, style: str | None = None,
+                  source_map: bool | None = None) -> Compiled:
+    """Compile the configured entry in memory; raise BuildError on any bad input."""
+    build = cfg.build
+    style = style or build.style
+    if style not in STYLES:
+        raise BuildError(f"{_config_position(cfg, 'style')}: unknown style {style!r}; "
+                         f"use one of {', '.join(STYLES)}")
+    want_map = build.source_map if source_map is None else source_map
+    entry = _check_entry(cfg)
+    outputs = build.outputs
+    kwargs: dict = {
+        "filename": str(entry),
+        "output_style": style,
+        "include_paths": [str(p) for p in build.include_paths],
+    }
+    if want_map:
+        # libsass writes `sources` relative to the map's folder; map the first
+        # output here and rebase the JSON for the others (_maps_for).
+        kwargs["source_map_filename"] = str(_map_path(outputs[0]))
+        kwargs["output_filename_hint"] = str(outputs[0])
+    try:
+        result = sass.compile(**kwargs)
+    except sass.CompileError as err:
+        raise BuildError(_explain_compile_error(str(err), cfg)) from None
+    css_text, map_text = result if want_map else (result, None)
+    css = normalise(css_text)
+    guard(css, outputs[0], cfg)
+    files: dict[Path, bytes] = {}
+    for out in outputs:
+        files[out] = _with_map_url(css, out, outputs[0]) if want_map else css
+        if map_text is not None:
+            files[_map_path(out)] = _rebase_map(map_text, outputs[0], out)
+    return Compiled(css=css, files=files)
+
+
+def build(cfg: Config, *, style: str | None = None, source_map: bool | None = None) -> BuildResult:
+    """Compile once and write every output atomically (all or nothing)."""
+    compiled = compile_theme(cfg, style=style, source_map=source_map)
+    changed = {p: data for p, data in compiled.files.items() if _read(p) != data}
+    _write_all(changed, cfg)
+    unchanged = tuple(p for p in compiled.files if p not in changed)
+    return BuildResult(written=tuple(changed), unchanged=unchanged, size=len(compiled.css))
+
+
+def check(cfg: Config, *, style: str | None = None, source_map: bool | None = None) -> list[Stale]:
+    """Compile in memory and list every output whose bytes differ (empty: all current)."""
+    import difflib  # only --check needs it; keeps `theme build` start-up lean
+
+    compiled = compile_theme(cfg, style=style, source_map=source_map)
+    stale = []
+    for path, data in compiled.files.items():
+        current = _read(path)
+        if current == data:
+            continue
+        name = display_path(path)
+        old = [] if current is None else current.decode("utf-8", "replace").splitlines(keepends=True)
+        new = data.decode("utf-8").splitlines(keepends=True)
+        label = f"{name} (missing)" if current is None else name
+        diff = "".join(difflib.unified_diff(old, new, fromfile=label, tofile=f"{name} (built)"))
+        stale.append(Stale(path=path, diff=diff or f"--- {label}\n+++ {name} (built)\n"))
+    return stale
+
+
+def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
+          stop_event=None, style: str | None = None, source_map: bool | None = None,
+          debounce_ms: int = 200) -> None:
+    """Build now, then again after every change to an SCSS file, until `stop_event` is set.
+
+    A BuildError is handed to `report` and watching goes on; `report` also gets
+    each successful BuildResult. Watched: the entry's folder and every include path.
+    """
+    import watchfiles  # only --watch needs it
+
+    def once() -> None:
+        try:
+            report(build(cfg, style=style, source_map=source_map))
+        except BuildError as err:
+            report(err)
+
+    once()
+    folders = [p for p in {cfg.build.entry.parent, *cfg.build.include_paths} if p.is_dir()]
+    for _changes in watchfiles.watch(*sorted(folders), watch_filter=_is_sass_source,
+                                     stop_event=stop_event, debounce=debounce_ms,
+                                     raise_interrupt=False):
+        once()
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the current folder when below it, else as given."""
+    try:
+        return os.path.relpath(path) if Path(path).is_absolute() else str(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+
+
+# ------------------------------------------------------------ output bytes
+
+
+def normalise(css: str) -> bytes:
+    """Deterministic bytes: no BOM, `\\n` line endings, exactly one final newline."""
+    css = css.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return (css.rstrip("\n") + "\n").encode("utf-8")
+
+
+def _map_path(output: Path) -> Path:
+    return output.with_name(output.name + ".map")
+
+
+def _with_map_url(css: bytes, out: Path, first: Path) -> bytes:
+    """libsass names the map of the first output; other names need their own comment."""
+    if out.name == first.name:
+        return css
+    old = f"sourceMappingURL={_map_path(first).name}".encode()
+    return css.replace(old, f"sourceMappingURL={_map_path(out).name}".encode())
+
+
+def _rebase_map(map_text: str, first: Path, out: Path) -> bytes:
+    """The source map for `out`: `sources` relative to out's folder, `file` its name."""
+    import json
+
+    data = json.loads(map_text)
+    base = first.parent
+    sources = []
+    for src in data.get("sources", []):
+        absolute = Path(os.path.normpath(base / src))
+        sources.append(Path(os.path.relpath(absolute, out.parent)).as_posix())
+    data["sources"] = sources
+    data["file"] = out.name
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
+def _write_all(files: Mapping[Path, bytes], cfg: Config) -> None:
+    """Two-phase atomic write: open a temp file beside every target, then rename all.
+
+    If any temp file cannot be created or written, the ExitStack unwinds the
+    others (each atomic_open deletes its temp file) before a single rename, so
+    the outputs keep their old bytes.
+    """
+    current: Path | None = None
+    try:
+        with contextlib.ExitStack() as stack:
+            for path, data in files.items():
+                current = path
+                stack.enter_context(atomic_open(path)).write(data)
+            current = None  # renames happen as the stack closes
+    except OSError as err:
+        target = current or Path(err.filename or "?")
+        raise BuildError(
+            f"{_config_position(cfg, 'outputs')}: cannot write {display_path(target)}: "
+            f"{err.strerror or err}; make its folder writable or fix [tool.theme] outputs; "
+            "no output was changed"
+        ) from None
+
+
+# ------------------------------------------------------------------ errors
+
+
+def _check_entry(cfg: Config) -> Path:
+    entry = cfg.build.entry
+    if not entry.is_file():
+        raise BuildError(
+            f"{_config_position(cfg, 'entry')}: entry file {display_path(entry)} does not exist; "
+            "create it or fix [tool.theme] entry"
+        )
+    return entry
+
+
+def _config_position(cfg: Config, key: str) -> str:
+    """`pyproject.toml:line:col` of `key` in [tool.theme], or of the table header."""
+    try:
+        lines = cfg.source.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return display_path(cfg.source)
+    header = None
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped == "[tool.theme]":
+            header = number
+        elif header and stripped.startswith("["):
+            break
+        elif header and re.match(rf"{re.escape(key)}\s*=", stripped):
+            return f"{display_path(cfg.source)}:{number}:{line.index(key) + 1}"
+    return f"{display_path(cfg.source)}:{header or 1}:1"
+
+
+# libsass: "Error: <message>\n        on line L:C of PATH\n[        from line …]\n>> excerpt\n   ---^"
+_LIBSASS_ERROR = re.compile(
+    r"Error: (?P<message>.*?)\n\s+on line (?P<line>\d+):(?P<col>\d+) of (?P<path>[^\n]+?)\n", re.S
+)
+
+
+def _explain_compile_error(text: str, cfg: Config) -> str:
+    m = _LIBSASS_ERROR.search(text)
+    if not m:  # no position: still one line that says what happened
+        first = text.strip().splitlines()[0] if text.strip() else "libsass failed"
+        return f"{display_path(cfg.build.entry)}:1:1: {first.removeprefix('Error: ')}"
+    path = Path(m["path"])
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    line, col = int(m["line"]), int(m["col"])
+    message = _advice(" ".join(m["message"].split()), cfg)
+    return f"{display_path(path)}:{line}:{col}: {message}\n{excerpt(path, line, col)}"
+
+
+def _advice(message: str, cfg: Config) -> str:
+    """libsass's message in our words, with what to do about it."""
+    undefined = re.match(r'Undefined variable: "\$(?P<name>[\w-]+)"', message)
+    if undefined:
+        name = undefined["name"]
+        hint = closest_name(name, defined_variables(_sass_folders(cfg)))
+        did_you_mean = f" (did you mean ${hint}?)" if hint else ""
+        return f"undefined variable ${name}{did_you_mean}; define it in scss/tokens or fix the name"
+    missing = re.match(r"File to import not found or unreadable: (?P<name>.*?)\.?$", message)
+    if missing:
+        return (f'cannot find the import "{missing["name"]}"; check the name (partials are '
+                "_name.scss beside the importing file) or add its folder to include_paths")
+    return f"{message.rstrip('.')}; fix the SCSS at this position"
+
+
+def excerpt(path: Path, line: int, col: int, context: int = 2) -> str:
+    """A few numbered source lines ending at `line`, with a caret under `col`."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    first = max(1, line - context)
+    width = len(str(line))
+    out = [f"{n:>{width}} | {lines[n - 1]}" for n in range(first, min(line, len(lines)) + 1)]
+    out.append(f"{' ' * width} | {' ' * (col - 1)}^")
+    return "\n".join(out)
+
+
+def _sass_folders(cfg: Config) -> list[Path]:
+    return [cfg.build.entry.parent, *cfg.build.include_paths]
+
+
+def defined_variables(folders: Iterable[Path]) -> set[str]:
+    """Names of every `$name:` assignment in the SCSS files below `folders`."""
+    names: set[str] = set()
+    for folder in folders:
+        for file in sorted(Path(folder).rglob("*.scss")):
+            text = file.read_text(encoding="utf-8", errors="replace")
+            names.update(re.findall(r"\$([A-Za-z_][\w-]*)\s*:", text))
+    return names
+
+
+def closest_name(name: str, candidates: Iterable[str]) -> str | None:
+    import difflib
+
+    # Sass treats - and _ alike in names; compare on one spelling.
+    pool = {c.replace("_", "-"): c for c in candidates}
+    found = difflib.get_close_matches(name.replace("_", "-"), list(pool), n=1, cutoff=0.6)
+    return pool[found[0]] if found else None
+
+
+# ------------------------------------------------------------------- guard
+
+_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_PASSED_THROUGH_RULE = re.compile(r"(?m)^[ \t]*(@(?:use|forward))\b[^;{]*")
+_CUSTOM_PROPERTY = re.compile(r"(--[\w-]+)\s*:([^;{}]*)")
+_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+_VARIABLE = re.compile(r"\$[A-Za-z_][\w-]*")
+
+
+def guard(css: bytes, output: Path, cfg: Config) -> None:
+    """Fail on Sass that libsass printed instead of compiling (`@use`, `@forward`, `$x` in --prop)."""
+    text = _blank(_COMMENT, css.decode("utf-8"))
+    problem = _find_passed_through(text)
+    if problem is None:
+        return
+    offset, snippet, what = problem
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    where = f"{display_path(output)}:{line}:{col}"
+    source = _find_in_sources(snippet, _sass_folders(cfg))
+    origin = f" (from {source})" if source else ""
+    raise BuildError(f"{where}: {what} in the compiled CSS{origin}; libsass passes it through "
+                     f"unchanged, so the browser would get Sass. {_GUARD_ADVICE[snippet[0]]}")
+
+
+_GUARD_ADVICE = {
+    "@": "Use @import (libsass knows no module system).",
+    "$": "Interpolate it: --name: #{$variable}.",
+}
+
+
+def _find_passed_through(text: str) -> tuple[int, str, str] | None:
+    hits = []
+    for m in _PASSED_THROUGH_RULE.finditer(text):
+        hits.append((m.start(1), m.group(1), f"{m.group(0).strip()}"))
+    for m in _CUSTOM_PROPERTY.finditer(text):
+        value = _blank(_STRING, m.group(2))
+        var = _VARIABLE.search(value)
+        if var:
+            hits.append((m.start(2) + var.start(), var.group(0),
+                         f"custom property {m.group(1)} holds the Sass variable {var.group(0)}"))
+    return min(hits) if hits else None
+
+
+def _blank(pattern: re.Pattern, text: str) -> str:
+    """Replace matches by spaces of the same length (newlines kept) so offsets stay true."""
+    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _find_in_sources(snippet: str, folders: Iterable[Path]) -> str | None:
+    """`file:line:col` of the first SCSS line where `snippet` is written literally."""
+    pattern = re.compile(re.escape(snippet) + (r"\b" if snippet[0] == "@" else r"(?![\w-])"))
+    for folder in folders:
+        for file in sorted(Path(folder).rglob("*.scss")):
+            lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+            for number, line in enumerate(lines, start=1):
+                code = line.split("//")[0]
+                m = pattern.search(code)
+                if m and (snippet[0] == "@" or re.search(r"--[\w-]+\s*:", code[:m.start()])):
+                    if snippet[0] == "$" and "#{" in code[:m.start()]:
+                        continue
+                    return f"{display_path(file)}:{number}:{m.start() + 1}"
+    return None
+
+
+def _is_sass_source(change, path: str) -> bool:
+    """watchfiles filter: react to Sass/CSS sources only, not editor swap files."""
+    return path.endswith((".scss", ".sass", ".css"))
