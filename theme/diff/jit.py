@@ -1,0 +1,173 @@
+"""The pixelmatch kernel compiled by numba: one pass per pixel, no temporaries.
+
+Same maths, same operation order as kernel.py and the PyPI reference (see the
+docstring there); numba compiles float64 expressions as written and, with
+fastmath off (the default), never reorders or fuses them (no FMA), so results are
+bit-identical — tests/unit/test_diff_parity.py checks it against the reference.
+
+Optional: importing this module raises ImportError when numba is missing, and
+the numpy kernel is used instead.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_OPTS = dict(nogil=True, cache=True, fastmath=False, boundscheck=False)
+
+
+@numba.njit(**_OPTS)
+def _blend(c, a):
+    return 255.0 + (c - 255.0) * a
+
+
+@numba.njit(**_OPTS)
+def _yiq_of(img, y, x):
+    """(Y, I, Q) of the pixel blended onto white: rgb2y/rgb2i/rgb2q in the reference."""
+    r = np.float64(img[y, x, 0])
+    g = np.float64(img[y, x, 1])
+    b = np.float64(img[y, x, 2])
+    a = np.float64(img[y, x, 3]) / 255.0
+    r = _blend(r, a)
+    g = _blend(g, a)
+    b = _blend(b, a)
+    yy = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+    ii = r * 0.59597799 - g * 0.27417610 - b * 0.32180189
+    qq = r * 0.21147017 - g * 0.52261711 + b * 0.31114694
+    return yy, ii, qq
+
+
+@numba.njit(**_OPTS)
+def _brightness(img, y, x):
+    r = np.float64(img[y, x, 0])
+    g = np.float64(img[y, x, 1])
+    b = np.float64(img[y, x, 2])
+    a = np.float64(img[y, x, 3]) / 255.0
+    r = _blend(r, a)
+    g = _blend(g, a)
+    b = _blend(b, a)
+    return r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+
+
+@numba.njit(**_OPTS)
+def _has_many_siblings(img32, x1, y1, width, height):
+    x0 = max(x1 - 1, 0)
+    y0 = max(y1 - 1, 0)
+    x2 = min(x1 + 1, width - 1)
+    y2 = min(y1 + 1, height - 1)
+    zeroes = 1 if (x1 == x0 or x1 == x2 or y1 == y0 or y1 == y2) else 0
+    centre = img32[y1, x1]
+    for x in range(x0, x2 + 1):
+        for y in range(y0, y2 + 1):
+            if x == x1 and y == y1:
+                continue
+            if img32[y, x] == centre:
+                zeroes += 1
+            if zeroes > 2:
+                return True
+    return False
+
+
+@numba.njit(**_OPTS)
+def _antialiased(img, img32, other32, x1, y1, width, height):
+    x0 = max(x1 - 1, 0)
+    y0 = max(y1 - 1, 0)
+    x2 = min(x1 + 1, width - 1)
+    y2 = min(y1 + 1, height - 1)
+    zeroes = 1 if (x1 == x0 or x1 == x2 or y1 == y0 or y1 == y2) else 0
+    min_d = 0.0
+    max_d = 0.0
+    min_x = min_y = max_x = max_y = 0
+    centre = img32[y1, x1]
+    yc = _brightness(img, y1, x1)
+    for x in range(x0, x2 + 1):  # x outer, y inner: the reference's order
+        for y in range(y0, y2 + 1):
+            if x == x1 and y == y1:
+                continue
+            if img32[y, x] == centre:
+                delta = 0.0
+            else:
+                delta = yc - _brightness(img, y, x)
+            if delta == 0:
+                zeroes += 1
+                if zeroes > 2:
+                    return False
+            elif delta < min_d:
+                min_d = delta
+                min_x = x
+                min_y = y
+            elif delta > max_d:
+                max_d = delta
+                max_x = x
+                max_y = y
+    if min_d == 0 or max_d == 0:
+        return False
+    return (_has_many_siblings(img32, min_x, min_y, width, height)
+            and _has_many_siblings(other32, min_x, min_y, width, height)) or (
+        _has_many_siblings(img32, max_x, max_y, width, height)
+        and _has_many_siblings(other32, max_x, max_y, width, height))
+
+
+@numba.njit(**_OPTS)
+def diff_rows(a8, b8, a32, b32, out, draw, y0, y1, limit, include_aa, alpha,
+              aa_rgb, diff_rgb, diff_mask, fail_fast, row_counts, cells, cell):
+    """Rows y0..y1 of pixelmatch. Returns (count, flat index of first counted or -1).
+
+    `out` is the full-size diff image (drawn only if `draw`); `row_counts` (H,) and
+    `cells` (ceil(H/cell), ceil(W/cell)) receive counted pixels, for compare().
+    """
+    height, width = a32.shape
+    count = 0
+    gray_key = np.uint32(0)
+    gray_val = np.uint8(0)
+    have_gray = False
+    for y in range(y0, y1):
+        for x in range(width):
+            p = a32[y, x]
+            q = b32[y, x]
+            hot = False
+            if p != q:
+                y1_, i1, q1 = _yiq_of(a8, y, x)
+                y2_, i2, q2 = _yiq_of(b8, y, x)
+                dy = y1_ - y2_
+                di = i1 - i2
+                dq = q1 - q2
+                delta = 0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+                hot = delta > limit
+            if hot:
+                if not include_aa and (
+                        _antialiased(a8, a32, b32, x, y, width, height)
+                        or _antialiased(b8, b32, a32, x, y, width, height)):
+                    if draw and not diff_mask:
+                        out[y, x, 0] = aa_rgb[0]
+                        out[y, x, 1] = aa_rgb[1]
+                        out[y, x, 2] = aa_rgb[2]
+                        out[y, x, 3] = 255
+                else:
+                    if draw:
+                        out[y, x, 0] = diff_rgb[0]
+                        out[y, x, 1] = diff_rgb[1]
+                        out[y, x, 2] = diff_rgb[2]
+                        out[y, x, 3] = 255
+                    count += 1
+                    row_counts[y] += 1
+                    cells[y // cell, x // cell] += 1
+                    if fail_fast:
+                        return count, y * width + x
+            elif draw and not diff_mask:
+                # draw_gray_pixel depends on the pixel value only: reuse it along runs
+                if not have_gray or p != gray_key:
+                    r = np.float64(a8[y, x, 0])
+                    g = np.float64(a8[y, x, 1])
+                    b = np.float64(a8[y, x, 2])
+                    yy = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+                    val = 255.0 + (yy - 255.0) * (alpha * np.float64(a8[y, x, 3]) / 255.0)
+                    gray_val = np.uint8(np.int64(val))
+                    gray_key = p
+                    have_gray = True
+                out[y, x, 0] = gray_val
+                out[y, x, 1] = gray_val
+                out[y, x, 2] = gray_val
+                out[y, x, 3] = 255
+    return count, -1

@@ -1,0 +1,313 @@
+"""pixelmatch, vectorised with numpy, bit-identical to the PyPI package 0.4.0.
+
+The algorithm is Mapbox pixelmatch (ISC licence) as ported to Python by the PyPI
+package `pixelmatch` 0.4.0 (pixelmatch/core.py, pixelmatch/utils.py). Parity is
+byte for byte, so every float expression below keeps the reference's operation
+order in float64 (MEASUREMENTS.md, "Facts about the PyPI package"):
+
+* colour distance: YIQ of each pixel (after blending alpha < 255 onto white),
+  then the differences, then ``0.5053·y² + 0.299·i² + 0.1957·q²``
+  (Kotsarenko & Ramos, "Measuring perceived color difference using YIQ NTSC
+  transmission color space in mobile applications", 2010);
+* a pixel differs when that distance is strictly greater than
+  ``35215 · threshold²`` (35215 is the largest possible distance);
+* anti-aliasing (Vysniauskas, "Anti-aliased Pixel and Intensity Slope
+  Detector", 2009): the 8 neighbours are visited with x outer and y inner, and
+  the first strictly darkest / brightest neighbour wins ties;
+* the grey background of the diff image uses the *unblended* first image.
+
+Blending an opaque pixel is the identity in IEEE arithmetic
+(``255 + (c - 255) * 1.0 == c``), and identical pixels give exactly 0, so the
+reference's early outs for those cases need no special handling here.
+
+Memory stays bounded: the work goes band by band (``BAND_ROWS`` rows), the only
+full-size arrays are the caller's inputs and output, and rows whose pixels are
+all identical in both images skip the colour maths entirely. Bands run on a
+small thread pool: numpy releases the GIL inside its loops.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+# pixelmatch/utils.py: rgb2y, rgb2i, rgb2q and color_delta weights
+_Y = (0.29889531, 0.58662247, 0.11448223)
+_I = (0.59597799, 0.27417610, 0.32180189)
+_Q = (0.21147017, 0.52261711, 0.31114694)
+_WY, _WI, _WQ = 0.5053, 0.299, 0.1957
+MAX_YIQ_DELTA = 35215  # the largest possible value of the distance above
+
+BAND_ROWS = 256  # 1280 px wide: ~1.3 MB per image band, fits in L2 with temporaries
+# (dx, dy) in the reference's scan order: `for x in ...: for y in ...`
+_NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the diff image is drawn (pixelmatch's output options)."""
+
+    alpha: float = 0.1
+    aa_color: tuple = (255, 255, 0)
+    diff_color: tuple = (255, 0, 0)
+    diff_mask: bool = False
+
+
+@dataclass
+class BandResult:
+    """What one band found: counted pixels, and the first one for fail_fast."""
+
+    count: int
+    first: int | None  # flat index (y * width + x) of the first counted pixel
+    ys: np.ndarray  # rows of counted pixels (absolute), row-major order
+    xs: np.ndarray
+
+
+def max_delta(threshold: float) -> float:
+    """The reference's `maxDelta`, evaluated in the same order."""
+    return MAX_YIQ_DELTA * threshold * threshold
+
+
+# ------------------------------------------------------------ colour maths
+
+
+def _blended(px: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """r, g, b as float64 after blending onto white (blendRGB in the reference)."""
+    f = px.astype(np.float64)
+    a = f[..., 3] / 255
+    return tuple(255 + (f[..., c] - 255) * a for c in range(3))
+
+
+def _dot(w: tuple, r, g, b, signs=(1, 1)) -> np.ndarray:
+    """w0·r ± w1·g ± w2·b, left to right, as rgb2y / rgb2i / rgb2q write it."""
+    out = r * w[0]
+    out = out + g * w[1] if signs[0] > 0 else out - g * w[1]
+    return out + b * w[2] if signs[1] > 0 else out - b * w[2]
+
+
+def brightness(px: np.ndarray) -> np.ndarray:
+    """rgb2y of the blended pixel."""
+    return _dot(_Y, *_blended(px))
+
+
+def color_delta(p1: np.ndarray, p2: np.ndarray) -> np.ndarray:
+    """The full YIQ distance between pixel arrays of shape (..., 4)."""
+    c1, c2 = _blended(p1), _blended(p2)
+    y = _dot(_Y, *c1) - _dot(_Y, *c2)
+    i = _dot(_I, *c1, signs=(-1, -1)) - _dot(_I, *c2, signs=(-1, -1))
+    q = _dot(_Q, *c1, signs=(-1, 1)) - _dot(_Q, *c2, signs=(-1, 1))
+    return _WY * y * y + _WI * i * i + _WQ * q * q
+
+
+def gray(px: np.ndarray, alpha: float) -> np.ndarray:
+    """draw_gray_pixel: the first image's brightness faded towards white, truncated."""
+    f = px.astype(np.float64)
+    y = _dot(_Y, f[..., 0], f[..., 1], f[..., 2])
+    val = 255 + (y - 255) * (alpha * f[..., 3] / 255)
+    return val.astype(np.int64).astype(np.uint8)  # int() truncates towards zero
+
+
+# ------------------------------------------------------------ anti-aliasing
+
+
+def _neighbour(ys, xs, dx, dy, height, width):
+    """Coordinates of one neighbour (clipped) and whether it is inside the image."""
+    nx, ny = xs + dx, ys + dy
+    inside = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
+    return np.clip(ny, 0, height - 1), np.clip(nx, 0, width - 1), inside
+
+
+def _on_border(ys, xs, height, width) -> np.ndarray:
+    """The reference starts its `zeroes` count at 1 on the image border."""
+    return ((xs == 0) | (xs == width - 1) | (ys == 0) | (ys == height - 1)).astype(np.int8)
+
+
+def has_many_siblings(img32: np.ndarray, ys, xs) -> np.ndarray:
+    """True where a pixel has 3+ identical neighbours (border counting as one)."""
+    height, width = img32.shape
+    zeroes = _on_border(ys, xs, height, width)
+    centre = img32[ys, xs]
+    for dx, dy in _NEIGHBOURS:
+        ny, nx, inside = _neighbour(ys, xs, dx, dy, height, width)
+        zeroes += inside & (img32[ny, nx] == centre)
+    return zeroes > 2
+
+
+def antialiased(img: np.ndarray, other: np.ndarray, ys, xs) -> np.ndarray:
+    """The reference's `antialiased(img, x, y, width, height, other)` for many pixels."""
+    height, width = img.shape[:2]
+    zeroes = _on_border(ys, xs, height, width)
+    centre = brightness(img[ys, xs])
+    min_d = np.zeros(ys.shape)
+    max_d = np.zeros(ys.shape)
+    min_y, min_x = ys.copy(), xs.copy()
+    max_y, max_x = ys.copy(), xs.copy()
+    for dx, dy in _NEIGHBOURS:
+        ny, nx, inside = _neighbour(ys, xs, dx, dy, height, width)
+        d = centre - brightness(img[ny, nx])
+        zeroes += inside & (d == 0)
+        darker = inside & (d < min_d)  # strict: the first darkest in scan order stays
+        brighter = inside & (d > max_d)
+        min_d = np.where(darker, d, min_d)
+        min_y, min_x = np.where(darker, ny, min_y), np.where(darker, nx, min_x)
+        max_d = np.where(brighter, d, max_d)
+        max_y, max_x = np.where(brighter, ny, max_y), np.where(brighter, nx, max_x)
+    result = (zeroes <= 2) & (min_d < 0) & (max_d > 0)
+    idx = np.flatnonzero(result)
+    if idx.size:
+        img32, other32 = _u32(img), _u32(other)
+        at_min = has_many_siblings(img32, min_y[idx], min_x[idx]) & has_many_siblings(
+            other32, min_y[idx], min_x[idx])
+        at_max = has_many_siblings(img32, max_y[idx], max_x[idx]) & has_many_siblings(
+            other32, max_y[idx], max_x[idx])
+        result[idx] = at_min | at_max
+    return result
+
+
+def _u32(img: np.ndarray) -> np.ndarray:
+    """(H, W, 4) uint8 → (H, W) uint32 view: one compare per pixel."""
+    return img.view(np.uint32).reshape(img.shape[:2])
+
+
+# ------------------------------------------------------------ the band loop
+
+
+def diff_band(img1, img2, out, y0, y1, limit, include_aa, style: Style) -> BandResult:
+    """Compare rows y0..y1; draw them into `out` (same band) when it is not None."""
+    height, width = img1.shape[:2]
+    neq = _u32(img1[y0:y1]) != _u32(img2[y0:y1])
+    ys, xs = np.nonzero(neq)
+    empty = np.zeros(0, np.intp)
+    if out is not None and not style.diff_mask:
+        out[..., :3] = gray(img1[y0:y1], style.alpha)[..., None]
+        out[..., 3] = 255
+    if ys.size == 0:
+        return BandResult(0, None, empty, empty)
+    ys = ys + y0
+    hot = color_delta(img1[ys, xs], img2[ys, xs]) > limit
+    ys, xs = ys[hot], xs[hot]
+    aa = np.zeros(ys.shape, bool)
+    if not include_aa and ys.size:
+        aa = antialiased(img1, img2, ys, xs)
+        rest = np.flatnonzero(~aa)
+        aa[rest] = antialiased(img2, img1, ys[rest], xs[rest])
+    counted = ~aa
+    dys, dxs = ys[counted], xs[counted]
+    if out is not None:
+        if not style.diff_mask:
+            out[ys[aa] - y0, xs[aa], :3] = style.aa_color
+            out[ys[aa] - y0, xs[aa], 3] = 255
+        out[dys - y0, dxs, :3] = style.diff_color
+        out[dys - y0, dxs, 3] = 255
+    first = int(dys[0]) * width + int(dxs[0]) if dys.size else None
+    return BandResult(int(dys.size), first, dys, dxs)
+
+
+def _workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+CELL = 8  # px per side of a cell of the coarse change map compare() builds boxes from
+
+
+@dataclass
+class Tally:
+    """Where the counted pixels are: per row, and per CELL×CELL cell."""
+
+    rows: np.ndarray  # (H,) int32
+    cells: np.ndarray  # (ceil(H/CELL), ceil(W/CELL)) int32
+
+    @classmethod
+    def empty(cls, height: int, width: int) -> "Tally":
+        return cls(np.zeros(height, np.int32),
+                   np.zeros((-(-height // CELL), -(-width // CELL)), np.int32))
+
+    def add(self, ys: np.ndarray, xs: np.ndarray) -> None:
+        np.add.at(self.rows, ys, 1)
+        np.add.at(self.cells, (ys // CELL, xs // CELL), 1)
+
+
+def _jit():
+    """The numba kernel module, or None when numba is not installed."""
+    try:
+        from . import jit
+    except ImportError:
+        return None
+    return jit
+
+
+def available_engines() -> list[str]:
+    return ["numpy"] + (["numba"] if _jit() is not None else [])
+
+
+def run(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, *, threshold=0.1,
+        include_aa=False, style: Style = Style(), fail_fast=False,
+        tally: Tally | None = None, engine: str = "auto") -> int:
+    """Diff two (H, W, 4) uint8 arrays; draw into `out` (H, W, 4) uint8 if given.
+
+    Returns pixelmatch's count (1 at most with fail_fast). `tally`, if given,
+    receives where the counted pixels are. engine: "numba", "numpy" or "auto"
+    (numba when installed: 2-4x faster, it needs no temporaries).
+    """
+    height, width = img1.shape[:2]
+    limit = max_delta(threshold)
+    bands = [(y, min(y + BAND_ROWS, height)) for y in range(0, height, BAND_ROWS)]
+    jit = _jit() if engine in ("auto", "numba") else None
+    if engine == "numba" and jit is None:
+        raise ValueError("engine='numba' needs the numba package")
+    if jit is not None:
+        one = _numba_band(jit, img1, img2, out, limit, include_aa, style, fail_fast, tally)
+    else:
+        one = _numpy_band(img1, img2, out, limit, include_aa, style, fail_fast, tally)
+    if fail_fast:  # in order, and stop at the first counted pixel like the reference
+        for band in bands:
+            if one(band):
+                return 1
+        return 0
+    if len(bands) > 1 and _workers() > 1:
+        with ThreadPoolExecutor(_workers()) as pool:
+            return sum(pool.map(one, bands))
+    return sum(map(one, bands))
+
+
+def _numba_band(jit, img1, img2, out, limit, include_aa, style, fail_fast, tally):
+    height, width = img1.shape[:2]
+    a32, b32 = _u32(img1), _u32(img2)
+    draw = out is not None
+    target = out if draw else np.zeros((1, 1, 4), np.uint8)
+    aa_rgb = np.array(style.aa_color, np.uint8)
+    diff_rgb = np.array(style.diff_color, np.uint8)
+    t = tally or Tally(np.zeros(height, np.int32), np.zeros((-(-height // CELL), -(-width // CELL)), np.int32))
+
+    def one(band):
+        count, _first = jit.diff_rows(
+            img1, img2, a32, b32, target, draw, band[0], band[1], limit, include_aa,
+            float(style.alpha), aa_rgb, diff_rgb, style.diff_mask, fail_fast, t.rows, t.cells, CELL)
+        return count
+
+    return one
+
+
+def _numpy_band(img1, img2, out, limit, include_aa, style, fail_fast, tally):
+    width = img1.shape[1]
+
+    def one(band):
+        y0, y1 = band
+        if not fail_fast or out is None:
+            r = diff_band(img1, img2, out[y0:y1] if out is not None else None,
+                          y0, y1, limit, include_aa, style)
+        else:  # draw nothing after the first counted pixel
+            target = out[y0:y1].copy()
+            r = diff_band(img1, img2, target, y0, y1, limit, include_aa, style)
+            stop = (r.first - y0 * width + 1) if r.first is not None else target.size // 4
+            out[y0:y1].reshape(-1, 4)[:stop] = target.reshape(-1, 4)[:stop]
+        if fail_fast and r.count:
+            r = BandResult(1, r.first, r.ys[:1], r.xs[:1])
+        if tally is not None and r.count:
+            tally.add(r.ys, r.xs)
+        return r.count
+
+    return one
