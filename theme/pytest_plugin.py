@@ -15,6 +15,7 @@ Item ids read `index[desktop-dark]::note-box/memory-usage-2`, so `-k note-box`,
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import shutil
@@ -30,6 +31,7 @@ from .config import Config, Tolerance, VisualConfig
 from .errors import ThemeError
 
 STATUS_PROP = "theme_status"
+RESULT_PROP = "theme_result"
 KEY_PROP = "theme_key"
 
 
@@ -50,6 +52,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="with --update-snapshots: delete baselines no collected check uses")
     group.addoption("--allow-ci-update", action="store_true",
                     help="allow --update-snapshots when CI=true (for the job that regenerates baselines)")
+    group.addoption("--visual-report", metavar="DIR", default=None,
+                    help="write the review report (HTML, JSON, Markdown) to DIR (default: [tool.theme.visual] report)")
     group.addoption("--visual", action="store_true", default=False,
                     help="collect the [tool.theme.visual] checks even when test paths are given")
     group.addoption("--no-visual", action="store_true", default=False,
@@ -72,7 +76,9 @@ class RunState:
     partial: bool = False  # -k, -m, --lf, deselection: unused detection is off
     statuses: dict[str, str] = field(default_factory=dict)  # key -> status, from reports
     aborted: dict[str, list[str]] = field(default_factory=dict)  # variant id -> external URLs
+    entries: dict[str, dict] = field(default_factory=dict)  # key -> theme.report.Entry fields
     worker_outputs: list[dict] = field(default_factory=list)
+    report_path: Path | None = None
 
     @property
     def visual(self) -> VisualConfig | None:
@@ -246,7 +252,7 @@ class VisualItem(pytest.Item):
             x, y, w, h = self.region.box
             image = image[y:y + h, x:x + w]
         result = check(state.ctx, self.key, np.ascontiguousarray(image), self.tolerance)
-        _record(self, result)
+        _record(self, result, self.parent.variant, self.region)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VisualMismatch):
@@ -257,10 +263,12 @@ class VisualItem(pytest.Item):
         return self.path, None, self.nodeid
 
 
-def _record(item: pytest.Item, result) -> None:
+def _record(item: pytest.Item, result, variant=None, region=None) -> None:
+    """Put the outcome on the report (it crosses xdist), then fail the item if it failed."""
     item.user_properties.append((STATUS_PROP, result.status.value))
     if result.diff is not None:
         item.user_properties.append(("theme_diff_pixels", result.diff.diff_pixels))
+    item.user_properties.append((RESULT_PROP, json.dumps(_entry(result, variant, region), sort_keys=True)))
     if result.status.value == "failed":
         raise VisualMismatch(result.message)
 
@@ -328,10 +336,30 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if STATUS_PROP in props:
         state = _state_from_report(report)
         if state is not None:
-            state.statuses[props[KEY_PROP] if KEY_PROP in props else report.nodeid] = props[STATUS_PROP]
+            entry = json.loads(props[RESULT_PROP]) if RESULT_PROP in props else {}
+            key = entry.get("key") or props.get(KEY_PROP) or report.nodeid
+            state.statuses[key] = props[STATUS_PROP]
+            if entry:
+                state.entries[key] = entry
 
 
 _CURRENT: list[RunState] = []  # logreport has no config argument; one session per process
+
+
+def _entry(result, variant, region) -> dict[str, Any]:
+    """The report's view of one check (theme.report.Entry fields)."""
+    arts = result.artifacts
+    images = {k: str(p) for k, p in (("expected", arts.expected), ("actual", arts.actual),
+                                      ("diff", arts.diff)) if p is not None}
+    entry = {"key": result.key, "status": result.status.value, "message": result.message,
+             "diff": result.diff.to_json() if result.diff is not None else None,
+             "drift": result.drift, "images": images}
+    if variant is not None:
+        entry.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
+    if region is not None:
+        entry.update(region_key=region.key, region_name=region.name, heading=region.heading,
+                     selector=region.selector)
+    return entry
 
 
 def _state_from_report(report) -> RunState | None:
@@ -364,6 +392,26 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.statuses.update({k: "unused" for k in unused})
         if not session.config.getoption("snapshot_warn_unused"):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    for key in unused:
+        state.entries[key] = {"key": key, "status": state.statuses[key]}
+    state.report_path = _write_report(session.config, state)
+
+
+def _write_report(config: pytest.Config, state: RunState) -> Path | None:
+    """The review folder, after every run with something to review (a failure, an update, unused)."""
+    from . import report
+
+    entries = tuple(report.Entry.from_json(e) for e in state.entries.values())
+    drift = next((e.drift for e in entries if e.drift), None)
+    env = dict(state.ctx.fingerprint) if state.ctx else {}
+    rep = report.Report(entries, env, drift)
+    if not rep.needs_review():
+        return None
+    folder = config.getoption("visual_report") or (
+        state.visual.report if state.visual else config.rootpath / "visual-report")
+    index = report.write(Path(folder), rep)
+    report.append_step_summary(rep)
+    return index
 
 
 def _close_capture(state: RunState) -> None:
@@ -417,6 +465,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         hint = ("--snapshot-warn-unused was given" if config.getoption("snapshot_warn_unused")
                 else "remove them with pytest --update-snapshots --prune-snapshots")
         tr.write_line(f"{counts['unused']} unused baseline(s) in {state.visual.snapshots}: {hint}")
+    if state.report_path is not None:
+        tr.write_line(f"review report: {state.report_path}")
     if state.partial and state.visual is not None and state.collected_keys:
         tr.write_line("unused-baseline check skipped: partial run (-k, -m, --lf or deselection)")
 

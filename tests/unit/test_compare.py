@@ -1,0 +1,105 @@
+"""The one check flow: missing, matched, different, corrupt — with and without updating, in and out of CI."""
+
+import numpy as np
+import pytest
+
+from theme.compare import CheckContext, Status, Update, artifact_paths, check
+from theme.config import Tolerance
+from theme.store import Store
+
+FP = {"browser": "chromium", "browser_version": "156", "platform": "linux", "device_scale_factor": 1,
+      "flags": [], "fonts": {}}
+KEY = "index/desktop-light/note-box/intro.png"
+
+
+def page(w=60, h=40, box_colour=(30, 30, 30)):
+    img = np.full((h, w, 4), 255, dtype=np.uint8)
+    img[10:20, 10:30, :3] = box_colour
+    return img
+
+
+def ctx(tmp_path, **kw):
+    return CheckContext(store=Store(tmp_path / "snapshots"), artifacts_dir=tmp_path / "artifacts",
+                        fingerprint=kw.pop("fingerprint", FP), **kw)
+
+
+def test_missing_fails_writes_actual_only_to_artifacts(tmp_path):
+    c = ctx(tmp_path)
+    r = check(c, KEY, page(), Tolerance())
+    assert r.status is Status.FAILED
+    assert "no baseline" in r.message and "run pytest --update-snapshots" in r.message
+    assert r.artifacts.actual.is_file()
+    assert not (tmp_path / "snapshots").exists()
+
+
+@pytest.mark.parametrize("mode", [Update.MISSING, Update.CHANGED, Update.ALL])
+def test_missing_is_created_when_updating(tmp_path, mode):
+    r = check(ctx(tmp_path, update=mode), KEY, page(), Tolerance())
+    assert r.status is Status.CREATED
+    assert np.array_equal(Store(tmp_path / "snapshots").read(KEY), page())
+
+
+def test_ci_refuses_to_create(tmp_path):
+    r = check(ctx(tmp_path, update=Update.MISSING, ci=True), KEY, page(), Tolerance())
+    assert r.status is Status.FAILED and "CI=true refuses" in r.message
+    assert Store(tmp_path / "snapshots").read(KEY) is None
+    r = check(ctx(tmp_path, update=Update.MISSING, ci=True, allow_ci_update=True), KEY, page(), Tolerance())
+    assert r.status is Status.CREATED
+
+
+def test_equal_matches_and_clears_stale_artifacts(tmp_path):
+    check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
+    stale = artifact_paths(tmp_path / "artifacts", KEY).actual
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old failure")
+    r = check(ctx(tmp_path), KEY, page(), Tolerance())
+    assert r.status is Status.MATCHED and r.ok
+    assert not stale.exists()
+
+
+def test_different_fails_with_three_artifacts_and_baseline_untouched(tmp_path):
+    check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
+    before = Store(tmp_path / "snapshots").path(KEY).read_bytes()
+    r = check(ctx(tmp_path), KEY, page(box_colour=(200, 30, 30)), Tolerance())
+    assert r.status is Status.FAILED
+    assert r.diff.diff_pixels == 200  # the 20 x 10 box
+    for path in (r.artifacts.expected, r.artifacts.actual, r.artifacts.diff):
+        assert path.is_file() and str(path) in r.message
+    assert Store(tmp_path / "snapshots").path(KEY).read_bytes() == before
+
+
+def test_tolerance_lets_a_small_difference_pass(tmp_path):
+    check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
+    r = check(ctx(tmp_path), KEY, page(box_colour=(200, 30, 30)), Tolerance(max_diff_pixels=200))
+    assert r.status is Status.MATCHED
+
+
+def test_update_changed_rewrites_but_missing_mode_does_not(tmp_path):
+    check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
+    new = page(box_colour=(200, 30, 30))
+    assert check(ctx(tmp_path, update=Update.MISSING), KEY, new, Tolerance()).status is Status.FAILED
+    assert check(ctx(tmp_path, update=Update.CHANGED), KEY, new, Tolerance()).status is Status.UPDATED
+    assert np.array_equal(Store(tmp_path / "snapshots").read(KEY), new)
+
+
+def test_corrupt_baseline_fails_naming_the_file_and_is_kept(tmp_path):
+    store = Store(tmp_path / "snapshots")
+    store.path(KEY).parent.mkdir(parents=True)
+    store.path(KEY).write_bytes(b"\x89PNG\r\n\x1a\n truncated")
+    r = check(ctx(tmp_path), KEY, page(), Tolerance())
+    assert r.status is Status.FAILED and str(store.path(KEY)) in r.message
+    assert store.path(KEY).read_bytes() == b"\x89PNG\r\n\x1a\n truncated"
+
+
+def test_wrong_size_baseline_reports_both_sizes(tmp_path):
+    check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
+    r = check(ctx(tmp_path), KEY, page(h=52), Tolerance())
+    assert r.status is Status.FAILED
+    assert "60×40" in r.message.replace("x", "×") and "60×52" in r.message.replace("x", "×")
+
+
+def test_drift_is_said_first(tmp_path):
+    check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
+    moved = {**FP, "browser_version": "157"}
+    r = check(ctx(tmp_path, fingerprint=moved), KEY, page(box_colour=(200, 30, 30)), Tolerance())
+    assert r.message.startswith("environment drift: baselines were made with browser_version 156")

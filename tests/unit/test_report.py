@@ -1,0 +1,80 @@
+"""The review folder: Markdown summary (golden), JSON round trip, self-contained images."""
+
+import json
+
+import numpy as np
+from PIL import Image
+
+from theme import report
+
+DIFF = {"diff_pixels": 1234, "ratio": 0.0012, "failed_rule": "1,234 pixels differ, more than max_diff_pixels = 0",
+        "size_mismatch": False, "expected_size": [640, 200], "actual_size": [640, 200], "shifts": [], "boxes": []}
+
+
+def sample(tmp_path):
+    art = tmp_path / "art"
+    art.mkdir(exist_ok=True)
+    for kind in ("expected", "actual", "diff"):
+        Image.fromarray(np.zeros((4, 4, 4), np.uint8)).save(art / f"{kind}.png")
+    return report.Report((
+        report.Entry(key="index/desktop-dark/note-box/memory.png", status="failed", page="index",
+                     viewport="desktop", scheme="dark", region_key="note-box", region_name="memory",
+                     heading="Memory", diff=DIFF,
+                     images={k: str(art / f"{k}.png") for k in ("expected", "actual", "diff")}),
+        report.Entry(key="index/desktop-dark/page.png", status="matched", page="index"),
+        report.Entry(key="index/mobile-light/code/setup.png", status="created", page="index",
+                     region_key="code", heading="Setup"),
+        report.Entry(key="index/old/page.png", status="unused"),
+    ), {"browser": "chromium"}, None)
+
+
+def test_markdown_summary_golden(tmp_path):
+    assert report.to_markdown(sample(tmp_path)).splitlines() == [
+        "## Visual check",
+        "",
+        "**1** failed · **1** created · **1** unused · **1** matched",
+        "",
+        "| status | image | where | difference | files |",
+        "|---|---|---|---|---|",
+        f"| failed | `index/desktop-dark/note-box/memory.png` | note-box in “Memory” | "
+        f"1,234 pixels differ, more than max_diff_pixels = 0 | `{tmp_path}/art/expected.png` · "
+        f"`{tmp_path}/art/actual.png` · `{tmp_path}/art/diff.png` |",
+        "| created | `index/mobile-light/code/setup.png` | code in “Setup” |  |  |",
+        "",
+        "Unused baselines:",
+        "- `index/old/page.png`",
+        "",
+    ]
+
+
+def test_write_copies_images_and_round_trips(tmp_path):
+    out = tmp_path / "visual-report"
+    index = report.write(out, sample(tmp_path))
+    assert index == out / "index.html" and index.is_file()
+    back = report.from_json((out / "report.json").read_text())
+    failed = next(e for e in back.entries if e.status == "failed")
+    assert failed.images == {k: f"images/index/desktop-dark/note-box/memory.{k}.png"
+                             for k in ("expected", "actual", "diff")}
+    assert all((out / p).is_file() for p in failed.images.values())
+    assert "`images/index/desktop-dark/note-box/memory.diff.png`" in (out / "summary.md").read_text()
+    assert back.counts() == {"failed": 1, "matched": 1, "created": 1, "unused": 1}
+    # the page carries its data inline: nothing to fetch
+    html = index.read_text()
+    assert "http://" not in html and "https://" not in html
+
+
+def test_step_summary_appends_only_when_set(tmp_path):
+    target = tmp_path / "summary"
+    target.write_text("before\n")
+    assert report.append_step_summary(sample(tmp_path), {"GITHUB_STEP_SUMMARY": str(target)})
+    assert target.read_text().startswith("before\n## Visual check")
+    assert report.append_step_summary(sample(tmp_path), {}) is False
+
+
+def test_merge_keeps_one_entry_per_key(tmp_path):
+    a = sample(tmp_path)
+    b = report.Report((report.Entry(key="index/desktop-dark/page.png", status="failed"),), {}, None)
+    merged = report.merge([a, b])
+    assert {e.key: e.status for e in merged.entries}["index/desktop-dark/page.png"] == "failed"
+    assert len(merged.entries) == 4
+    json.loads(report.to_json(merged))

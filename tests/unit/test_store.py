@@ -1,0 +1,138 @@
+"""The baselines folder: safe names, atomic optimised PNGs, a manifest that survives concurrency."""
+
+import hashlib
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from theme.errors import StoreError
+from theme.store import Store, check_key, describe_drift, verify
+
+FP = {"browser": "chromium", "browser_version": "156.0.1", "platform": "linux", "device_scale_factor": 1,
+      "flags": ["--a"], "fonts": {"a.woff2": "0" * 64}, "theme_version": "0.1.0"}
+
+
+def image(w=40, h=30, seed=0, alpha=255):
+    rng = np.random.default_rng(seed)
+    img = rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+    img[:, :, 3] = alpha
+    return img
+
+
+@pytest.mark.parametrize("key", ["../x.png", "/abs.png", "a/../../b.png", "a//b.png", "x.txt", "", "a\\b.png",
+                                 "./a.png"])
+def test_keys_never_leave_the_folder(key):
+    with pytest.raises(StoreError, match="not a valid snapshot name"):
+        check_key(key)
+
+
+def test_write_read_round_trip_and_manifest(tmp_path):
+    store = Store(tmp_path / "snapshots")
+    key = "index/desktop-dark/note-box/intro.png"
+    for img in (image(), image(alpha=128)):  # opaque is stored as RGB, translucent as RGBA
+        store.write(key, img, FP)
+        assert np.array_equal(store.read(key), img)
+        entry = store.read_manifest()["baselines"][key]
+        assert entry["sha256"] == hashlib.sha256(store.path(key).read_bytes()).hexdigest()
+        assert entry["size"] == [40, 30]
+        assert store.recorded_fingerprint(key) == FP
+    assert store.keys() == {key}
+    assert verify(store) == []
+
+
+def test_rewriting_identical_pixels_touches_nothing(tmp_path):
+    store = Store(tmp_path)
+    assert store.write("a/page.png", image(), FP) is True
+    before = store.path("a/page.png").stat().st_mtime_ns
+    assert store.write("a/page.png", image(), FP) is False
+    assert store.path("a/page.png").stat().st_mtime_ns == before
+
+
+def test_missing_baseline_reads_as_none(tmp_path):
+    assert Store(tmp_path).read("a/page.png") is None
+
+
+def test_verify_reports_tampering_and_strays(tmp_path):
+    store = Store(tmp_path)
+    store.write("a/page.png", image(), FP)
+    store.write("a/b.png", image(seed=1), FP)
+    store.path("a/page.png").write_bytes(store.path("a/b.png").read_bytes())
+    (tmp_path / "stray.png").write_bytes(store.path("a/b.png").read_bytes())
+    store.path("a/b.png").unlink()
+    problems = "\n".join(verify(store))
+    assert "a/page.png: bytes differ" in problems
+    assert "stray.png: not in the manifest" in problems
+    assert "a/b.png: in the manifest but missing" in problems
+
+
+def test_delete_removes_file_entry_and_empty_folders(tmp_path):
+    store = Store(tmp_path)
+    store.write("p/v/note-box/x.png", image(), FP)
+    store.delete(["p/v/note-box/x.png"])
+    assert not (tmp_path / "p").exists()
+    assert store.read_manifest()["baselines"] == {}
+    assert store.read_manifest()["environments"] == {}
+
+
+def test_drift_names_what_changed():
+    other = {**FP, "browser_version": "157.0.0"}
+    message = describe_drift(FP, other)
+    assert message.startswith("environment drift: baselines were made with browser_version 156.0.1")
+    assert "this run uses browser_version 157.0.0" in message
+    assert describe_drift(FP, dict(FP)) is None
+
+
+def test_corrupt_manifest_is_a_clear_error(tmp_path):
+    (tmp_path / "manifest.json").write_text("{not json")
+    with pytest.raises(StoreError, match="manifest.json: manifest is not valid JSON"):
+        Store(tmp_path).read_manifest()
+
+
+def _writer(root, prefix):
+    store = Store(root)
+    for i in range(15):
+        store.write(f"{prefix}/{i}.png", image(8, 8, seed=i), FP)
+
+
+def test_concurrent_writers_merge_into_one_valid_manifest(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_writer, args=(tmp_path, p)) for p in ("a", "b")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    assert all(p.exitcode == 0 for p in procs)
+    baselines = Store(tmp_path).read_manifest()["baselines"]
+    assert set(baselines) == {f"{p}/{i}.png" for p in "ab" for i in range(15)}
+    assert verify(Store(tmp_path)) == []
+
+
+def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
+    """SIGKILL a process rewriting large baselines: each file is whole, the manifest is JSON."""
+    script = textwrap.dedent(f"""
+        import numpy as np, sys
+        from theme.store import Store
+        store = Store({str(tmp_path)!r})
+        print("ready", flush=True)
+        for i in range(10**6):
+            rng = np.random.default_rng(i)
+            store.write("p/v/page.png", rng.integers(0, 256, (900, 900, 4), dtype=np.uint8), {{"i": i}})
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+    assert proc.stdout.readline().strip() == b"ready"
+    store = Store(tmp_path)
+    while not store.path("p/v/page.png").exists():
+        pass
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert store.read("p/v/page.png").shape == (900, 900, 4)  # decodes: never truncated
+    json.loads((tmp_path / "manifest.json").read_text())  # valid JSON
+    # A temp file may survive SIGKILL, but it is never mistaken for a baseline.
+    assert store.keys() == {"p/v/page.png"}

@@ -1,0 +1,329 @@
+"""Outcomes → a review folder: `index.html`, `report.json`, `summary.md`, and the images.
+
+Pure over its input except for the one function that writes the folder. The
+folder is self-contained (no CDN; images copied beside the page; CSS and JS
+inline), so a CI artefact downloaded and unzipped opens from the file system,
+and `theme accept` can take the actual images straight from it.
+
+    visual-report/
+      index.html      cards with expected / actual / diff, slider, blink, zoom, filters
+      report.json     everything below, machine-readable (format 1)
+      summary.md      counts + a table of changed images (for $GITHUB_STEP_SUMMARY / a PR comment)
+      images/<key stem>.{expected,actual,diff}.png
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .fsutil import atomic_write_text
+
+FORMAT = 1
+REVIEW_STATUSES = ("failed", "created", "updated")  # what a reviewer must look at
+_KINDS = ("expected", "actual", "diff")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One checked image, as a report shows it."""
+
+    key: str  # snapshots-relative path, e.g. index/desktop-dark/note-box/memory-usage.png
+    status: str  # matched | failed | created | updated | unused | pruned
+    message: str = ""
+    page: str = ""
+    viewport: str = ""
+    scheme: str = ""
+    region_key: str = ""  # "" for the whole page
+    region_name: str = ""
+    heading: str = ""  # nearest heading of the region, for attribution
+    selector: str = ""
+    diff: Mapping[str, Any] | None = None  # DiffResult.to_json()
+    drift: str | None = None
+    images: Mapping[str, str] = field(default_factory=dict)  # kind -> absolute path of the artefact
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Entry":
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass(frozen=True)
+class Report:
+    entries: tuple[Entry, ...]
+    environment: Mapping[str, Any] = field(default_factory=dict)
+    drift: str | None = None  # one banner for the run, when baselines came from elsewhere
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for e in self.entries:
+            out[e.status] = out.get(e.status, 0) + 1
+        return out
+
+    def to_review(self) -> list[Entry]:
+        return [e for e in self.entries if e.status in REVIEW_STATUSES]
+
+    def needs_review(self) -> bool:
+        return bool(self.to_review()) or any(e.status == "unused" for e in self.entries)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write(folder: Path, report: Report) -> Path:
+    """Write the whole review folder; returns the path of index.html."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = [_copy_images(folder, e) for e in sorted(report.entries, key=_order)]
+    final = Report(tuple(entries), report.environment, report.drift)
+    atomic_write_text(folder / "report.json", to_json(final))
+    atomic_write_text(folder / "summary.md", to_markdown(final))
+    atomic_write_text(folder / "index.html", to_html(final))
+    return folder / "index.html"
+
+
+def append_step_summary(report: Report, env: Mapping[str, str] = os.environ) -> bool:
+    """Append the Markdown summary to $GITHUB_STEP_SUMMARY when running in GitHub Actions."""
+    target = env.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return False
+    with open(target, "a", encoding="utf-8") as f:
+        f.write(to_markdown(report))
+    return True
+
+
+def _order(e: Entry) -> tuple:
+    rank = {"failed": 0, "created": 1, "updated": 2, "unused": 3, "pruned": 4, "matched": 5}
+    return (rank.get(e.status, 9), e.key)
+
+
+def _copy_images(folder: Path, e: Entry) -> Entry:
+    """Copy artefacts into images/ and rewrite paths relative to the report folder."""
+    copied = {}
+    for kind, src in sorted(e.images.items()):
+        src_path = Path(src)
+        if src_path.is_absolute() or not (folder / src_path).exists():
+            rel = Path("images") / f"{e.key[:-len('.png')]}.{kind}.png"
+            if src_path.is_file():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src_path, folder / rel)
+                copied[kind] = rel.as_posix()
+        else:
+            copied[kind] = src_path.as_posix()
+    return Entry(**{**asdict(e), "images": copied})
+
+
+# ---------------------------------------------------------------- formats
+
+
+def to_json(report: Report) -> str:
+    data = {
+        "format": FORMAT,
+        "counts": report.counts(),
+        "environment": dict(report.environment),
+        "drift": report.drift,
+        "entries": [asdict(e) for e in report.entries],
+    }
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def from_json(text: str) -> Report:
+    data = json.loads(text)
+    if data.get("format") != FORMAT:
+        raise ValueError(f"unknown report format {data.get('format')!r}")
+    return Report(tuple(Entry.from_json(e) for e in data["entries"]), data.get("environment", {}),
+                  data.get("drift"))
+
+
+def _numbers(e: Entry) -> str:
+    d = e.diff or {}
+    if not d:
+        return ""
+    parts = [f"{d.get('diff_pixels', 0):,} px ({100 * d.get('ratio', 0):.3f} %)"]
+    if d.get("size_mismatch"):
+        parts.append(f"size {_size(d.get('expected_size'))} → {_size(d.get('actual_size'))}")
+    return ", ".join(parts)
+
+
+def _size(s: Any) -> str:
+    return f"{s[0]}×{s[1]}" if s else "?"
+
+
+def _where(e: Entry) -> str:
+    if not e.region_key:
+        return "whole page"
+    return f"{e.region_key} in “{e.heading}”" if e.heading else e.region_key
+
+
+def to_markdown(report: Report) -> str:
+    """Counts, then one row per image to review; usable as a step summary or PR comment."""
+    counts = report.counts()
+    order = ("failed", "created", "updated", "unused", "pruned", "matched")
+    line = " · ".join(f"**{counts[s]}** {s}" for s in order if counts.get(s))
+    out = ["## Visual check", "", line or "no images checked", ""]
+    if report.drift:
+        out += [f"> ⚠️ {report.drift}", ""]
+    review = report.to_review()
+    if review:
+        out += ["| status | image | where | difference | files |", "|---|---|---|---|---|"]
+        for e in review:
+            files = " · ".join(f"`{e.images[k]}`" for k in _KINDS if k in e.images)
+            rule = (e.diff or {}).get("failed_rule") or _numbers(e)
+            out.append(f"| {e.status} | `{e.key}` | {_where(e)} | {_md(rule)} | {files} |")
+        out.append("")
+    unused = [e.key for e in report.entries if e.status == "unused"]
+    if unused:
+        out += ["Unused baselines:", *[f"- `{k}`" for k in unused], ""]
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return (text or "").replace("|", "\\|").replace("\n", " ")
+
+
+def to_html(report: Report) -> str:
+    data = json.dumps(json.loads(to_json(report)), sort_keys=True).replace("</", "<\\/")
+    return _PAGE.replace("/*DATA*/null", data).replace("{{TITLE}}", html.escape(_title(report)))
+
+
+def _title(report: Report) -> str:
+    counts = report.counts()
+    return f"Visual check: {counts.get('failed', 0)} failed, {counts.get('created', 0)} created, " \
+           f"{counts.get('updated', 0)} updated"
+
+
+def merge(reports: Iterable[Report]) -> Report:
+    """One report from several shards: entries by key (a later shard wins), first environment."""
+    by_key: dict[str, Entry] = {}
+    env: Mapping[str, Any] = {}
+    drift = None
+    for r in reports:
+        env = env or r.environment
+        drift = drift or r.drift
+        for e in r.entries:
+            by_key[e.key] = e
+    return Report(tuple(by_key.values()), env, drift)
+
+
+_PAGE = r"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{TITLE}}</title>
+<style>
+:root { color-scheme: light dark; --bg:#fafafa; --fg:#1d1d1f; --muted:#666; --card:#fff; --line:#ddd;
+  --failed:#c62828; --created:#2e7d32; --updated:#ef6c00; --unused:#6a1b9a; --matched:#607d8b; }
+@media (prefers-color-scheme: dark) { :root { --bg:#16171a; --fg:#e8e8ea; --muted:#9a9aa0; --card:#202226; --line:#34363b; } }
+* { box-sizing: border-box; }
+body { margin:0; font: 14px/1.45 system-ui, sans-serif; background:var(--bg); color:var(--fg); }
+header { position:sticky; top:0; z-index:2; background:var(--card); border-bottom:1px solid var(--line); padding:10px 16px; }
+h1 { font-size:17px; margin:0 0 6px; }
+.counts span { margin-right:14px; font-weight:600; }
+.filters { display:flex; flex-wrap:wrap; gap:8px; margin-top:6px; }
+.filters label { font-size:12px; color:var(--muted); display:flex; flex-direction:column; }
+select { font:inherit; padding:2px 4px; }
+.banner { background:#fff3cd; color:#5c4400; padding:8px 16px; border-bottom:1px solid #e0c97a; }
+main { padding:16px; display:grid; gap:16px; }
+.card { background:var(--card); border:1px solid var(--line); border-left:5px solid var(--matched); border-radius:6px; padding:12px; }
+.card[data-status=failed] { border-left-color:var(--failed); } .card[data-status=created] { border-left-color:var(--created); }
+.card[data-status=updated] { border-left-color:var(--updated); } .card[data-status=unused] { border-left-color:var(--unused); }
+.card h2 { font-size:14px; margin:0; font-family: ui-monospace, monospace; word-break:break-all; }
+.meta { color:var(--muted); margin:4px 0 8px; }
+.status { text-transform:uppercase; font-size:11px; font-weight:700; letter-spacing:.04em; margin-right:8px; }
+.views button { font:inherit; font-size:12px; padding:2px 8px; border:1px solid var(--line); background:transparent; color:inherit; border-radius:4px; cursor:pointer; }
+.views button[aria-pressed=true] { background:var(--fg); color:var(--bg); }
+.stage { margin-top:8px; overflow:auto; max-height:80vh; border:1px solid var(--line); background:repeating-conic-gradient(#ccc 0 25%, #fff 0 50%) 0 0/16px 16px; }
+.stage img { display:block; image-rendering:pixelated; transform-origin:0 0; }
+.side { display:flex; gap:8px; align-items:flex-start; } .side figure { margin:0; } .side figcaption { font-size:11px; color:var(--muted); background:var(--card); }
+.slider { position:relative; display:inline-block; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
+.slider input { width:100%; }
+pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
+.hidden { display:none !important; }
+</style></head>
+<body>
+<header>
+  <h1>{{TITLE}}</h1>
+  <div class="counts" id="counts"></div>
+  <div class="filters" id="filters"></div>
+</header>
+<div class="banner hidden" id="drift"></div>
+<main id="cards"></main>
+<script>
+"use strict";
+const REPORT = /*DATA*/null;
+const FILTERS = [["status","status"],["page","page"],["viewport","viewport"],["scheme","scheme"],["region_key","region"]];
+const el = (tag, attrs = {}, ...kids) => { const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) { if (k === "text") n.textContent = v; else n.setAttribute(k, v); }
+  for (const k of kids) n.append(k); return n; };
+
+function numbers(e) { const d = e.diff; if (!d) return "";
+  let s = `${d.diff_pixels.toLocaleString("en")} px differ (${(100 * d.ratio).toFixed(3)} %)`;
+  if (d.size_mismatch) s += `, size ${d.expected_size.join("×")} → ${d.actual_size.join("×")}`;
+  return s; }
+
+function where(e) { return e.region_key ? `${e.region_key} in “${e.heading || "top"}”${e.selector ? " — " + e.selector : ""}` : "whole page"; }
+
+function view(e, mode, zoom) {
+  const im = e.images, z = `scale(${zoom})`;
+  const img = (k) => { const i = el("img", {src: im[k], alt: `${k} ${e.key}`, "data-kind": k}); i.style.transform = z; return i; };
+  if (mode === "side") return el("div", {class: "side"}, ...["expected","actual","diff"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k))));
+  if (mode === "diff") return im.diff ? img("diff") : el("p", {text: "no diff image"});
+  if (mode === "slider") { if (!im.expected || !im.actual) return el("p", {text: "slider needs expected and actual"});
+    const wrap = el("div", {class: "slider"}), top = el("div", {class: "top"}), range = el("input", {type: "range", min: "0", max: "100", value: "50", "aria-label": "slider position"});
+    top.append(img("expected")); wrap.append(img("actual"), top);
+    const move = () => { top.style.width = range.value + "%"; }; range.addEventListener("input", move); move();
+    return el("div", {}, range, wrap); }
+  if (mode === "blink") { if (!im.expected || !im.actual) return el("p", {text: "blink needs expected and actual"});
+    const i = img("expected"); let on = false; i.dataset.blink = "1";
+    i._timer = setInterval(() => { if (!document.body.contains(i)) return clearInterval(i._timer); on = !on; i.src = on ? im.actual : im.expected; i.dataset.kind = on ? "actual" : "expected"; }, 600);
+    return i; }
+  return el("span");
+}
+
+function card(e) {
+  const c = el("section", {class: "card", "data-status": e.status, "data-page": e.page, "data-viewport": e.viewport, "data-scheme": e.scheme, "data-region_key": e.region_key, "data-key": e.key});
+  c.append(el("h2", {}, el("span", {class: "status", text: e.status}), e.key));
+  const meta = [where(e), numbers(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : ""].filter(Boolean).join(" · ");
+  c.append(el("div", {class: "meta", text: meta}));
+  if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
+  if (!Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
+  const modes = [["side","side by side"],["slider","slider"],["blink","blink"],["diff","diff only"]];
+  const bar = el("div", {class: "views"}), stage = el("div", {class: "stage"});
+  let mode = e.images.diff ? "side" : "side", zoom = 1;
+  const zoomIn = el("input", {type: "range", min: "0.25", max: "4", step: "0.25", value: "1", "aria-label": "zoom"});
+  const render = () => { stage.replaceChildren(view(e, mode, zoom)); for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode)); };
+  for (const [m, label] of modes) { const b = el("button", {type: "button", "data-mode": m, text: label}); b.addEventListener("click", () => { mode = m; render(); }); bar.append(b); }
+  zoomIn.addEventListener("input", () => { zoom = Number(zoomIn.value); render(); });
+  bar.append(" zoom ", zoomIn);
+  c.append(bar, stage); render();
+  if (e.message) c.append(el("pre", {class: "msg", text: e.message}));
+  return c;
+}
+
+function applyFilters() {
+  const active = {}; for (const s of document.querySelectorAll("#filters select")) if (s.value) active[s.name] = s.value;
+  for (const c of document.querySelectorAll(".card")) c.classList.toggle("hidden", Object.entries(active).some(([k, v]) => c.dataset[k] !== v));
+}
+
+function init() {
+  const entries = REPORT.entries.filter(e => e.status !== "matched");
+  document.getElementById("counts").append(...Object.entries(REPORT.counts).sort().map(([k, v]) => el("span", {text: `${v} ${k}`})));
+  if (REPORT.drift) { const b = document.getElementById("drift"); b.textContent = "⚠️ " + REPORT.drift; b.classList.remove("hidden"); }
+  const f = document.getElementById("filters");
+  for (const [field, label] of FILTERS) {
+    const values = [...new Set(entries.map(e => e[field]).filter(Boolean))].sort();
+    const s = el("select", {name: field}); s.append(el("option", {value: "", text: "all"}), ...values.map(v => el("option", {value: v, text: v})));
+    s.addEventListener("change", applyFilters); f.append(el("label", {}, label, s));
+  }
+  const main = document.getElementById("cards");
+  if (!entries.length) main.append(el("p", {text: "Nothing to review: every image matched its baseline."}));
+  for (const e of entries) main.append(card(e));
+}
+init();
+</script>
+</body></html>
+"""
