@@ -1,0 +1,140 @@
+"""Pure naming rules: variants of the capture matrix, slugs, and region names.
+
+Nothing here touches a browser, so all of it is unit-tested on plain data.
+
+Region names are `<key>/<heading-slug>[-k]`: the slug of the nearest heading
+(h1–h4) that precedes the element in document order, and `k` counting the
+key's elements under that same heading (the 2nd one is `-2`). Counting restarts
+at every heading, so inserting a note-box in section A renames nothing in
+section B — a global counter (`note-box-7`) would shift every later name.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Iterable, Sequence
+
+from ..config import VisualConfig
+from ..errors import ConfigError
+
+# Long enough to stay readable, short enough that `<out>/<page>/<variant>/<key>/<name>.png`
+# stays far below the 255-byte file-name limit of common filesystems.
+SLUG_MAX = 60
+TOP = "top"  # the name base of a region that no heading precedes
+
+
+def slug(text: str, *, fallback: str = "section") -> str:
+    """Lower-case ASCII words joined by '-': never empty, never '/', '.' or '..'.
+
+    NFKD + ASCII drops accents ("Übersicht" -> "ubersicht") instead of dropping
+    the whole letter; emoji and other symbols fall away entirely.
+    """
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    words = words[:SLUG_MAX].rstrip("-")
+    return words or fallback
+
+
+def safe_segment(text: str) -> str:
+    """One path segment: keeps [A-Za-z0-9._-], replaces the rest; never '.', '..' or empty."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:SLUG_MAX * 2]
+    if cleaned.strip(".") == "":
+        cleaned = "_" + cleaned.replace(".", "_") if cleaned else "_"
+    return cleaned
+
+
+def page_name(page: str) -> str:
+    """'index.html' -> 'index'; 'guide/intro.html' -> 'guide/intro' (each segment made safe)."""
+    parts = [p for p in PurePosixPath(page).with_suffix("").parts if p not in ("", "/")]
+    if not parts or any(p == ".." for p in PurePosixPath(page).parts):
+        raise ConfigError(f"pages: {page!r} must be a path inside root, like 'index.html'")
+    return "/".join(safe_segment(p) for p in parts)
+
+
+@dataclass(frozen=True, order=True)
+class Variant:
+    """One cell of the capture matrix: a page at a viewport in a colour scheme."""
+
+    page: str  # path under root, e.g. "index.html"
+    viewport: str  # config name, e.g. "desktop"
+    width: int
+    height: int
+    scheme: str  # "light" | "dark" | "light-attr" | "dark-attr"
+
+    @property
+    def page_name(self) -> str:
+        return page_name(self.page)
+
+    @property
+    def id(self) -> str:
+        return f"{safe_segment(self.viewport)}-{self.scheme}"
+
+    @property
+    def folder(self) -> PurePosixPath:
+        return PurePosixPath(self.page_name) / self.id
+
+    @property
+    def media_scheme(self) -> str:
+        """What prefers-color-scheme reports. The -attr schemes emulate the OPPOSITE
+        preference, so the capture proves <html data-theme> wins over the media query."""
+        return {"light": "light", "dark": "dark", "light-attr": "dark", "dark-attr": "light"}[self.scheme]
+
+    @property
+    def data_theme(self) -> str | None:
+        """The value forced on <html data-theme>, or None to leave the page alone."""
+        return self.scheme.removesuffix("-attr") if self.scheme.endswith("-attr") else None
+
+
+def variants(visual: VisualConfig) -> list[Variant]:
+    """Every page × viewport × scheme, in config order (pages, then viewports, then schemes)."""
+    for page in visual.pages:
+        page_name(page)  # raises ConfigError early for '../x.html'
+    return [
+        Variant(page, name, w, h, scheme)
+        for page in visual.pages
+        for name, (w, h) in visual.viewports.items()
+        for scheme in visual.color_schemes
+    ]
+
+
+def heading_bases(headings: Sequence[str]) -> list[str]:
+    """The name base of each heading, in document order: its slug, made unique.
+
+    A repeated heading text ("Example" in two sections) gets '-h2', '-h3' … by
+    its rank among equal slugs; the 'h' keeps it apart from the '-k' counter of
+    regions (so 'example-h2' never collides with the 2nd region 'example-2').
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for text in headings:
+        base = slug(text, fallback="heading")
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base}-h{seen[base]}")
+    return out
+
+
+def region_names(heading_of: Iterable[int | None], bases: Sequence[str]) -> list[str]:
+    """Names for one key's elements in document order.
+
+    `heading_of[i]` is the index (into `bases`) of the heading preceding element
+    i, or None when no heading precedes it ('top'). A collision can only come
+    from a heading whose slug itself ends in '-<digits>' ("Step 2"); the later
+    name then takes the next free '-k', which keeps every name unique.
+    """
+    per_heading: dict[int | None, int] = {}
+    used: set[str] = set()
+    names = []
+    for h in heading_of:
+        per_heading[h] = per_heading.get(h, 0) + 1
+        base = TOP if h is None else bases[h]
+        k = per_heading[h]
+        name = base if k == 1 else f"{base}-{k}"
+        while name in used:
+            k += 1
+            name = f"{base}-{k}"
+        used.add(name)
+        names.append(name)
+    return names

@@ -1,0 +1,271 @@
+"""JavaScript run inside the page. Kept as strings so the package needs no data files.
+
+Each function is passed to `page.evaluate(SCRIPT, arg)`; results are plain JSON.
+"""
+
+# Runs before any page script (context.add_init_script). Forces the explicit
+# colour switch when a variant asks for one, and turns lazy images and frames
+# eager as soon as the parser has created them, so they load with the page
+# instead of only when scrolled to (a full-page capture never scrolls).
+INIT = r"""
+(() => {
+  const theme = %(data_theme)s;
+  const html = document.documentElement;
+  if (theme !== null) html.setAttribute('data-theme', theme);
+  const eager = () => {
+    for (const el of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) el.loading = 'eager';
+  };
+  document.addEventListener('DOMContentLoaded', eager, { once: true });
+})();
+"""
+
+# Screenshot-only CSS that removes motion and blinking: CSS animations and
+# transitions off (an animation paused at an arbitrary frame is the classic
+# source of flaky screenshots), the text caret transparent, smooth scrolling
+# off, and scrollbars hidden in case --hide-scrollbars is ignored.
+STABLE_CSS = """
+*, *::before, *::after {
+  animation: none !important;
+  transition: none !important;
+  caret-color: transparent !important;
+  scroll-behavior: auto !important;
+}
+::-webkit-scrollbar { display: none !important; }
+"""
+
+# Waits for everything that changes pixels after the load event. Returns what
+# it could not get (never throws), so Python can word the error.
+SETTLE = r"""
+async ({ timeoutMs, dataTheme }) => {
+  const deadline = performance.now() + timeoutMs;
+  const left = () => Math.max(0, deadline - performance.now());
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const html = document.documentElement;
+  if (dataTheme !== null && html.getAttribute('data-theme') !== dataTheme) html.setAttribute('data-theme', dataTheme);
+  for (const el of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) el.loading = 'eager';
+
+  // Custom elements: when a runtime has defined some of the page's custom tags,
+  // wait for the rest. With no runtime at all the tags stay plain markup
+  // (styled by CSS alone) and waiting would only burn the timeout.
+  const undefinedTags = () => [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))];
+  const anyDefined = [...new Set([...document.querySelectorAll('*')].map((e) => e.localName))]
+    .some((n) => n.includes('-') && customElements.get(n));
+  let pending = undefinedTags();
+  if (pending.length && anyDefined) {
+    await Promise.race([Promise.all(pending.map((n) => customElements.whenDefined(n))), sleep(left())]);
+    pending = undefinedTags();
+  }
+
+  // Maths: a page that typesets asynchronously sets <html data-typeset> and
+  // flips it to "done" at the end (the specimen's contract, MARKUP.md).
+  while (html.hasAttribute('data-typeset') && html.dataset.typeset !== 'done' && left() > 0) await sleep(25);
+  const typeset = html.hasAttribute('data-typeset') ? html.dataset.typeset : null;
+
+  // Images: loaded and decoded, so no half-painted bitmap reaches the screenshot.
+  const images = [...document.images].map((img) =>
+    (img.complete ? Promise.resolve() : new Promise((r) => {
+      img.addEventListener('load', r, { once: true });
+      img.addEventListener('error', r, { once: true });
+    })).then(() => img.decode().catch(() => {})));
+  await Promise.race([Promise.all(images), sleep(left())]);
+  const brokenImages = [...document.images].filter((i) => !i.complete).map((i) => i.currentSrc || i.src);
+
+  await Promise.race([document.fonts.ready, sleep(left())]);
+  // Two animation frames: the first runs style/layout for what just changed,
+  // the second guarantees it was painted.
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return { pending, typeset, brokenImages, fontsStatus: document.fonts.status, timedOut: left() === 0 };
+}
+"""
+
+# Web Animations created by scripts are not covered by the CSS above: finish
+# the finite ones (final state, as a reader sees it) and cancel endless ones.
+STOP_ANIMATIONS = r"""
+() => {
+  for (const a of document.getAnimations()) {
+    try { a.finish(); } catch (e) { a.cancel(); }
+  }
+}
+"""
+
+# A cheap fingerprint of the rendered state: FNV-1a over every element's box
+# (1/64 px, Chromium's LayoutUnit) plus the document size and text length.
+# Costs a few ms even on a 120 000 px page, against seconds for a full capture.
+LAYOUT_HASH = r"""
+() => {
+  let h = 0x811c9dc5;
+  const mix = (v) => { h = Math.imul(h ^ (Math.round(v) | 0), 16777619) >>> 0; };
+  const all = document.getElementsByTagName('*');
+  mix(all.length);
+  for (const el of all) {
+    const r = el.getBoundingClientRect();
+    mix(r.x * 64); mix(r.y * 64); mix(r.width * 64); mix(r.height * 64);
+  }
+  const d = document.documentElement;
+  mix(d.scrollWidth); mix(d.scrollHeight); mix(d.textContent.length);
+  return [h, all.length, d.scrollWidth, d.scrollHeight];
+}
+"""
+
+# The same after two animation frames: one round of the stability check.
+LAYOUT_HASH_NEXT_FRAME = (
+    "async () => { await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+    " return (" + LAYOUT_HASH.strip() + ")(); }"
+)
+
+# The size of the whole page in CSS px (= device px at scale factor 1).
+GEOMETRY = r"""
+() => {
+  const d = document.documentElement, b = document.body || d;
+  return {
+    width: Math.max(d.scrollWidth, b.scrollWidth, d.clientWidth),
+    height: Math.max(d.scrollHeight, b.scrollHeight, d.clientHeight),
+    scrollX: window.scrollX, scrollY: window.scrollY,
+  };
+}
+"""
+
+# Checks every selector; returns the first that does not parse.
+CHECK_SELECTORS = r"""
+(items) => {
+  for (const [where, selector] of items) {
+    try { document.querySelector(selector); } catch (e) { return { where, selector, message: String(e.message) }; }
+  }
+  return null;
+}
+"""
+
+# Solid boxes over masked elements, in document coordinates (absolute to the
+# root, so they scroll with the page and never change its layout).
+MASK = r"""
+({ selectors, color }) => {
+  const boxes = [];
+  for (const sel of selectors) for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) continue;
+    boxes.push([r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]);
+  }
+  for (const [x, y, w, hgt] of boxes) {
+    const div = document.createElement('div');
+    div.setAttribute('data-theme-mask', '');
+    div.style.cssText = `position:absolute;left:${x}px;top:${y}px;width:${w}px;height:${hgt}px;` +
+      `background:${color};z-index:2147483647;pointer-events:none;margin:0;padding:0;border:0;`;
+    document.documentElement.appendChild(div);
+  }
+  return boxes.length;
+}
+"""
+
+# Regions: for each key, every matched element with a box, the index of the
+# nearest heading (h1–h4) that precedes it in document order, and a readable
+# selector path. Headings come back as text so Python makes the names.
+REGIONS = r"""
+({ regions }) => {
+  const headings = [...document.querySelectorAll('h1, h2, h3, h4')];
+  const FOLLOWING = Node.DOCUMENT_POSITION_FOLLOWING;
+  // headings are in document order: binary search the last one that precedes el
+  const headingOf = (el) => {
+    let lo = 0, hi = headings.length - 1, found = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1, h = headings[mid];
+      const pos = h.compareDocumentPosition(el);
+      // FOLLOWING: el comes after h (also when el sits inside h); a heading
+      // inside el (a matched <section>) does not precede it.
+      if (h !== el && (pos & FOLLOWING)) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found;
+  };
+  const step = (el) => {
+    if (el.id) return `${el.localName}#${CSS.escape(el.id)}`;
+    let s = el.localName;
+    const cls = [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
+    s += cls;
+    const parent = el.parentElement;
+    if (parent) {
+      const same = [...parent.children].filter((c) => c.localName === el.localName);
+      if (same.length > 1) s += `:nth-of-type(${same.indexOf(el) + 1})`;
+    }
+    return s;
+  };
+  const pathOf = (el) => {
+    const parts = [];
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      parts.unshift(step(e));
+      if (e.id || e === document.body) break;
+    }
+    return parts.join(' > ');
+  };
+  const out = {};
+  for (const [key, selector] of regions) {
+    out[key] = [];
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0) continue;
+      out[key].push({ box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height],
+                      heading: headingOf(el), selector: pathOf(el) });
+    }
+  }
+  return { headings: headings.map((h) => h.textContent.replace(/\s+/g, ' ').trim()), regions: out };
+}
+"""
+
+# Wholeness guard, the browser half: boxes of visible text lines, in document
+# coordinates, clipped by every overflow/clip ancestor. Text whose own colour
+# is transparent, under opacity 0 or visibility:hidden, or inside a mask, is
+# left out. Python then checks that each such box has ink (is not one flat
+# colour) in the stitched image: a tile that came back blank fails at once.
+TEXT_LINES = r"""
+({ maxSamples, masks }) => {
+  const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+  const cache = new Map();
+  const sx = window.scrollX, sy = window.scrollY;
+  const clipOf = (el) => {
+    if (!el || el === document.documentElement) return INF;
+    if (cache.has(el)) return cache.get(el);
+    const parent = clipOf(el.parentElement);
+    let clip = parent;
+    if (parent) {
+      const cs = getComputedStyle(el);
+      if (cs.display === 'none' || cs.visibility !== 'visible' || parseFloat(cs.opacity) === 0 ||
+          cs.contentVisibility === 'hidden') clip = null;
+      else if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible' || cs.clip !== 'auto' ||
+               cs.clipPath !== 'none' || cs.position === 'fixed' || cs.position === 'sticky') {
+        // fixed/sticky boxes move between a viewport and a beyond-viewport capture: skip them
+        if (cs.position === 'fixed' || cs.position === 'sticky') clip = null;
+        else {
+          const r = el.getBoundingClientRect();
+          clip = { l: Math.max(parent.l, r.left + sx), t: Math.max(parent.t, r.top + sy),
+                   r: Math.min(parent.r, r.right + sx), b: Math.min(parent.b, r.bottom + sy) };
+        }
+      }
+    }
+    cache.set(el, clip);
+    return clip;
+  };
+  const transparent = (c) => /^rgba\(.*,\s*0\)$/.test(c) || c === 'transparent';
+  const maskSel = masks.join(', ');
+  const lines = [];
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!/[^\s\u200b-\u200f\u2060\ufeff]/.test(node.data)) continue;
+    const el = node.parentElement;
+    if (!el || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE'].includes(el.tagName)) continue;
+    if (maskSel && el.closest(maskSel)) continue;
+    const clip = clipOf(el);
+    if (!clip) continue;
+    const cs = getComputedStyle(el);
+    if (transparent(cs.color) || transparent(cs.webkitTextFillColor)) continue;
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      const l = Math.max(clip.l, r.left + sx), t = Math.max(clip.t, r.top + sy);
+      const rr = Math.min(clip.r, r.right + sx), b = Math.min(clip.b, r.bottom + sy);
+      if (rr - l < 4 || b - t < 4 || (rr - l) * (b - t) < 0.5 * r.width * r.height) continue;
+      lines.push([l, t, rr - l, b - t]);
+    }
+  }
+  if (lines.length <= maxSamples) return lines;
+  const step = lines.length / maxSamples;
+  return Array.from({ length: maxSamples }, (_, i) => lines[Math.floor(i * step)]);
+}
+"""

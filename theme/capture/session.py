@@ -1,0 +1,415 @@
+"""The capture session: one local server and one browser, many variants.
+
+    with Session(visual) as s:
+        for v in variants(visual):
+            cap = s.capture(v)        # Capture: full-page RGBA image + named regions
+
+Steps of one capture, and why each is there:
+  1. fresh browser context per variant (viewport, colour scheme, UTC, en-US):
+     no state (localStorage, the theme toggle) leaks from one variant to another;
+  2. every request routed: our server passes, `route` prefixes are served from
+     local folders, anything else is aborted and listed (hermetic);
+  3. load → custom elements defined → maths typeset → images decoded → fonts ready;
+  4. screenshot-only CSS (no animation, transition or caret) + the user's `style`;
+  5. masks painted, then "stable" (see `_wait_stable`), regions and text lines measured;
+  6. tiles captured and stitched (tiles.py), layout re-checked, wholeness guarded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import platform
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Callable, Iterator
+from urllib.parse import unquote, urlsplit
+
+import numpy as np
+
+from .. import __version__
+from ..config import VisualConfig
+from ..errors import CaptureError, ConfigError, UnstableRender
+from . import scripts
+from .browser import BrowserInfo, find_browser, launch_flags
+from .naming import Variant, heading_bases, region_names, safe_segment
+from .server import LocalServer, resolve
+from .tiles import TileTimes, capture_tiles, check_whole, decode_png
+
+MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
+STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
+CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
+NAV_TIMEOUT_MS = 60_000
+SETTLE_TIMEOUT_MS = 30_000
+TEXT_SAMPLES = 6000  # text lines checked by the wholeness guard (evenly spread)
+_FONT_EXT = (".woff2", ".woff", ".ttf", ".otf")
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Region:
+    """A component on the page: where it is in the full image and what it is called."""
+
+    key: str  # the config key, e.g. "note-box"
+    name: str  # "<heading slug>[-k]", e.g. "memory-usage-2"
+    box: tuple[int, int, int, int]  # x, y, w, h in page px, clipped to the image
+    heading: str  # text of the nearest preceding h1–h4 ("" when none)
+    selector: str  # a readable selector path, for messages and reports
+
+    @property
+    def path(self) -> PurePosixPath:
+        return PurePosixPath(safe_segment(self.key)) / f"{self.name}.png"
+
+
+@dataclass
+class Capture:
+    """One variant's full-page image and the regions cropped from it."""
+
+    variant: Variant
+    image: np.ndarray  # (H, W, 4) uint8 RGBA
+    regions: list[Region]
+    aborted: list[str]  # URLs that were neither local nor routed, sorted
+    fingerprint: dict  # JSON-able: browser, platform, flags, fonts, theme version
+    seconds: float
+    full_page: bool = True  # whether images() yields page.png first
+    timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
+
+    def crop(self, region: Region) -> np.ndarray:
+        x, y, w, h = region.box
+        return self.image[y:y + h, x:x + w]
+
+    def images(self) -> Iterator[tuple[PurePosixPath, np.ndarray]]:
+        """('page.png', full image) when full_page, then every region, in config-key then document order."""
+        if self.full_page:
+            yield PurePosixPath("page.png"), self.image
+        for region in self.regions:
+            yield region.path, self.crop(region)
+
+
+def _playwright_version() -> str:
+    try:
+        return importlib.metadata.version("playwright")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
+        return "unknown"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int, int] | None:
+    """Float CSS box → whole pixels covering it, clipped to the image; None when nothing is left."""
+    x, y, w, h = box
+    x0, y0 = max(0, int(np.floor(x))), max(0, int(np.floor(y)))
+    x1, y1 = min(width, int(np.ceil(x + w))), min(height, int(np.ceil(y + h)))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def check_config(visual: VisualConfig) -> None:
+    """Fail before starting a browser on what the config alone shows is wrong."""
+    if not visual.root.is_dir():
+        raise ConfigError(f"[tool.theme.visual] root: {visual.root} is not a folder; build the article or fix root")
+    for page in visual.pages:
+        if resolve(visual.root, "/" + page.lstrip("/")) is None:
+            raise ConfigError(f"[tool.theme.visual] pages: {page!r} is not a file under {visual.root}; fix pages")
+    if visual.style is not None and not visual.style.is_file():
+        raise ConfigError(f"[tool.theme.visual] style: {visual.style} does not exist; create it or remove style")
+    for prefix, folder in visual.route.items():
+        if not Path(folder).is_dir():
+            raise ConfigError(f"[tool.theme.visual] route: {prefix!r} maps to {folder}, which is not a folder")
+
+
+class Session:
+    """Starts the 127.0.0.1 server and ONE browser once; `capture()` any number of variants."""
+
+    def __init__(self, visual: VisualConfig, *, browser: str | None = None):
+        check_config(visual)
+        self.visual = visual
+        self._browser_arg = browser
+        self._stack = ExitStack()
+        self.server: LocalServer | None = None
+        self.browser_info: BrowserInfo | None = None
+        self.fingerprint: dict = {}
+        self._browser = None
+        self._style_css = visual.style.read_text(encoding="utf-8") if visual.style else None
+
+    # ------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> "Session":
+        try:
+            self._start()
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def _start(self) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+
+        self.server = self._stack.enter_context(LocalServer(self.visual.root))
+        pw = self._stack.enter_context(sync_playwright())
+        self.browser_info = find_browser(self._browser_arg, playwright=pw)
+        flags = launch_flags(offline=self.visual.offline)
+        try:
+            self._browser = pw.chromium.launch(
+                executable_path=str(self.browser_info.executable), args=flags, headless=True
+            )
+        except PlaywrightError as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else "unknown error"
+            raise CaptureError(
+                f"{self.browser_info.executable}: the browser did not start ({first}); "
+                "set THEME_BROWSER to a working Chromium"
+            ) from None
+        self._stack.callback(self._browser.close)
+        self.fingerprint = {
+            "browser": {
+                "name": self._browser.browser_type.name,
+                "version": self._browser.version,
+                "executable": str(self.browser_info.executable),
+                "found_by": self.browser_info.source,
+            },
+            "playwright": _playwright_version(),
+            "platform": {"system": platform.system(), "release": platform.release(),
+                         "machine": platform.machine(), "libc": "-".join(platform.libc_ver())},
+            "device_scale_factor": 1,
+            "launch_flags": flags,
+            "theme_version": __version__,
+        }
+
+    # ------------------------------------------------------------ routing
+
+    def _routed_file(self, url: str) -> tuple[bool, Path | None]:
+        """(matched a route prefix?, the local file or None). The longest prefix wins."""
+        for prefix in sorted(self.visual.route, key=len, reverse=True):
+            if url.startswith(prefix):
+                rest = unquote(urlsplit(url[len(prefix):]).path)
+                return True, resolve(Path(self.visual.route[prefix]), "/" + rest.lstrip("/"))
+        return False, None
+
+    def _handler(self, aborted: set[str]):
+        origin = self.server.origin + "/"
+        offline = self.visual.offline
+
+        def handle(route) -> None:
+            url = route.request.url
+            if url.startswith(origin):
+                route.continue_()
+                return
+            matched, local = self._routed_file(url)
+            if local is not None:
+                route.fulfill(path=str(local), headers={"Access-Control-Allow-Origin": "*"})
+            elif matched or offline:
+                aborted.add(url)
+                route.abort("blockedbyclient")
+            else:
+                route.continue_()
+
+        return handle
+
+    def _font_files(self, urls: list[str]) -> dict[str, str]:
+        """sha256 of every font file the page loaded, keyed by path under root (or routed URL)."""
+        out = {}
+        for url in sorted(set(urls)):
+            if not urlsplit(url).path.lower().endswith(_FONT_EXT):
+                continue
+            local = self.server.local_file(url)
+            key = None
+            if local is not None:
+                key = PurePosixPath(unquote(urlsplit(url).path)).as_posix().lstrip("/")
+            else:
+                matched, local = self._routed_file(url)
+                key = url if local is not None else None
+            if key is not None:
+                out[key] = _sha256(local)
+        return out
+
+    # ------------------------------------------------------------ capture
+
+    def capture(self, variant: Variant, progress: Progress | None = None) -> Capture:
+        if self._browser is None:
+            raise CaptureError("Session.capture() called outside `with Session(...)`")
+        say = progress or (lambda _msg: None)
+        started = time.perf_counter()
+        timings: dict = {}
+        aborted: set[str] = set()
+        context = self._browser.new_context(
+            viewport={"width": variant.width, "height": variant.height},
+            screen={"width": variant.width, "height": variant.height},
+            device_scale_factor=1,
+            color_scheme=variant.media_scheme,
+            reduced_motion="reduce",
+            locale="en-US",
+            timezone_id="UTC",
+            service_workers="block",
+        )
+        try:
+            return self._capture_in(context, variant, aborted, timings, say, started)
+        finally:
+            context.close()
+
+    def _mark(self, timings: dict, name: str, since: float) -> float:
+        now = time.perf_counter()
+        timings[name] = timings.get(name, 0.0) + (now - since)
+        return now
+
+    def _capture_in(self, context, variant, aborted, timings, say, started) -> Capture:
+        where = f"{variant.page} ({variant.viewport}-{variant.scheme})"
+        context.add_init_script(scripts.INIT % {"data_theme": json.dumps(variant.data_theme)})
+        page = context.new_page()
+        page.route("**/*", self._handler(aborted))
+        page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
+        say(f"{where}: loading")
+        t = time.perf_counter()
+        self._load(page, variant, where)
+        t = self._mark(timings, "load", t)
+        settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
+        self._check_settle(settle, where)
+        page.add_style_tag(content=scripts.STABLE_CSS)
+        if self._style_css is not None:
+            page.add_style_tag(content=self._style_css)
+        page.evaluate(scripts.STOP_ANIMATIONS)
+        self._check_selectors(page)
+        t = self._mark(timings, "settle", t)
+        cdp = context.new_cdp_session(page)
+        if self.visual.mask:
+            # Masks are placed where their elements are, so only once those stopped moving.
+            self._wait_stable(page, cdp, where)
+            page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
+            t = self._mark(timings, "stable", t)
+        tile_times = TileTimes()
+        for attempt in range(CAPTURE_ATTEMPTS):
+            t = time.perf_counter()
+            before = self._wait_stable(page, cdp, where)
+            geometry = page.evaluate(scripts.GEOMETRY)
+            found = page.evaluate(scripts.REGIONS, {"regions": list(self.visual.regions.items())})
+            lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": TEXT_SAMPLES, "masks": list(self.visual.mask)})
+            t = self._mark(timings, "stable", t)
+            width, height = int(geometry["width"]), int(geometry["height"])
+            say(f"{where}: capturing {width}×{height} px")
+            image = capture_tiles(cdp, width, height, self.visual.tile_height, tile_times)
+            t = self._mark(timings, "tiles", t)
+            # The page must not have moved while the tiles were taken (a late
+            # font, an image, a script): compare the layout hash again.
+            after = page.evaluate(scripts.LAYOUT_HASH)
+            t = self._mark(timings, "stable", t)
+            if after == before[0]:
+                break
+            say(f"{where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
+        else:
+            raise UnstableRender(
+                f"{where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
+                "something keeps moving after load (a script or late content) — mask it with `mask = [...]`"
+            )
+        check_whole(image, lines, self.visual.tile_height)
+        t = self._mark(timings, "guard", t)
+        regions = self._regions(found, width, height)
+        fonts = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
+        fingerprint = {**self.fingerprint, "fonts": self._font_files(fonts)}
+        self._mark(timings, "regions", t)
+        timings.update(browser_calls=tile_times.calls, browser_seconds=tile_times.browser,
+                       decode_seconds=tile_times.decode, decode_wait=tile_times.wait)
+        return Capture(
+            variant=variant, image=image, regions=regions, aborted=sorted(aborted),
+            fingerprint=fingerprint, seconds=time.perf_counter() - started,
+            full_page=self.visual.full_page, timings=timings,
+        )
+
+    def _load(self, page, variant: Variant, where: str) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            response = page.goto(self.server.url(variant.page), wait_until="load", timeout=NAV_TIMEOUT_MS)
+        except PlaywrightError as err:
+            raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
+        if response is None or response.status != 200:
+            status = response.status if response else "no response"
+            raise ConfigError(f"[tool.theme.visual] pages: {variant.page!r} answered {status}; fix pages")
+
+    def _check_settle(self, settle: dict, where: str) -> None:
+        if settle["typeset"] not in (None, "done"):
+            raise CaptureError(
+                f"{where}: <html data-typeset> is {settle['typeset']!r}, never 'done' within "
+                f"{SETTLE_TIMEOUT_MS // 1000} s; the maths script did not finish"
+            )
+        if settle["pending"] and settle["timedOut"]:
+            raise CaptureError(
+                f"{where}: custom elements never defined within {SETTLE_TIMEOUT_MS // 1000} s: "
+                f"{', '.join(settle['pending'])}; is their script missing or aborted?"
+            )
+
+    def _check_selectors(self, page) -> None:
+        items = [[f"regions.{k}", s] for k, s in self.visual.regions.items()]
+        items += [["mask", s] for s in self.visual.mask]
+        bad = page.evaluate(scripts.CHECK_SELECTORS, items)
+        if bad:
+            raise ConfigError(
+                f"[tool.theme.visual] {bad['where']}: {bad['selector']!r} is not a valid CSS selector; fix it"
+            )
+
+    def _wait_stable(self, page, cdp, where: str) -> tuple:
+        """Return once two consecutive looks at the page agree.
+
+        "Capture until two consecutive captures are identical" would mean taking
+        a 120 000 px page twice (≈ 2 × 10 s). Instead one look is a pair:
+          - a hash of every element's box and the document size (LAYOUT_HASH):
+            catches anything that moves or resizes anywhere on the page;
+          - a hash of a viewport screenshot (800 px, ~30 ms): catches paint-only
+            changes (colours, a canvas, a blinking element) the layout misses.
+        Two rounds of animation frames apart, both must be equal. After the tiles,
+        the layout hash is taken once more so a change *during* capture is caught.
+        """
+        previous = None
+        for _ in range(STABLE_CHECKS):
+            layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME)
+            shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
+            look = (layout, hashlib.sha256(shot.encode()).hexdigest())
+            if look == previous:
+                return look
+            previous = look
+        raise UnstableRender(
+            f"{where}: the page kept changing over {STABLE_CHECKS} checks (layout or the first screen "
+            "differs each time); stop the animation or mask the element with `mask = [...]`"
+        )
+
+    def _regions(self, found: dict, width: int, height: int) -> list[Region]:
+        headings = found["headings"]
+        bases = heading_bases(headings)
+        out = []
+        for key in self.visual.regions:
+            items = found["regions"].get(key, [])
+            names = region_names([it["heading"] for it in items], bases)
+            for item, name in zip(items, names):
+                box = _clip_box(item["box"], width, height)
+                if box is None:
+                    continue  # named first, so skipping it renames nothing
+                heading = headings[item["heading"]] if item["heading"] is not None else ""
+                out.append(Region(key, name, box, heading, item["selector"]))
+        return out
+
+
+STABLE_FLAG = "__themeStable"
+
+
+def screenshot(target) -> np.ndarray:
+    """A Playwright Page or Locator → (H, W, 4) RGBA, with animations off and the caret hidden."""
+    page = target if hasattr(target, "goto") else target.page
+    if not page.evaluate(f"() => !!window.{STABLE_FLAG}"):
+        page.add_style_tag(content=scripts.STABLE_CSS)
+        page.evaluate(scripts.STOP_ANIMATIONS)
+        page.evaluate(f"() => {{ window.{STABLE_FLAG} = true; }}")
+    png = target.screenshot(type="png", animations="disabled", caret="hide", scale="css")
+    return decode_png(png, what="screenshot")
+
