@@ -1,0 +1,227 @@
+"""Parse HTML exactly as a browser does (html5lib) and remember where every tag came from.
+
+html5lib builds a spec-compliant tree but keeps no source positions. We add them
+with two small subclasses instead of a second, hand-written tokenizer:
+
+* `_SpanTokenizer` records the stream position when the tokenizer sees the `<`
+  that opens a tag or comment (the entry to `tagOpenState` and the raw-text
+  "less-than sign" states), and the position when the token is yielded (just
+  after its `>`). html5lib's `HTMLInputStream.position()` counts lines after
+  turning CR LF and lone CR into LF; columns inside a line are unaffected, so we
+  map (line, column) back to offsets of the *original* text with a line table
+  built on the same three newline forms. `--fix` edits those original offsets.
+
+* `_OriginTreeBuilder` (the etree builder) remembers which start-tag token
+  created each element, so checks can point at `line:col` of any element.
+
+The tokenizer also watches the tree builder's stack of open elements around
+each token: a `<p>` that is open before a start tag and closed after it was
+closed *implicitly by that tag* (HTML spec 13.2.6.4.7, "in body": address, div,
+ul, p, h1… close a `<p>` in button scope). That is exactly the seeds' bug, and
+we learn it from the parser itself rather than from a copy of the spec's lists.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import html5lib
+from html5lib import _tokenizer
+from html5lib.constants import tokenTypes
+from html5lib.treebuilders import getTreeBuilder
+
+from ..errors import LintError
+
+START, END, COMMENT = tokenTypes["StartTag"], tokenTypes["EndTag"], tokenTypes["Comment"]
+_SPANNED = (START, END, COMMENT)
+# The newline forms html5lib folds into "\n" (HTMLInputStream.readChunk).
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class Split:
+    """A <p> closed early by a start tag (`breaker`), or a stray </p> (`breaker` is the end tag)."""
+
+    p: Any  # the etree element of the <p> that was closed (None for a stray </p>)
+    breaker: dict  # the token that closed it
+
+
+@dataclass
+class Document:
+    path: Path
+    text: str  # the decoded original text (newlines untouched)
+    root: Any  # etree root (<html>)
+    tokens: list[dict]  # tag and comment tokens in source order; token["span"] = (start, end) offsets
+    origin: dict  # etree element -> its start-tag token (absent for implied elements)
+    splits: list[Split] = field(default_factory=list)
+    strays: list[dict] = field(default_factory=list)  # stray </p> end-tag tokens
+    _line_starts: list[int] = field(default_factory=list)
+    _parents: dict = field(default_factory=dict)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of an offset of `text`."""
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return line + 1, offset - self._line_starts[line] + 1
+
+    def where(self, element) -> tuple[int, int]:
+        """line:col of an element's start tag, or of its nearest positioned ancestor."""
+        while element is not None:
+            token = self.origin.get(element)
+            if token is not None:
+                return self.line_col(token["span"][0])
+            element = self._parents.get(element)
+        return 1, 1
+
+    def parent(self, element):
+        return self._parents.get(element)
+
+    def elements(self) -> Iterator[Any]:
+        """Every element in document order (comments skipped)."""
+        for el in self.root.iter():
+            if isinstance(el.tag, str):
+                yield el
+
+
+def line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+
+class _SpanTokenizer(_tokenizer.HTMLTokenizer):
+    """html5lib's tokenizer, plus the source span of each tag/comment token.
+
+    html5lib constructs its own tokenizer inside `HTMLParser._parse`; `_Parser.reset`
+    (called right after, before any input is read) re-classes that instance to this
+    subclass, which only adds state and never changes how tokens are produced.
+    """
+
+    def adopt(self, to_offset) -> None:
+        self._open_at = (1, 0)
+        self.recorded: list[dict] = []
+        self.to_offset = to_offset
+
+    def _mark(self):
+        # Called on entering a state right after the "<" was consumed.
+        line, col = self.stream.position()
+        self._open_at = (line, col - 1)
+
+    def tagOpenState(self):
+        self._mark()
+        return super().tagOpenState()
+
+    def rcdataLessThanSignState(self):
+        self._mark()
+        return super().rcdataLessThanSignState()
+
+    def rawtextLessThanSignState(self):
+        self._mark()
+        return super().rawtextLessThanSignState()
+
+    def scriptDataLessThanSignState(self):
+        self._mark()
+        return super().scriptDataLessThanSignState()
+
+    def __iter__(self):
+        tree = self.parser.tree
+        for token in super().__iter__():
+            kind = token["type"]
+            if kind in _SPANNED:
+                # The queue is drained after every state step, so "now" is just past the ">".
+                token["span"] = (self.to_offset(*self._open_at), self.to_offset(*self.stream.position()))
+                self.recorded.append(token)
+            open_before = [e for e in tree.openElements if e.name == "p"]
+            made_before = tree.p_made
+            yield token
+            if kind == START and open_before:
+                still_open = {id(e) for e in tree.openElements}
+                closed = [e for e in open_before if id(e) not in still_open]
+                for p in closed:
+                    self.parser.splits.append(Split(p._element, token))
+            elif kind == END and token["name"] == "p" and tree.p_made > made_before:
+                # The spec answers a </p> with no open <p> by inserting an empty one.
+                self.parser.strays.append(token)
+
+
+def _origin_tree_builder():
+    base = getTreeBuilder("etree")
+
+    class _OriginTreeBuilder(base):
+        def reset(self):
+            super().reset()
+            self.origin = {}
+            self.p_made = 0  # <p> elements inserted so far, implied ones included
+
+        def createElement(self, token):
+            element = super().createElement(token)
+            self._remember(element, token)
+            return element
+
+        def insertElementNormal(self, token):
+            element = super().insertElementNormal(token)
+            self._remember(element, token)
+            return element
+
+        def _remember(self, element, token):
+            self.p_made += token["name"] == "p"
+            if "span" in token:  # implied tokens (html, head, tbody…) have none
+                self.origin.setdefault(element._element, token)
+
+    return _OriginTreeBuilder
+
+
+_TREE = _origin_tree_builder()
+
+
+class _Parser(html5lib.HTMLParser):
+    def __init__(self, to_offset):
+        super().__init__(tree=_TREE, namespaceHTMLElements=False)
+        self.to_offset = to_offset
+
+    def reset(self):
+        super().reset()
+        self.splits: list[Split] = []
+        self.strays: list[dict] = []
+        if not isinstance(self.tokenizer, _SpanTokenizer):
+            self.tokenizer.__class__ = _SpanTokenizer
+        self.tokenizer.adopt(self.to_offset)
+
+
+def parse_text(text: str, path: Path = Path("<string>")) -> Document:
+    """Parse `text` as a whole HTML document, keeping source positions."""
+    starts = line_starts(text)
+
+    def to_offset(line: int, col: int) -> int:
+        return min(starts[line - 1] + col, len(text))
+
+    parser = _Parser(to_offset)
+    parser.parse(text)
+    root = parser.tree.getDocument()
+    html = next(el for el in root.iter() if el.tag == "html")
+    doc = Document(
+        path=path, text=text, root=html, tokens=parser.tokenizer.recorded,
+        origin=parser.tree.origin, splits=parser.splits, strays=parser.strays,
+        _line_starts=starts,
+    )
+    doc._parents = {child: el for el in html.iter() for child in el}
+    return doc
+
+
+def read_text(path: Path) -> str:
+    """The file decoded as UTF-8, or a LintError that says what to do."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise LintError(f"{path}: cannot read: {err.strerror}; check the path") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise LintError(
+            f"{path}: not UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); save the file as UTF-8"
+        ) from None
+
+
+def parse_file(path: Path) -> Document:
+    return parse_text(read_text(path), Path(path))
