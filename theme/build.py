@@ -28,7 +28,7 @@ import sass
 
 from .config import Config
 from .errors import BuildError
-from .fsutil import atomic_open
+from .fsutil import atomic_open, atomic_write_bytes
 
 STYLES = ("expanded", "compressed")
 
@@ -96,8 +96,9 @@ def compile_theme(cfg: Config, *, style: str | None = None,
 def build(cfg: Config, *, style: str | None = None, source_map: bool | None = None) -> BuildResult:
     """Compile once and write every output atomically (all or nothing)."""
     compiled = compile_theme(cfg, style=style, source_map=source_map)
-    changed = {p: data for p, data in compiled.files.items() if _read(p) != data}
-    _write_all(changed, cfg)
+    old = {p: _read(p) for p in compiled.files}
+    changed = {p: data for p, data in compiled.files.items() if old[p] != data}
+    _write_all(changed, old, cfg)
     unchanged = tuple(p for p in compiled.files if p not in changed)
     return BuildResult(written=tuple(changed), unchanged=unchanged, size=len(compiled.css))
 
@@ -122,12 +123,14 @@ def check(cfg: Config, *, style: str | None = None, source_map: bool | None = No
 
 
 def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
-          stop_event=None, style: str | None = None, source_map: bool | None = None,
-          debounce_ms: int = 200) -> None:
+          stop_event=None, ready: Callable[[], None] | None = None, style: str | None = None,
+          source_map: bool | None = None, debounce_ms: int = 200) -> None:
     """Build now, then again after every change to an SCSS file, until `stop_event` is set.
 
     A BuildError is handed to `report` and watching goes on; `report` also gets
-    each successful BuildResult. Watched: the entry's folder and every include path.
+    each successful BuildResult. `ready` is called once the file watcher runs
+    (changes before that moment are not seen). Watched: the entry's folder and
+    every include path, so imported partials count.
     """
     import watchfiles  # only --watch needs it
 
@@ -139,10 +142,17 @@ def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
 
     once()
     folders = [p for p in {cfg.build.entry.parent, *cfg.build.include_paths} if p.is_dir()]
-    for _changes in watchfiles.watch(*sorted(folders), watch_filter=_is_sass_source,
-                                     stop_event=stop_event, debounce=debounce_ms,
-                                     raise_interrupt=False):
-        once()
+    # yield_on_timeout makes the generator yield an empty set once the watcher is
+    # up and quiet: the moment to call `ready`. Empty sets never trigger a build.
+    for changes in watchfiles.watch(*sorted(folders), watch_filter=_is_sass_source,
+                                    stop_event=stop_event, debounce=debounce_ms,
+                                    rust_timeout=250, yield_on_timeout=True,
+                                    raise_interrupt=False):
+        if ready is not None:
+            ready()
+            ready = None
+        if changes:
+            once()
 
 
 def display_path(path: Path) -> str:
@@ -196,27 +206,50 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def _write_all(files: Mapping[Path, bytes], cfg: Config) -> None:
-    """Two-phase atomic write: open a temp file beside every target, then rename all.
+def _write_all(files: Mapping[Path, bytes], old: Mapping[Path, bytes | None], cfg: Config) -> None:
+    """All or nothing: open a temp file beside every target, then rename them all.
 
-    If any temp file cannot be created or written, the ExitStack unwinds the
-    others (each atomic_open deletes its temp file) before a single rename, so
-    the outputs keep their old bytes.
+    If a temp file cannot be created or written, the ExitStack unwinds the others
+    (each atomic_open deletes its temp file) before any rename. If a rename fails
+    (say the target is a folder), the targets already renamed get their `old`
+    bytes back, so a failed build leaves every output as it was.
     """
     current: Path | None = None
+    renamed: list[Path] = []
+
+    def marker(path: Path):
+        # Runs right after that file's rename (the stack unwinds last-in first-out).
+        return lambda exc_type, exc, tb: renamed.append(path) if exc_type is None else None
+
     try:
         with contextlib.ExitStack() as stack:
             for path, data in files.items():
                 current = path
+                stack.push(marker(path))
                 stack.enter_context(atomic_open(path)).write(data)
-            current = None  # renames happen as the stack closes
+            current = None
     except OSError as err:
-        target = current or Path(err.filename or "?")
+        _restore(renamed, old)
+        # Renames run in reverse order; the first one not done is the one that failed.
+        pending = [p for p in reversed(list(files)) if p not in renamed]
+        target = current or (pending[0] if pending else Path(err.filename or "?"))
+        reason = err.strerror or str(err)
+        if isinstance(err, (FileExistsError, NotADirectoryError)):
+            reason = "a file stands where its folder should be"
         raise BuildError(
             f"{_config_position(cfg, 'outputs')}: cannot write {display_path(target)}: "
-            f"{err.strerror or err}; make its folder writable or fix [tool.theme] outputs; "
+            f"{reason}; make it a writable file path or fix [tool.theme] outputs; "
             "no output was changed"
         ) from None
+
+
+def _restore(paths: Iterable[Path], old: Mapping[Path, bytes | None]) -> None:
+    for path in paths:
+        if old.get(path) is None:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        else:
+            atomic_write_bytes(path, old[path])
 
 
 # ------------------------------------------------------------------ errors

@@ -1,0 +1,72 @@
+"""theme.tokens: pure functions reading tokens back from CSS text."""
+
+import json
+
+import pytest
+
+from theme import tokens
+
+CSS = """
+:root, [data-theme="light"] { --theme-text-color: #111; --theme-gap: 4px; color-scheme: light; }
+:root { --theme-font-family-body: "Source Serif 4", serif; --other: 1px; }
+@media (prefers-color-scheme: dark) {
+  :root:not([data-theme="light"]) { --theme-text-color: #eee; color-scheme: dark; }
+}
+[data-theme="dark"] { --theme-text-color: #eee; color-scheme: dark; }
+.note { color: var(--theme-text-color); }
+"""
+
+
+def test_read_tokens_pairs_light_and_dark_in_stylesheet_order():
+    found = tokens.read_tokens(CSS)
+    assert [(t.name, t.light, t.dark) for t in found] == [
+        ("text-color", "#111", "#eee"),
+        ("gap", "4px", "4px"),  # not overridden in dark: the light value applies
+        ("font-family-body", '"Source Serif 4", serif', '"Source Serif 4", serif'),
+    ]
+    assert found[0].property == "--theme-text-color"
+
+
+def test_properties_without_the_prefix_are_not_tokens():
+    assert "other" not in {t.name for t in tokens.read_tokens(CSS)}
+    assert [t.name for t in tokens.read_tokens(CSS, prefix="other")] == []
+
+
+def test_json_is_deterministic_and_complete():
+    text = tokens.to_json(tokens.read_tokens(CSS))
+    assert text == tokens.to_json(tokens.read_tokens(CSS))
+    data = json.loads(text)
+    assert data["tokens"][0] == {"name": "text-color", "property": "--theme-text-color",
+                                 "light": "#111", "dark": "#eee"}
+
+
+def test_declarations_reads_top_level_or_one_media_block():
+    assert tokens.declarations(CSS, ".note") == {"color": "var(--theme-text-color)"}
+    dark = tokens.declarations(CSS, ':root:not([data-theme="light"])',
+                               media="(prefers-color-scheme: dark)")
+    assert dark == {"--theme-text-color": "#eee", "color-scheme": "dark"}
+    assert tokens.declarations(CSS, ':root:not([data-theme="light"])') == {}
+
+
+def test_dark_media_matches_detects_a_drifted_block():
+    assert tokens.dark_media_matches(CSS)
+    assert not tokens.dark_media_matches(CSS.replace("--theme-text-color: #eee; color-scheme: dark; }\n}",
+                                                     "--theme-text-color: #ddd; color-scheme: dark; }\n}"))
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("var(--a)", "red"),
+    ("4px solid var(--b)", "4px solid red"),  # --b points at --a
+    ("var(--missing, blue)", "blue"),
+    ("var(--missing, var(--a))", "red"),
+    ("plain", "plain"),
+])
+def test_resolve_follows_var_chains(raw, expected):
+    assert tokens.resolve(raw, {"--a": "red", "--b": "var(--a)"}) == expected
+
+
+def test_resolve_reports_unknown_and_cyclic_properties():
+    with pytest.raises(KeyError):
+        tokens.resolve("var(--nope)", {})
+    with pytest.raises(ValueError, match="cycle"):
+        tokens.resolve("var(--a)", {"--a": "var(--b)", "--b": "var(--a)"})
