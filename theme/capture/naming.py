@@ -29,11 +29,11 @@ TOP = "top"  # the name base of a region that no heading precedes
 def slug(text: str, *, fallback: str = "section") -> str:
     """Lower-case ASCII words joined by '-': never empty, never '/', '.' or '..'.
 
-    NFKD + ASCII drops accents ("Übersicht" -> "ubersicht") instead of dropping
-    the whole letter; emoji and other symbols fall away entirely.
+    casefold + NFKD + ASCII drops accents ("Grüße" -> "grusse") instead of
+    dropping the whole letter; emoji and other symbols fall away entirely.
     """
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    words = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    ascii_text = unicodedata.normalize("NFKD", text.casefold()).encode("ascii", "ignore").decode()
+    words = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
     words = words[:SLUG_MAX].rstrip("-")
     return words or fallback
 
@@ -48,8 +48,11 @@ def safe_segment(text: str) -> str:
 
 def page_name(page: str) -> str:
     """'index.html' -> 'index'; 'guide/intro.html' -> 'guide/intro' (each segment made safe)."""
-    parts = [p for p in PurePosixPath(page).with_suffix("").parts if p not in ("", "/")]
-    if not parts or any(p == ".." for p in PurePosixPath(page).parts):
+    path = PurePosixPath(page)
+    if not path.name or any(p == ".." for p in path.parts):
+        raise ConfigError(f"pages: {page!r} must be a path inside root, like 'index.html'")
+    parts = [p for p in path.with_suffix("").parts if p not in ("", "/")]
+    if not parts:
         raise ConfigError(f"pages: {page!r} must be a path inside root, like 'index.html'")
     return "/".join(safe_segment(p) for p in parts)
 

@@ -31,6 +31,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 
 from .. import __version__
+from .. import config as config_mod
 from ..config import VisualConfig
 from ..errors import CaptureError, ConfigError, UnstableRender
 from . import scripts
@@ -111,26 +112,41 @@ def _clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int,
     return (x0, y0, x1 - x0, y1 - y0)
 
 
-def check_config(visual: VisualConfig) -> None:
+def config_position(source: Path | None, key: str) -> str:
+    """`file:line:col` of `key` in the config file when known, else the table name."""
+    if source is None:
+        return "[tool.theme.visual]"
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError:
+        return str(source)
+    return config_mod._Reader(Path(source), text).position(key)
+
+
+def check_config(visual: VisualConfig, source: Path | None = None) -> None:
     """Fail before starting a browser on what the config alone shows is wrong."""
+    at = lambda key: config_position(source, key)  # noqa: E731
     if not visual.root.is_dir():
-        raise ConfigError(f"[tool.theme.visual] root: {visual.root} is not a folder; build the article or fix root")
+        raise ConfigError(f"{at('root')}: root {visual.root} is not a folder; build the article or fix root")
     for page in visual.pages:
         if resolve(visual.root, "/" + page.lstrip("/")) is None:
-            raise ConfigError(f"[tool.theme.visual] pages: {page!r} is not a file under {visual.root}; fix pages")
+            raise ConfigError(f"{at('pages')}: page {page!r} is not a file under {visual.root}; fix pages")
     if visual.style is not None and not visual.style.is_file():
-        raise ConfigError(f"[tool.theme.visual] style: {visual.style} does not exist; create it or remove style")
+        raise ConfigError(f"{at('style')}: style {visual.style} does not exist; create it or remove style")
     for prefix, folder in visual.route.items():
         if not Path(folder).is_dir():
-            raise ConfigError(f"[tool.theme.visual] route: {prefix!r} maps to {folder}, which is not a folder")
+            raise ConfigError(f"{at('route')}: route {prefix!r} maps to {folder}, which is not a folder")
 
 
 class Session:
     """Starts the 127.0.0.1 server and ONE browser once; `capture()` any number of variants."""
 
-    def __init__(self, visual: VisualConfig, *, browser: str | None = None):
-        check_config(visual)
+    def __init__(self, visual: VisualConfig, *, browser: str | None = None, source: Path | None = None):
+        """`browser`: an executable to use instead of find_browser(); `source`: the config
+        file, so errors about its keys point at `file:line:col`."""
+        check_config(visual, source)
         self.visual = visual
+        self.source = source
         self._browser_arg = browser
         self._stack = ExitStack()
         self.server: LocalServer | None = None
@@ -336,7 +352,7 @@ class Session:
             raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
         if response is None or response.status != 200:
             status = response.status if response else "no response"
-            raise ConfigError(f"[tool.theme.visual] pages: {variant.page!r} answered {status}; fix pages")
+            raise ConfigError(f"{config_position(self.source, 'pages')}: page {variant.page!r} answered {status}; fix pages")
 
     def _check_settle(self, settle: dict, where: str) -> None:
         if settle["typeset"] not in (None, "done"):
@@ -351,12 +367,14 @@ class Session:
             )
 
     def _check_selectors(self, page) -> None:
-        items = [[f"regions.{k}", s] for k, s in self.visual.regions.items()]
+        items = [[k, s] for k, s in self.visual.regions.items()]
         items += [["mask", s] for s in self.visual.mask]
         bad = page.evaluate(scripts.CHECK_SELECTORS, items)
         if bad:
+            what = "mask" if bad["where"] == "mask" else f"region {bad['where']!r}"
             raise ConfigError(
-                f"[tool.theme.visual] {bad['where']}: {bad['selector']!r} is not a valid CSS selector; fix it"
+                f"{config_position(self.source, bad['where'])}: {what}: {bad['selector']!r} "
+                "is not a valid CSS selector; fix the selector"
             )
 
     def _wait_stable(self, page, cdp, where: str) -> tuple:

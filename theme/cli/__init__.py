@@ -65,4 +65,6 @@ def run() -> None:  # pragma: no cover - console entry for `python -m theme`
 # Commands register themselves on import; keep this list sorted.
 from . import setup  # noqa: E402,F401
 from . import build  # noqa: E402,F401
+from . import review  # noqa: E402,F401
 from . import lint  # noqa: E402,F401
+from . import capture  # noqa: E402,F401
