@@ -54,6 +54,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="allow --update-snapshots when CI=true (for the job that regenerates baselines)")
     group.addoption("--visual-report", metavar="DIR", default=None,
                     help="write the review report (HTML, JSON, Markdown) to DIR (default: [tool.theme.visual] report)")
+    group.addoption("--visual-only", action="store_true", default=False,
+                    help="run only the [tool.theme.visual] checks")
+    group.addoption("--visual-shard", metavar="i/n", default=None,
+                    help="run shard i of n of the visual checks, balanced by image area (merge with theme report merge)")
     group.addoption("--visual", action="store_true", default=False,
                     help="collect the [tool.theme.visual] checks even when test paths are given")
     group.addoption("--no-visual", action="store_true", default=False,
@@ -133,7 +137,7 @@ def _check_context(config: pytest.Config, state: RunState, fingerprint: dict):
 def _wants_visual(config: pytest.Config) -> bool:
     if config.getoption("no_visual"):
         return False
-    if config.getoption("visual"):
+    if config.getoption("visual") or config.getoption("visual_only"):
         return True
     return config.args_source is not pytest.Config.ArgsSource.ARGS
 
@@ -146,14 +150,67 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     from . import capture
 
-    for variant in capture.variants(state.visual):
-        state.pages.add(variant.page_name)
+    if config.getoption("visual_only"):
+        items.clear()  # not a deselection: the run is still complete for unused detection
+    all_variants = capture.variants(state.visual)
+    state.pages.update(v.page_name for v in all_variants)
+    mine = _shard(config, state, all_variants)
+    for variant in mine:
         collector = VariantCollector.from_parent(
             session, name=f"{variant.page_name}[{variant.id}]", path=state.project.source,
             nodeid=f"{variant.page_name}[{variant.id}]",
         )
         collector.variant = variant
         items.extend(collector.collect())
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`i/n` with 1 <= i <= n, as given to --visual-shard."""
+    try:
+        i, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise pytest.UsageError(f"--visual-shard {text!r}: expected i/n, e.g. 1/2") from None
+    if not 1 <= i <= n:
+        raise pytest.UsageError(f"--visual-shard {text!r}: i must be between 1 and n")
+    return i, n
+
+
+def balance(weights: list[float], n: int) -> list[int]:
+    """Shard index (0-based) for each weight: longest-processing-time-first greedy, deterministic.
+
+    LPT puts each job, largest first, on the least loaded machine; it is within
+    4/3 of the optimal makespan (Graham 1969) and needs no search. Ties break by
+    position, so every machine computes the same assignment.
+    """
+    loads = [0.0] * n
+    out = [0] * len(weights)
+    for index in sorted(range(len(weights)), key=lambda k: (-weights[k], k)):
+        target = min(range(n), key=lambda s: (loads[s], s))
+        out[index] = target
+        loads[target] += weights[index]
+    return out
+
+
+def _shard(config: pytest.Config, state: RunState, variants: list) -> list:
+    """This machine's share of the variants, balanced by image area.
+
+    The area of each variant's page image is read from the manifest's record of
+    its committed page.png, so balancing costs no rendering; a variant with no
+    baseline yet counts as its viewport's area times the median page length.
+    """
+    text = config.getoption("visual_shard")
+    if not text:
+        return variants
+    i, n = parse_shard(text)
+    state.partial = True  # unused baselines are judged on the merged report only
+    from .store import Store
+
+    sizes = Store(state.visual.snapshots).read_manifest()["baselines"]
+    known = {v: sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants}
+    lengths = sorted(s[1] / max(v.height, 1) for v, s in known.items() if s) or [1.0]
+    median = lengths[len(lengths) // 2]
+    weights = [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in known.items()]
+    return [v for v, shard in zip(variants, balance(weights, n)) if shard == i - 1]
 
 
 def pytest_deselected(items: list) -> None:
@@ -404,10 +461,12 @@ def _write_report(config: pytest.Config, state: RunState) -> Path | None:
     entries = tuple(report.Entry.from_json(e) for e in state.entries.values())
     drift = next((e.drift for e in entries if e.drift), None)
     env = dict(state.ctx.fingerprint) if state.ctx else {}
-    rep = report.Report(entries, env, drift)
-    if not rep.needs_review():
+    rep = report.Report(entries, env, drift, collected=tuple(sorted(state.collected_keys)),
+                        pages=tuple(sorted(state.pages)))
+    explicit = config.getoption("visual_report")
+    if not rep.needs_review() and not explicit:
         return None
-    folder = config.getoption("visual_report") or (
+    folder = explicit or (
         state.visual.report if state.visual else config.rootpath / "visual-report")
     index = report.write(Path(folder), rep)
     report.append_step_summary(rep)

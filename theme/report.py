@@ -58,6 +58,8 @@ class Report:
     entries: tuple[Entry, ...]
     environment: Mapping[str, Any] = field(default_factory=dict)
     drift: str | None = None  # one banner for the run, when baselines came from elsewhere
+    collected: tuple[str, ...] = ()  # every key the run checked: merging shards finds unused ones
+    pages: tuple[str, ...] = ()  # page folders the config owns
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -80,7 +82,7 @@ def write(folder: Path, report: Report) -> Path:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     entries = [_copy_images(folder, e) for e in sorted(report.entries, key=_order)]
-    final = Report(tuple(entries), report.environment, report.drift)
+    final = Report(tuple(entries), report.environment, report.drift, report.collected, report.pages)
     atomic_write_text(folder / "report.json", to_json(final))
     atomic_write_text(folder / "summary.md", to_markdown(final))
     atomic_write_text(folder / "index.html", to_html(final))
@@ -127,6 +129,8 @@ def to_json(report: Report) -> str:
         "counts": report.counts(),
         "environment": dict(report.environment),
         "drift": report.drift,
+        "collected": list(report.collected),
+        "pages": list(report.pages),
         "entries": [asdict(e) for e in report.entries],
     }
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
@@ -137,7 +141,7 @@ def from_json(text: str) -> Report:
     if data.get("format") != FORMAT:
         raise ValueError(f"unknown report format {data.get('format')!r}")
     return Report(tuple(Entry.from_json(e) for e in data["entries"]), data.get("environment", {}),
-                  data.get("drift"))
+                  data.get("drift"), tuple(data.get("collected", ())), tuple(data.get("pages", ())))
 
 
 def _numbers(e: Entry) -> str:
@@ -197,17 +201,28 @@ def _title(report: Report) -> str:
            f"{counts.get('updated', 0)} updated"
 
 
-def merge(reports: Iterable[Report]) -> Report:
-    """One report from several shards: entries by key (a later shard wins), first environment."""
+def merge(reports: Iterable[Report], baselines: Iterable[str] | None = None) -> Report:
+    """One report from several shards: entries by key (a later shard wins), first environment.
+
+    With `baselines` (every key in snapshots/), baselines under the shards' pages
+    that no shard checked are added as "unused": only the merged view can know.
+    """
     by_key: dict[str, Entry] = {}
     env: Mapping[str, Any] = {}
     drift = None
+    collected: set[str] = set()
+    pages: set[str] = set()
     for r in reports:
         env = env or r.environment
         drift = drift or r.drift
+        collected |= set(r.collected)
+        pages |= set(r.pages)
         for e in r.entries:
             by_key[e.key] = e
-    return Report(tuple(by_key.values()), env, drift)
+    for key in sorted(baselines or ()):
+        if key.split("/", 1)[0] in pages and key not in collected and key not in by_key:
+            by_key[key] = Entry(key=key, status="unused")
+    return Report(tuple(by_key.values()), env, drift, tuple(sorted(collected)), tuple(sorted(pages)))
 
 
 _PAGE = r"""<!doctype html>

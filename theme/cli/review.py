@@ -1,0 +1,74 @@
+"""`theme accept` and `theme report merge`: close the review loop without re-running."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import main, project_options
+
+
+@main.command()
+@click.argument("report_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--only", "only", multiple=True, metavar="GLOB",
+              help="Accept only keys matching GLOB (repeatable), e.g. 'index/*/note-box/*'.")
+@click.option("--force", is_flag=True, help="Accept even when the report's environment differs from the baselines'.")
+@project_options
+def accept(report_dir: Path, only: tuple[str, ...], force: bool, load_config) -> None:
+    """Copy the actual images of a finished run's report into the baselines."""
+    from ..accept import accept as run_accept
+    from ..store import Store
+
+    cfg = load_config()
+    store = Store(cfg.visual.snapshots if cfg.visual else cfg.project_dir / "snapshots")
+    done = run_accept(report_dir, store, only=only, force=force)
+    for item in done:
+        click.echo(f"accepted  {item.key}")
+    click.echo(f"theme: {len(done)} baseline(s) accepted into {store.root}")
+    if not done:
+        raise SystemExit(1)
+
+
+@main.group()
+def report() -> None:
+    """Work with review reports."""
+
+
+@report.command("merge")
+@click.argument("folders", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("visual-report"),
+              show_default=True, help="Folder for the merged report.")
+@project_options
+def merge(folders: tuple[Path, ...], out: Path, load_config) -> None:
+    """Merge the report.json of several shards into one report and summary.
+
+    Baselines in the project's snapshots/ that no shard checked are reported as unused.
+    """
+    from .. import report as report_mod
+    from ..accept import load_report
+    from ..errors import ConfigError
+    from ..store import Store
+
+    try:
+        cfg = load_config()
+        baselines = Store(cfg.visual.snapshots).keys() if cfg.visual else None
+    except ConfigError:
+        baselines = None  # merging outside a checkout: no unused detection
+    merged = report_mod.merge((_absolute_images(load_report(f), f) for f in folders), baselines)
+    index = report_mod.write(out, merged)
+    report_mod.append_step_summary(merged)
+    counts = merged.counts()
+    click.echo(f"merged {len(folders)} report(s) into {index}: " +
+               ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    if counts.get("failed") or counts.get("unused"):
+        raise SystemExit(1)
+
+
+def _absolute_images(rep, folder: Path):
+    """Image paths in a shard are relative to its folder; make them absolute so write() copies them."""
+    from dataclasses import replace
+
+    entries = tuple(replace(e, images={k: str((folder / v).resolve()) for k, v in e.images.items()})
+                    for e in rep.entries)
+    return replace(rep, entries=entries)
