@@ -15,6 +15,7 @@ Item ids read `index[desktop-dark]::note-box/memory-usage-2`, so `-k note-box`,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -271,13 +272,14 @@ def _capture(config: pytest.Config, state: RunState, variant) -> "_CachedCapture
     np.save(path, shot.image)
     if shot.aborted:
         state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
-    return _CachedCapture(path=path, regions=list(shot.regions))
+    return _CachedCapture(path=path, regions=list(shot.regions), fingerprint=dict(shot.fingerprint))
 
 
 @dataclass
 class _CachedCapture:
     path: Path
     regions: list
+    fingerprint: dict  # this capture's environment, fonts included
 
     def image(self):
         import numpy as np
@@ -308,7 +310,8 @@ class VisualItem(pytest.Item):
         if self.region is not None:
             x, y, w, h = self.region.box
             image = image[y:y + h, x:x + w]
-        result = check(state.ctx, self.key, np.ascontiguousarray(image), self.tolerance)
+        ctx = dataclasses.replace(state.ctx, fingerprint=cached.fingerprint)
+        result = check(ctx, self.key, np.ascontiguousarray(image), self.tolerance)
         _record(self, result, self.parent.variant, self.region)
 
     def repr_failure(self, excinfo, style=None):
@@ -374,12 +377,17 @@ def _image_of(target: Any):
         return target, _plain_fingerprint()
     from . import capture
 
-    return capture.screenshot(target), capture.fingerprint_of(target)
+    page = target if hasattr(target, "goto") else target.page
+    browser = page.context.browser
+    fingerprint = {**_plain_fingerprint(),
+                   "browser": {"name": browser.browser_type.name, "version": browser.version}}
+    return capture.screenshot(target), fingerprint
 
 
 def _plain_fingerprint() -> dict[str, Any]:
     """An in-memory image has no browser; record only what made it."""
-    return {"platform": platform.platform(), "theme_version": __version__}
+    return {"platform": {"system": platform.system(), "machine": platform.machine()},
+            "theme_version": __version__}
 
 
 # ---------------------------------------------------------------- results

@@ -37,8 +37,26 @@ MANIFEST = "manifest.json"
 _LOCK = ".manifest.lock"
 _FORMAT = 1
 
-# Fingerprint fields that change pixels; a difference in any of them is "drift".
-DRIFT_FIELDS = ("browser", "browser_version", "platform", "device_scale_factor", "flags", "fonts")
+def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of an environment fingerprint that change pixels, flattened for comparing.
+
+    Left out on purpose: the browser's install path and how it was found, the
+    kernel release, the theme version: none of them changes a rendered pixel,
+    and flagging them would train reviewers to ignore the drift banner.
+    """
+    browser = fp.get("browser")
+    if isinstance(browser, Mapping):
+        browser = f"{browser.get('name', '?')} {browser.get('version', '?')}"
+    plat = fp.get("platform")
+    if isinstance(plat, Mapping):
+        plat = f"{plat.get('system', '?')} {plat.get('machine', '?')}"
+    return {
+        "browser": browser,
+        "platform": plat,
+        "device_scale_factor": fp.get("device_scale_factor"),
+        "flags": fp.get("launch_flags", fp.get("flags")),
+        "fonts": fp.get("fonts"),
+    }
 
 
 def check_key(key: str) -> PurePosixPath:
@@ -47,7 +65,7 @@ def check_key(key: str) -> PurePosixPath:
     if (
         not key
         or path.is_absolute()
-        or any(part in ("", ".", "..") for part in path.parts)
+        or any(part in ("", ".", "..") for part in key.split("/"))
         or "\\" in key
         or path.suffix != ".png"
     ):
@@ -63,7 +81,8 @@ def fingerprint_id(fingerprint: Mapping[str, Any]) -> str:
 
 def describe_drift(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
     """One sentence naming what differs between two environments, or None when nothing does."""
-    changed = [f for f in DRIFT_FIELDS if recorded.get(f) != current.get(f)]
+    recorded, current = drift_view(recorded), drift_view(current)
+    changed = [f for f in recorded if recorded[f] != current[f]]
     if not changed:
         return None
 

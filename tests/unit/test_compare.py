@@ -7,8 +7,8 @@ from theme.compare import CheckContext, Status, Update, artifact_paths, check
 from theme.config import Tolerance
 from theme.store import Store
 
-FP = {"browser": "chromium", "browser_version": "156", "platform": "linux", "device_scale_factor": 1,
-      "flags": [], "fonts": {}}
+FP = {"browser": {"name": "chromium", "version": "156"}, "platform": "linux", "device_scale_factor": 1,
+      "launch_flags": [], "fonts": {}}
 KEY = "index/desktop-light/note-box/intro.png"
 
 
@@ -100,6 +100,6 @@ def test_wrong_size_baseline_reports_both_sizes(tmp_path):
 
 def test_drift_is_said_first(tmp_path):
     check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
-    moved = {**FP, "browser_version": "157"}
+    moved = {**FP, "browser": {"name": "chromium", "version": "157"}}
     r = check(ctx(tmp_path, fingerprint=moved), KEY, page(box_colour=(200, 30, 30)), Tolerance())
-    assert r.message.startswith("environment drift: baselines were made with browser_version 156")
+    assert r.message.startswith("environment drift: baselines were made with browser chromium 156;")

@@ -15,8 +15,9 @@ import pytest
 from theme.errors import StoreError
 from theme.store import Store, check_key, describe_drift, verify
 
-FP = {"browser": "chromium", "browser_version": "156.0.1", "platform": "linux", "device_scale_factor": 1,
-      "flags": ["--a"], "fonts": {"a.woff2": "0" * 64}, "theme_version": "0.1.0"}
+FP = {"browser": {"name": "chromium", "version": "156.0.1", "executable": "/usr/bin/chromium"},
+      "platform": {"system": "Linux", "machine": "x86_64", "release": "6.1"}, "device_scale_factor": 1,
+      "launch_flags": ["--a"], "fonts": {"a.woff2": "0" * 64}, "theme_version": "0.1.0"}
 
 
 def image(w=40, h=30, seed=0, alpha=255):
@@ -82,11 +83,17 @@ def test_delete_removes_file_entry_and_empty_folders(tmp_path):
 
 
 def test_drift_names_what_changed():
-    other = {**FP, "browser_version": "157.0.0"}
+    other = {**FP, "browser": {**FP["browser"], "version": "157.0.0"}}
     message = describe_drift(FP, other)
-    assert message.startswith("environment drift: baselines were made with browser_version 156.0.1")
-    assert "this run uses browser_version 157.0.0" in message
+    assert message.startswith("environment drift: baselines were made with browser chromium 156.0.1;")
+    assert "this run uses browser chromium 157.0.0" in message
     assert describe_drift(FP, dict(FP)) is None
+
+
+def test_paths_and_kernel_release_are_not_drift():
+    moved = {**FP, "browser": {**FP["browser"], "executable": "/opt/chrome"},
+             "platform": {**FP["platform"], "release": "6.9"}, "theme_version": "0.2.0"}
+    assert describe_drift(FP, moved) is None
 
 
 def test_corrupt_manifest_is_a_clear_error(tmp_path):
@@ -128,7 +135,7 @@ def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
     assert proc.stdout.readline().strip() == b"ready"
     store = Store(tmp_path)
-    while not store.path("p/v/page.png").exists():
+    while not (tmp_path / "manifest.json").exists():  # at least one whole update landed
         pass
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
