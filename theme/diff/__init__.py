@@ -2,8 +2,13 @@
 
     pixelmatch(...)   drop-in for PyPI pixelmatch 0.4.0, bit-identical, fast
     compare(...)      tolerances, sizes, boxes of changes and shifted bands -> DiffResult
+    palette(diff)     a diff image as (indices, palette) for a fast 8-bit PNG, or None
 """
 
+from .kernel import available_engines
+from .palette import palette
 from .pixelmatch_api import pixelmatch
+from .result import DiffResult, compare
+from .shift import Shift
 
-__all__ = ["pixelmatch"]
+__all__ = ["DiffResult", "Shift", "available_engines", "compare", "palette", "pixelmatch"]

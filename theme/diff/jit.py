@@ -171,3 +171,53 @@ def diff_rows(a8, b8, a32, b32, out, draw, y0, y1, limit, include_aa, alpha,
                 out[y, x, 2] = gray_val
                 out[y, x, 3] = 255
     return count, -1
+
+
+@numba.njit(**_OPTS)
+def palette_indices(img32, indices, palette):
+    """Map each pixel to a palette slot (first-seen order); -1 if over 256 colours.
+
+    A small open-addressing hash table keeps this one pass even when colours
+    change at every pixel; runs of one colour skip the lookup.
+    """
+    size = 1024
+    keys = np.zeros(size, np.uint32)
+    slots = np.full(size, -1, np.int32)
+    n = 0
+    last_key = np.uint32(0)
+    last_slot = -1
+    height, width = img32.shape
+    for y in range(height):
+        for x in range(width):
+            p = img32[y, x]
+            if last_slot < 0 or p != last_key:
+                h = (np.uint64(p) * np.uint64(2654435761)) % np.uint64(size)
+                h = np.int64(h)
+                while slots[h] >= 0 and keys[h] != p:
+                    h = (h + 1) % size
+                if slots[h] < 0:
+                    if n == 256:
+                        return -1
+                    keys[h] = p
+                    slots[h] = n
+                    palette[n] = p
+                    n += 1
+                last_key = p
+                last_slot = slots[h]
+            indices[y, x] = last_slot
+    return n
+
+
+@numba.njit(**_OPTS)
+def row_hashes(img32, weights, out):
+    """Hash of each row: sum of pixel × odd per-column weight, mod 2**64.
+
+    Position-dependent (a row moved sideways hashes differently) and free of a
+    serial dependency chain, so LLVM vectorises it and it runs at memory speed.
+    """
+    height, width = img32.shape
+    for y in range(height):
+        h = np.uint64(0)
+        for x in range(width):
+            h += np.uint64(img32[y, x]) * weights[x]
+        out[y] = h

@@ -1,0 +1,189 @@
+"""compare(expected, actual, tolerance) -> DiffResult: the verdict every caller uses.
+
+Counting follows pixelmatch (threshold, anti-aliasing) and the allowance follows
+Playwright's toHaveScreenshot: a comparison passes when the differing pixels are
+at most max(max_diff_pixels, max_diff_ratio × total pixels), and the sizes agree.
+
+Before counting, rows inserted or removed are found (shift.py) so that content
+pushed down by a taller heading is not counted as changed. The count is then:
+differing pixels between aligned rows (pixelmatch semantics), plus every pixel of
+inserted and removed rows. With no shift and equal sizes it is exactly
+pixelmatch's count. Different widths diff the overlapping columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..config import Tolerance
+from . import kernel, shift
+from .boxes import boxes_of
+
+HALO = kernel.CELL  # rows of context around a band (anti-aliasing reads 2 rows away)
+ALIGNED_BAND = 1024
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    matches: bool
+    diff_pixels: int
+    total_pixels: int
+    ratio: float
+    expected_size: tuple[int, int]  # (width, height)
+    actual_size: tuple[int, int]
+    size_mismatch: bool
+    boxes: list[tuple[int, int, int, int]]  # (x, y, w, h) in the actual image
+    failed_rule: str | None
+    shifts: list[shift.Shift] = field(default_factory=list)
+    diff: np.ndarray | None = field(default=None, repr=False, compare=False)
+    boxes_truncated: int = 0  # boxes left out of `boxes` (there were too many)
+    threshold: float = 0.1
+
+    def summary(self) -> str:
+        """One or two lines for a terminal."""
+        if self.matches and self.diff_pixels == 0:
+            return f"images match ({_size(self.actual_size)})"
+        if self.matches:
+            return f"images match within tolerance: {_n(self.diff_pixels)} pixels differ ({self.ratio:.2%})"
+        lines = [self.failed_rule or "images differ"]
+        if self.shifts:
+            lines.append("; ".join(str(s) for s in self.shifts[:3])
+                         + (f"; and {len(self.shifts) - 3} more shifts" if len(self.shifts) > 3 else ""))
+        elif self.boxes:
+            x, y, w, h = self.boxes[0]
+            more = len(self.boxes) - 1 + self.boxes_truncated
+            lines.append(f"largest change at x={x} y={y} ({w}×{h} px)" + (f", {more} more areas" if more else ""))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "matches": self.matches,
+            "diff_pixels": self.diff_pixels,
+            "total_pixels": self.total_pixels,
+            "ratio": round(self.ratio, 8),
+            "threshold": self.threshold,
+            "expected_size": list(self.expected_size),
+            "actual_size": list(self.actual_size),
+            "size_mismatch": self.size_mismatch,
+            "failed_rule": self.failed_rule,
+            "shifts": [s.to_json() for s in self.shifts],
+            "boxes": [list(b) for b in self.boxes],
+            "boxes_truncated": self.boxes_truncated,
+        }
+
+
+def _n(value: int) -> str:
+    """1234567 -> '1 234 567' (a space groups digits in every locale)."""
+    return f"{value:,}".replace(",", " ")
+
+
+def _size(wh: tuple[int, int]) -> str:
+    return f"{wh[0]}×{wh[1]}"
+
+
+def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tolerance(), *,
+            diff_image: bool = True) -> DiffResult:
+    """Compare two (H, W, 4) uint8 RGBA images; see the module docstring for the rules."""
+    _check(expected, "expected")
+    _check(actual, "actual")
+    exp_size = (expected.shape[1], expected.shape[0])
+    act_size = (actual.shape[1], actual.shape[0])
+    total = max(1, expected.shape[0] * expected.shape[1], actual.shape[0] * actual.shape[1])
+    if exp_size == act_size and np.array_equal(expected, actual):  # memory speed
+        return _verdict(0, total, exp_size, act_size, [], [], None, tolerance)
+    width = min(expected.shape[1], actual.shape[1])
+    exp_view, act_view = expected[:, :width], actual[:, :width]
+    alignment = shift.align(exp_view, act_view)
+    tally = kernel.Tally.empty(actual.shape[0], width)
+    if exp_size == act_size and not alignment.shifts:
+        count, diff = _direct(expected, actual, tolerance, diff_image, tally)
+    else:
+        count, diff = _aligned(exp_view, act_view, alignment, tolerance, diff_image, tally)
+    return _verdict(count, total, exp_size, act_size, alignment.shifts, tally, diff, tolerance)
+
+
+def _check(img: np.ndarray, name: str) -> None:
+    if not isinstance(img, np.ndarray) or img.dtype != np.uint8 or img.ndim != 3 or img.shape[2] != 4:
+        got = f"{img.dtype} array of shape {img.shape}" if isinstance(img, np.ndarray) else type(img).__name__
+        raise ValueError(f"{name} must be an (H, W, 4) uint8 RGBA array, got {got}")
+
+
+def _style() -> kernel.Style:
+    return kernel.Style()
+
+
+def _direct(expected, actual, tol: Tolerance, diff_image: bool, tally) -> tuple[int, np.ndarray | None]:
+    """Same size, no shifted rows: exactly pixelmatch."""
+    out = np.empty_like(actual) if diff_image else None
+    count = kernel.run(np.ascontiguousarray(expected), np.ascontiguousarray(actual), out,
+                       threshold=tol.threshold, include_aa=tol.include_aa, tally=tally)
+    return count, out
+
+
+def _aligned(expected, actual, al: shift.Alignment, tol: Tolerance, diff_image: bool, tally):
+    """Diff each actual row against its paired expected row, band by band (bounded memory).
+
+    Inserted rows (no partner) count as different in full and are drawn in the
+    diff colour; removed expected rows count in full too.
+    """
+    height, width = actual.shape[:2]
+    out = np.empty((height, width, 4), np.uint8) if diff_image else None
+    style = _style()
+    count = al.removed * width
+    for y0 in range(0, height, ALIGNED_BAND):
+        y1 = min(y0 + ALIGNED_BAND, height)
+        lo, hi = max(0, y0 - HALO), min(height, y1 + HALO)
+        pairs = al.pairs[lo:hi]
+        inserted = pairs < 0
+        act = np.ascontiguousarray(actual[lo:hi])
+        exp = np.ascontiguousarray(expected[np.where(inserted, 0, pairs)]) if len(expected) else act.copy()
+        exp[inserted] = act[inserted]  # inserted rows: counted below, not by the kernel
+        band_out = np.empty_like(act) if diff_image else None
+        local = kernel.Tally.empty(hi - lo, width)
+        kernel.run(exp, act, band_out, threshold=tol.threshold, include_aa=tol.include_aa,
+                   style=style, tally=local)
+        inner = slice(y0 - lo, y1 - lo)
+        rows = local.rows[inner] + np.where(inserted[inner], width, 0).astype(np.int32)
+        tally.rows[y0:y1] += rows
+        count += int(rows.sum())
+        if band_out is not None:
+            band_out[inserted, :, :3] = style.diff_color
+            band_out[inserted, :, 3] = 255
+            out[y0:y1] = band_out[inner]
+        _add_cells(tally, local, inserted, y0, y1, lo)
+    return count, out
+
+
+def _add_cells(tally, local, inserted, y0, y1, lo) -> None:
+    """Move a band's cell counts (halo excluded) into the page's cell map."""
+    cell = kernel.CELL
+    c0, c1 = (y0 - lo) // cell, -(-(y1 - lo) // cell)
+    tally.cells[y0 // cell:y0 // cell + (c1 - c0)] += local.cells[c0:c1]
+    rows = np.flatnonzero(inserted[y0 - lo:y1 - lo]) + y0
+    if rows.size:
+        tally.cells[np.unique(rows // cell)] += 1
+
+
+def _verdict(count, total, exp_size, act_size, shifts, tally, diff, tol: Tolerance) -> DiffResult:
+    ratio = count / total
+    size_mismatch = exp_size != act_size
+    allowance = max(tol.max_diff_pixels, tol.max_diff_ratio * total)  # Playwright's rule
+    failed = None
+    if size_mismatch:
+        failed = f"sizes differ: expected {_size(exp_size)}, actual {_size(act_size)}"
+        if count:
+            failed += f"; {_n(count)} pixels differ ({ratio:.2%}) after aligning rows"
+    elif count > allowance:
+        if tol.max_diff_ratio * total > tol.max_diff_pixels:
+            rule = f"max_diff_ratio = {tol.max_diff_ratio:g} ({_n(int(allowance))} pixels)"
+        else:
+            rule = f"max_diff_pixels = {_n(tol.max_diff_pixels)}"
+        failed = (f"{_n(count)} pixels differ ({ratio:.2%}) beyond threshold {tol.threshold:g}, "
+                  f"more than {rule}")
+    boxes, dropped = boxes_of(tally.cells, kernel.CELL, act_size) if count else ([], 0)
+    return DiffResult(matches=failed is None, diff_pixels=count, total_pixels=total, ratio=ratio,
+                      expected_size=exp_size, actual_size=act_size, size_mismatch=size_mismatch,
+                      boxes=boxes, failed_rule=failed, shifts=list(shifts), diff=diff,
+                      boxes_truncated=dropped, threshold=tol.threshold)

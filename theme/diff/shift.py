@@ -1,0 +1,225 @@
+"""Rows inserted or removed between two page images: row hashes + patience alignment.
+
+A page whose heading grew by 14 px differs from its baseline in every pixel row
+below the heading, yet nothing there changed. Hashing each pixel row turns the
+two images into two sequences of tokens; aligning them (Bram Cohen's patience
+diff: anchor on rows that occur exactly once in both, keep the longest
+increasing run of anchors, recurse into the gaps, and match common prefixes and
+suffixes) finds blocks of rows that are the same content at a different height.
+A change of offset between two consecutive blocks is a shift: "content below
+y=1520 moved down by 14 px". Rows left unmatched are paired top to bottom and
+diffed; rows with no partner at all were inserted or removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+MIN_BLOCK_ROWS = 8  # a shift is only reported between blocks this tall (no 1-row noise)
+
+
+@dataclass(frozen=True)
+class Shift:
+    """Content at and below expected row `y` appears `by` px lower (negative: higher)."""
+
+    y: int  # row in the expected image
+    by: int
+
+    def __str__(self) -> str:
+        way = "down" if self.by > 0 else "up"
+        return f"content below y={self.y} moved {way} by {abs(self.by)} px"
+
+    def to_json(self) -> dict:
+        return {"y": self.y, "by": self.by, "text": str(self)}
+
+
+@dataclass(frozen=True)
+class Alignment:
+    blocks: list[tuple[int, int, int]]  # (expected row, actual row, length), increasing
+    pairs: np.ndarray  # (H_actual,) expected row paired with each actual row, -1: inserted
+    removed: int  # expected rows with no partner
+    shifts: list[Shift]
+
+    @property
+    def is_identity(self) -> bool:
+        n = len(self.pairs)
+        return self.removed == 0 and bool((self.pairs == np.arange(n)).all())
+
+
+def row_hashes(img: np.ndarray) -> np.ndarray:
+    """One uint64 per pixel row of an (H, W, 4) uint8 image (or a column slice of one)."""
+    height, width = img.shape[:2]
+    out = np.zeros(height, np.uint64)
+    if width == 0:
+        return out
+    try:
+        from . import jit
+    except ImportError:
+        jit = None
+    if jit is not None:
+        px = img if img.flags.c_contiguous else np.ascontiguousarray(img)
+        jit.row_hashes(px.view(np.uint32).reshape(height, width), _weights(width), out)
+        return out
+    for y in range(height):
+        digest = hashlib.blake2b(np.ascontiguousarray(img[y]).data, digest_size=8).digest()
+        out[y] = int.from_bytes(digest, "little")
+    return out
+
+
+def _weights(width: int) -> np.ndarray:
+    """Fixed odd 64-bit weights, one per column (seeded: same hashes in every run)."""
+    return np.random.default_rng(20240613).integers(0, 2**63, width, dtype=np.uint64) * 2 + 1
+
+
+def align(expected: np.ndarray, actual: np.ndarray) -> Alignment:
+    """Align the rows of two images of the same width (H, W, 4)."""
+    with ThreadPoolExecutor(2) as pool:  # numba releases the GIL: both images at once
+        ha, hb = pool.map(row_hashes, (expected, actual))
+    (ta, ba), (tb, bb) = _runs(ha), _runs(hb)
+    a, b = ha.tolist(), hb.tolist()
+    blocks = _extend(_merge(sorted(_rows_of(_patience(ta, tb), ba, bb))), a, b)
+    pairs = np.full(len(b), -1, np.int64)
+    i_prev = j_prev = 0
+    removed = 0
+    for i, j, n in blocks + [(len(a), len(b), 0)]:
+        gap = min(i - i_prev, j - j_prev)  # unmatched rows between blocks: pair top-down
+        pairs[j_prev:j_prev + gap] = np.arange(i_prev, i_prev + gap)
+        removed += (i - i_prev) - gap
+        pairs[j:j + n] = np.arange(i, i + n)
+        i_prev, j_prev = i + n, j + n
+    return Alignment(blocks, pairs, removed, _shifts(blocks))
+
+
+def _runs(hashes: np.ndarray) -> tuple[list, np.ndarray]:
+    """Runs of identical rows as tokens (hash, length), and each token's first row.
+
+    Text lines are runs of repeated rows; as tokens they become unique, which the
+    patience anchors need, and the sequences get ~10x shorter.
+    """
+    if len(hashes) == 0:
+        return [], np.zeros(1, np.int64)
+    starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
+    bounds = np.r_[starts, len(hashes)]
+    tokens = list(zip(hashes[starts].tolist(), np.diff(bounds).tolist()))
+    return tokens, bounds
+
+
+def _rows_of(blocks, bounds_a, bounds_b) -> list[tuple[int, int, int]]:
+    """Token blocks back to row blocks."""
+    return [(int(bounds_a[i]), int(bounds_b[j]), int(bounds_a[i + n] - bounds_a[i]))
+            for i, j, n in blocks]
+
+
+def _patience(a: list, b: list) -> list[tuple[int, int, int]]:
+    """Matching blocks (i, j, n) of two token lists; explicit stack, no recursion limit."""
+    out = []
+    stack = [(0, len(a), 0, len(b))]
+    while stack:
+        a0, a1, b0, b1 = stack.pop()
+        p = 0  # common prefix
+        while a0 + p < a1 and b0 + p < b1 and a[a0 + p] == b[b0 + p]:
+            p += 1
+        if p:
+            out.append((a0, b0, p))
+            a0, b0 = a0 + p, b0 + p
+        s = 0  # common suffix
+        while a1 - s > a0 and b1 - s > b0 and a[a1 - s - 1] == b[b1 - s - 1]:
+            s += 1
+        if s:
+            out.append((a1 - s, b1 - s, s))
+            a1, b1 = a1 - s, b1 - s
+        if a0 == a1 or b0 == b1:
+            continue
+        anchors = _anchors(a, b, a0, a1, b0, b1)
+        if not anchors:
+            continue
+        prev_i, prev_j = a0, b0
+        for i, j in anchors:
+            stack.append((prev_i, i, prev_j, j))
+            out.append((i, j, 1))
+            prev_i, prev_j = i + 1, j + 1
+        stack.append((prev_i, a1, prev_j, b1))
+    return [blk for blk in out if blk[2] > 0]
+
+
+def _anchors(a, b, a0, a1, b0, b1) -> list[tuple[int, int]]:
+    """Rows unique in both ranges, reduced to the longest run increasing in both."""
+    ca, cb = Counter(a[a0:a1]), Counter(b[b0:b1])
+    where_b = {b[j]: j for j in range(b0, b1) if cb[b[j]] == 1}
+    pairs = [(i, where_b[a[i]]) for i in range(a0, a1) if ca[a[i]] == 1 and a[i] in where_b]
+    return _longest_increasing(pairs)
+
+
+def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Longest subsequence increasing in j (pairs come sorted by i): patience sorting."""
+    import bisect
+
+    tails: list[int] = []  # j of the last pair of the best run of each length
+    tail_idx: list[int] = []
+    back = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        pos = bisect.bisect_left(tails, j)
+        if pos == len(tails):
+            tails.append(j)
+            tail_idx.append(k)
+        else:
+            tails[pos] = j
+            tail_idx[pos] = k
+        back[k] = tail_idx[pos - 1] if pos else -1
+    run = []
+    k = tail_idx[-1] if tail_idx else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = back[k]
+    return run[::-1]
+
+
+def _merge(blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Join touching blocks with the same offset."""
+    out: list[tuple[int, int, int]] = []
+    for i, j, n in blocks:
+        if out and out[-1][0] + out[-1][2] == i and out[-1][1] + out[-1][2] == j:
+            pi, pj, pn = out[-1]
+            out[-1] = (pi, pj, pn + n)
+        else:
+            out.append((i, j, n))
+    return out
+
+
+def _extend(blocks, a, b) -> list[tuple[int, int, int]]:
+    """Grow blocks row by row into the gaps between them (a token may be cut by an edit:
+    a blank run split by inserted rows), so a shift is placed at the exact row."""
+    out: list[list[int]] = []
+    bounds = [(0, 0, 0)] + blocks + [(len(a), len(b), 0)]
+    grown = [list(blk) for blk in bounds]
+    for k in range(len(grown) - 1):
+        left, right = grown[k], grown[k + 1]
+        i0, j0 = left[0] + left[2], left[1] + left[2]
+        i1, j1 = right[0], right[1]
+        p = 0
+        while i0 + p < i1 and j0 + p < j1 and a[i0 + p] == b[j0 + p]:
+            p += 1
+        left[2] += p
+        s = 0
+        while i1 - s > i0 + p and j1 - s > j0 + p and a[i1 - s - 1] == b[j1 - s - 1]:
+            s += 1
+        right[0], right[1], right[2] = i1 - s, j1 - s, right[2] + s
+    out = [tuple(blk) for blk in grown if blk[2] > 0]
+    return _merge(out)
+
+
+def _shifts(blocks: list[tuple[int, int, int]]) -> list[Shift]:
+    """Changes of offset between consecutive tall blocks."""
+    tall = [blk for blk in blocks if blk[2] >= MIN_BLOCK_ROWS]
+    shifts = []
+    offset = 0  # the page top is the reference: no block before it means offset 0
+    for i, j, _n in tall:
+        if j - i != offset:
+            shifts.append(Shift(y=i, by=(j - i) - offset))
+            offset = j - i
+    return shifts
