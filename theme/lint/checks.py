@@ -16,14 +16,23 @@ from .parse import Document
 _CLASS_SEP = re.compile(r"[ \t\n\f\r]+")
 _CLASS_ATTR = re.compile(r"""[\s"'/]class\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
 
-# Languages a Distill <d-code> can highlight: Prism's default bundle (markup and its
-# aliases, css, clike, javascript) plus prism-python, which distillpub/template
-# src/components/d-code.js imports. For any other name (or none) Distill's
-# renderContent() returns early and the element renders an empty code box.
-KNOWN_LANGUAGES = frozenset({
+# Languages a Distill <d-code> can highlight out of the box: Prism's default bundle
+# (markup and its aliases, css, clike, javascript) plus prism-python, which
+# distillpub/template src/components/d-code.js imports; for any other name (or none)
+# Distill's renderContent() returns early and the element shows an empty code box.
+DISTILL_LANGUAGES = frozenset({
     "markup", "html", "xml", "svg", "mathml", "ssml", "atom", "rss",
     "css", "clike", "javascript", "js", "python", "py",
 })
+# Further Prism component ids and aliases an article may load (or, as the specimen's
+# specimen.js does, just label): a typo such as "pyhton" is in neither set.
+PRISM_LANGUAGES = frozenset({
+    "bash", "sh", "shell", "c", "cpp", "json", "yaml", "yml", "toml", "markdown", "md",
+    "diff", "sql", "rust", "go", "java", "julia", "lua", "r", "latex", "tex",
+    "typescript", "ts", "docker", "dockerfile", "ini", "makefile",
+    "plain", "plaintext", "text", "txt",
+})
+KNOWN_LANGUAGES = DISTILL_LANGUAGES | PRISM_LANGUAGES
 
 
 def classes_of(element) -> list[str]:
@@ -201,8 +210,8 @@ def _check_language(doc: Document, el) -> list[Problem]:
                     'd-code has no language attribute, so Distill renders it empty; add e.g. language="python"')]
     if language not in KNOWN_LANGUAGES:
         hint = difflib.get_close_matches(language.lower(), sorted(KNOWN_LANGUAGES), n=1)
-        advice = f'did you mean "{hint[0]}"?' if hint else f"use one of {', '.join(sorted(KNOWN_LANGUAGES))}"
-        return [_on(doc, el, "TL032", f'd-code language "{language}" cannot be highlighted; {advice}')]
+        advice = f'did you mean "{hint[0]}"?' if hint else "use a Prism language name (see KNOWN_LANGUAGES)"
+        return [_on(doc, el, "TL032", f'd-code language "{language}" is not a known highlighter language; {advice}')]
     return []
 
 

@@ -1,0 +1,140 @@
+"""`theme lint` from the command line: exit codes 0/1/2, output format, --fix, --diff, --strict, -C."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "lint"
+CSS = ".note-box{}\n.note-box-title{}\n@media (max-width: 600px) {\n  .note-box-content{}\n}\n"
+CLEAN = """<!DOCTYPE html>
+<html lang="en"><body>
+<div class="note-box">
+  <p class="note-box-title">Note</p>
+  <div class="note-box-content"><p>Fine.</p></div>
+</div>
+</body></html>
+"""
+
+
+def theme(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A project with built CSS in src/ and dist/ and one page in both."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.theme]\noutputs = ["article/src/style.css", "article/dist/style.css"]\n'
+        '[tool.theme.visual]\nroot = "article/dist"\npages = ["index.html"]\n', encoding="utf-8")
+    for side in ("src", "dist"):
+        folder = tmp_path / "article" / side
+        folder.mkdir(parents=True)
+        (folder / "style.css").write_text(CSS, encoding="utf-8")
+        (folder / "index.html").write_text(CLEAN, encoding="utf-8")
+    return tmp_path
+
+
+def put(project, text, sides=("src", "dist")):
+    for side in sides:
+        (project / "article" / side / "index.html").write_text(text, encoding="utf-8")
+
+
+def test_clean_article_exits_0_and_prints_nothing(project):
+    result = theme("lint", cwd=project)
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_problems_exit_1_with_relative_path_line_col_code(project):
+    put(project, CLEAN.replace('<div class="note-box-content"><p>Fine.</p></div>',
+                               '<p class="note-box-content">Fine:<ul><li>x</li></ul></p>'))
+    result = theme("lint", cwd=project)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert "article/dist/index.html:5:3: TL001 <ul> at 5:36 closes this <p> early" in result.stdout
+    assert any(line.startswith("article/dist/index.html:3:1: TL010 ") for line in lines)
+    assert any(line.startswith("article/src/index.html:3:1: TL010 ") for line in lines)
+
+
+def test_paths_and_C_option(project, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("cwd")
+    page = project / "article" / "dist" / "index.html"
+    page.write_text(CLEAN.replace('class="note-box-title"', 'class="note-box-titel"'), encoding="utf-8")
+    result = theme("lint", "-C", str(project), "article/dist/index.html", cwd=elsewhere)
+    assert result.returncode == 1
+    assert "article/dist/index.html:4:13: TL020 class .note-box-titel is not defined by the built theme CSS; " \
+        "did you mean .note-box-title?" in result.stdout.splitlines()
+
+
+def test_src_and_dist_differ_points_at_first_differing_line(project):
+    put(project, CLEAN.replace("Fine.", "Fine!"), sides=("src",))
+    result = theme("lint", cwd=project)
+    assert result.returncode == 1
+    assert result.stdout == ("article/dist/index.html:5:40: TL040 differs from article/src/index.html:5:40 "
+                             "(first difference); keep both copies byte-identical (copy the edited one over the other)\n")
+
+
+def test_missing_copy_in_src(project):
+    (project / "article" / "src" / "index.html").unlink()
+    result = theme("lint", cwd=project)
+    assert result.returncode == 1
+    assert result.stdout.startswith("article/dist/index.html:1:1: TL041 no copy at article/src/index.html")
+
+
+def test_unused_theme_class_is_a_warning_exit_0_unless_strict(project):
+    for side in ("src", "dist"):
+        (project / "article" / side / "style.css").write_text(CSS + ".never-used { }\n", encoding="utf-8")
+    result = theme("lint", cwd=project)
+    assert result.returncode == 0
+    assert result.stdout == ("article/src/style.css:6:1: TL021 warning: theme class .never-used is used by "
+                             "no linted page or script; use it in the specimen or drop the rule\n")
+    assert theme("lint", "--strict", cwd=project).returncode == 1
+
+
+@pytest.mark.parametrize("setup, message", [
+    (lambda p: (p / "article" / "dist" / "index.html").write_bytes(b"<p>\xff</p>"),
+     "article/dist/index.html: not UTF-8 (byte 0xff at offset 3); save the file as UTF-8"),
+    (lambda p: (p / "article" / "dist" / "index.html").unlink(),
+     "index.html: cannot read: No such file or directory"),
+    (lambda p: (p / "article" / "dist" / "style.css").unlink(),
+     "style.css: built theme CSS not found; run `theme build` first"),
+])
+def test_unreadable_input_exits_2_with_one_line(project, setup, message):
+    setup(project)
+    result = theme("lint", cwd=project)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_without_config_explicit_paths_still_lint(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text("<p>a<div>b</div></p>", encoding="utf-8")
+    result = theme("lint", "page.html", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "page.html:1:1: TL001 <div> at 1:5 closes this <p> early" in result.stdout
+    assert "class and src/dist checks skipped" in result.stderr
+
+
+def test_diff_shows_the_fix_and_exits_1_then_fix_makes_it_clean(project):
+    before = (FIXTURES / "note_boxes_before.html").read_text(encoding="utf-8")
+    put(project, before)
+    diff = theme("lint", "--diff", cwd=project)
+    assert diff.returncode == 1
+    assert "--- a/article/dist/index.html\n+++ b/article/dist/index.html\n" in diff.stdout
+    assert '-        <p class="note-box-content">\n+        <div class="note-box-content">\n' in diff.stdout
+    assert (project / "article" / "dist" / "index.html").read_text(encoding="utf-8") == before  # --diff never writes
+
+    fixed = theme("lint", "--fix", cwd=project)
+    assert "fixed 6 note-box content(s) in article/dist/index.html" in fixed.stderr
+    assert "TL001" not in fixed.stdout and "TL010" not in fixed.stdout
+    after = (project / "article" / "dist" / "index.html").read_text(encoding="utf-8")
+    assert after == (project / "article" / "src" / "index.html").read_text(encoding="utf-8")
+
+    again = theme("lint", "--diff", cwd=project)
+    assert (again.returncode, again.stdout) == (0, "")
+
+
+def test_fix_and_diff_together_is_a_usage_error(project):
+    assert theme("lint", "--fix", "--diff", cwd=project).returncode == 2
