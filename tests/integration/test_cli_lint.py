@@ -138,3 +138,11 @@ def test_diff_shows_the_fix_and_exits_1_then_fix_makes_it_clean(project):
 
 def test_fix_and_diff_together_is_a_usage_error(project):
     assert theme("lint", "--fix", "--diff", cwd=project).returncode == 2
+
+
+def test_the_specimen_article_and_theme_lint_clean():
+    """The repository's own specimen (both copies) against the committed built CSS; --strict so an
+    unused theme class fails here too. This puts the lint in the README's test command."""
+    repo = Path(__file__).resolve().parents[2]
+    result = theme("lint", "--strict", "-C", str(repo), cwd=repo)
+    assert (result.returncode, result.stdout) == (0, "")

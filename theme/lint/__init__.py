@@ -98,13 +98,9 @@ def _copy_problems(docs: dict[Path, Document], config: Config | None) -> list[Pr
             problems.append(Problem(doc.path, 1, 1, "TL041",
                                     f"no copy at {display(other)}; copy this page there (src/ and dist/ keep the same pages)"))
             continue
-        other_doc = docs.get(other) or _parse_quiet(other)
+        other_doc = docs.get(other) or parse_file(other)
         problems += checks.check_copies(doc, other_doc)
     return problems
-
-
-def _parse_quiet(path: Path) -> Document:
-    return parse_file(path)
 
 
 def _local_scripts(doc: Document) -> list[str]:
