@@ -33,8 +33,13 @@ def build_command(load_config, check: bool, watch_: bool, style: str | None,
     if check:
         _check(build_mod, cfg, style, source_map)
     elif watch_:
-        click.echo(f"theme: watching {build_mod.display_path(cfg.build.entry.parent)} (Ctrl-C stops)")
-        build_mod.watch(cfg, report=_report, style=style, source_map=source_map)
+        folder = build_mod.display_path(cfg.build.entry.parent)
+        try:
+            build_mod.watch(cfg, report=_report, style=style, source_map=source_map,
+                            ready=lambda: click.echo(f"theme: watching {folder} (Ctrl-C stops)"))
+        except KeyboardInterrupt:  # Ctrl-C between two watcher polls: a normal way to stop
+            pass
+        click.echo("theme: stopped watching")
     else:
         _report(build_mod.build(cfg, style=style, source_map=source_map))
 
