@@ -24,7 +24,7 @@ CODES: dict[str, tuple[str, str]] = {
     "TL030": (ERROR, "empty <d-math>"),
     "TL031": (ERROR, "empty <d-code>"),
     "TL032": (ERROR, "<d-code> language not in the known list"),
-    "TL033": (ERROR, "<d-code block> without a language attribute"),
+    "TL033": (ERROR, "<d-code> without a language attribute (Distill renders it empty)"),
     "TL034": (ERROR, "markup inside <d-math>/<d-code> (its tags are lost; escape < as &lt;)"),
     "TL040": (ERROR, "src/ and dist/ copies of a page differ"),
     "TL041": (ERROR, "a page exists in only one of src/ and dist/"),
