@@ -68,3 +68,4 @@ from . import build  # noqa: E402,F401
 from . import review  # noqa: E402,F401
 from . import lint  # noqa: E402,F401
 from . import capture  # noqa: E402,F401
+from . import diff  # noqa: E402,F401
