@@ -109,12 +109,15 @@ def test_check_exits_0_when_current_and_1_naming_the_stale_file(project):
 
 
 @pytest.mark.parametrize("breaker, where", [
-    (lambda r: edit(r / "scss/components/_code.scss", "d-code {", "d-code {{"), "scss/components/_code.scss"),
-    (lambda r: edit(r / "scss/components/_code.scss", "$code-font-size", "$code-fontsize"),
-     "scss/components/_code.scss"),
-    (lambda r: edit(r / "scss/style.scss", '"components/toc"', '"components/tok"'), "scss/style.scss"),
-    (lambda r: (r / "scss/style.scss").unlink(), "pyproject.toml"),
-    (lambda r: (shutil.rmtree(r / "article/dist"), (r / "article/dist").write_text("x")), "pyproject.toml"),
+    pytest.param(lambda r: edit(r / "scss/components/_code.scss", "d-code {", "d-code {{"),
+                 "scss/components/_code.scss", id="syntax error"),
+    pytest.param(lambda r: edit(r / "scss/components/_code.scss", "$code-font-size", "$code-fontsize"),
+                 "scss/components/_code.scss", id="undefined variable"),
+    pytest.param(lambda r: edit(r / "scss/style.scss", '"components/toc"', '"components/tok"'),
+                 "scss/style.scss", id="missing import"),
+    pytest.param(lambda r: (r / "scss/style.scss").unlink(), "pyproject.toml", id="missing entry"),
+    pytest.param(lambda r: (shutil.rmtree(r / "article/dist"), (r / "article/dist").write_text("x")),
+                 "pyproject.toml", id="unwritable output"),
 ])
 def test_bad_input_exits_2_with_a_position_and_keeps_outputs(project, breaker, where):
     assert theme("build", cwd=project).returncode == 0
