@@ -68,6 +68,9 @@ def compile_theme(cfg: Config, *, style: str | None = None,
     want_map = build.source_map if source_map is None else source_map
     entry = _check_entry(cfg)
     outputs = build.outputs
+    if not outputs:
+        raise BuildError(f"{_config_position(cfg, 'outputs')}: outputs is empty; "
+                         'list at least one file, e.g. outputs = ["article/dist/style.css"]')
     kwargs: dict = {
         "filename": str(entry),
         "output_style": style,
@@ -75,13 +78,16 @@ def compile_theme(cfg: Config, *, style: str | None = None,
     }
     if want_map:
         # libsass writes `sources` relative to the map's folder; map the first
-        # output here and rebase the JSON for the others (_maps_for).
+        # output here and rebase the JSON for the others (_rebase_map).
         kwargs["source_map_filename"] = str(_map_path(outputs[0]))
         kwargs["output_filename_hint"] = str(outputs[0])
     try:
         result = sass.compile(**kwargs)
     except sass.CompileError as err:
         raise BuildError(_explain_compile_error(str(err), cfg)) from None
+    except (OSError, UnicodeError) as err:  # the entry vanished or is not UTF-8
+        raise BuildError(f"{display_path(entry)}:1:1: cannot read: {err}; "
+                         "check the file is readable UTF-8 text") from None
     css_text, map_text = result if want_map else (result, None)
     css = normalise(css_text)
     guard(css, outputs[0], cfg)
