@@ -1,0 +1,211 @@
+"""The pytest plugin end to end, on a tiny article, in real pytest subprocesses with a real Chromium.
+
+Lifecycle: no baseline → fail (nothing written) → --update-snapshots → pass →
+change a token and rebuild → fail on exactly the affected regions →
+--update-snapshots → pass. Then one test per flag and failure mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PYPROJECT = """
+[tool.theme]
+entry = "scss/style.scss"
+outputs = ["site/style.css"]
+
+[tool.theme.visual]
+root = "site"
+pages = ["index.html"]
+viewports = { desktop = [480, 360] }
+color_schemes = ["light"]
+regions = { box = ".box", card = ".card" }
+"""
+
+SCSS = """
+$box-color: {box} !default;
+$card-color: #226633 !default;
+body {{ margin: 0; font: 16px/1.4 sans-serif; }}
+h2 {{ margin: 8px; font-size: 18px; }}
+.box {{ background: $box-color; width: 120px; height: 40px; margin: 8px; }}
+.card {{ background: $card-color; width: 200px; height: 30px; margin: 8px; }}
+"""
+
+HTML = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="style.css"></head>
+<body><h2 id="a">Alpha</h2><div class="box"></div><div class="card"></div>
+<h2 id="b">Beta</h2><div class="box"></div><div class="box"></div></body></html>
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    (tmp_path / "scss").mkdir()
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site/index.html").write_text(HTML)
+    set_box_colour(tmp_path, "#3366cc")
+    return tmp_path
+
+
+def set_box_colour(project: Path, colour: str) -> None:
+    (project / "scss/style.scss").write_text(SCSS.format(box=colour))
+    subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(project)], check=True,
+                   capture_output=True)
+
+
+def run(project: Path, *args: str, ci: bool = False) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
+    if ci:
+        env["CI"] = "true"
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "-q", *args],
+        cwd=project, env=env, capture_output=True, text=True,
+    )
+
+
+def outcomes(proc: subprocess.CompletedProcess) -> dict[str, str]:
+    """nodeid -> PASSED/FAILED from pytest's -rA short summary."""
+    return dict((m.group(2), m.group(1)) for m in
+                re.finditer(r"^(PASSED|FAILED|ERROR) (\S+)", proc.stdout, re.MULTILINE))
+
+
+IDS = {
+    "index[desktop-light]::page",
+    "index[desktop-light]::box/alpha",
+    "index[desktop-light]::box/beta",
+    "index[desktop-light]::box/beta-2",
+    "index[desktop-light]::card/alpha",
+}
+
+
+def baselines(project: Path) -> set[str]:
+    return {p.relative_to(project / "snapshots").as_posix() for p in (project / "snapshots").rglob("*.png")}
+
+
+def test_lifecycle(project: Path) -> None:
+    first = run(project)
+    assert first.returncode == 1, first.stdout
+    assert outcomes(first) == {i: "FAILED" for i in IDS}
+    assert "no baseline" in first.stdout and "run pytest --update-snapshots" in first.stdout
+    assert not (project / "snapshots").exists()  # a plain run never writes baselines
+    assert (project / ".theme-artifacts/index/desktop-light/box/alpha.actual.png").is_file()
+
+    created = run(project, "--update-snapshots")
+    assert created.returncode == 0, created.stdout
+    assert "5 created" in created.stdout
+    assert baselines(project) == {"index/desktop-light/page.png", "index/desktop-light/box/alpha.png",
+                                  "index/desktop-light/box/beta.png", "index/desktop-light/box/beta-2.png",
+                                  "index/desktop-light/card/alpha.png"}
+
+    again = run(project)
+    assert again.returncode == 0, again.stdout
+    assert outcomes(again) == {i: "PASSED" for i in IDS}
+
+    set_box_colour(project, "#cc3333")
+    changed = run(project)
+    assert changed.returncode == 1
+    failed = {i for i, o in outcomes(changed).items() if o == "FAILED"}
+    assert failed == IDS - {"index[desktop-light]::card/alpha"}  # the card did not change
+    assert "index/desktop-light/box/alpha.png: 4 800 pixels differ (97.56%)"  # 120×41 crop: the box sits on a fractional y in changed.stdout
+    report = project / "visual-report"
+    assert (report / "index.html").is_file()
+    data = json.loads((report / "report.json").read_text())
+    assert {e["key"] for e in data["entries"] if e["status"] == "failed"} == {
+        "index/desktop-light/page.png", "index/desktop-light/box/alpha.png",
+        "index/desktop-light/box/beta.png", "index/desktop-light/box/beta-2.png"}
+    alpha = next(e for e in data["entries"] if e["key"].endswith("box/alpha.png"))
+    assert alpha["heading"] == "Alpha" and alpha["region_key"] == "box"
+
+    updated = run(project, "--update-snapshots")
+    assert updated.returncode == 0 and "4 updated" in updated.stdout
+    assert run(project).returncode == 0
+
+
+@pytest.fixture
+def accepted(project: Path) -> Path:
+    assert run(project, "--update-snapshots").returncode == 0
+    return project
+
+
+def test_unused_baseline_fails_the_session_and_prune_deletes_it(accepted: Path) -> None:
+    stray = accepted / "snapshots/index/desktop-light/box/gone.png"
+    stray.write_bytes((accepted / "snapshots/index/desktop-light/box/alpha.png").read_bytes())
+    proc = run(accepted)
+    assert proc.returncode == 1
+    assert "unused  index/desktop-light/box/gone.png" in proc.stdout
+    assert run(accepted, "--snapshot-warn-unused").returncode == 0
+
+    partial = run(accepted, "-k", "box")
+    assert partial.returncode == 0
+    assert "unused-baseline check skipped: partial run" in partial.stdout
+
+    assert run(accepted, "-k", "box", "--update-snapshots", "--prune-snapshots").returncode == 0
+    assert stray.exists()  # a partial run never prunes
+    pruned = run(accepted, "--update-snapshots", "--prune-snapshots")
+    assert pruned.returncode == 0 and not stray.exists()
+    assert "pruned  index/desktop-light/box/gone.png" in pruned.stdout
+
+
+def test_ci_refuses_to_create_baselines(project: Path) -> None:
+    proc = run(project, "--update-snapshots=missing", ci=True)
+    assert proc.returncode == 1
+    assert "CI=true refuses to create one" in proc.stdout
+    assert not (project / "snapshots").exists()
+    assert run(project, "--update-snapshots=missing", "--allow-ci-update", ci=True).returncode == 0
+
+
+def test_corrupt_baseline_names_the_file_and_is_kept(accepted: Path) -> None:
+    target = accepted / "snapshots/index/desktop-light/card/alpha.png"
+    target.write_bytes(b"not a png at all")
+    proc = run(accepted)
+    assert proc.returncode == 1
+    assert outcomes(proc)["index[desktop-light]::card/alpha"] == "FAILED"
+    assert str(target) in proc.stdout
+    assert target.read_bytes() == b"not a png at all"
+
+
+def test_k_selects_regions_by_id(accepted: Path) -> None:
+    proc = run(accepted, "-k", "card")
+    assert set(outcomes(proc)) == {"index[desktop-light]::card/alpha"}
+
+
+def test_xdist_gives_the_serial_results(accepted: Path) -> None:
+    set_box_colour(accepted, "#cc3333")
+    serial, parallel = run(accepted), run(accepted, "-n", "2")
+    assert outcomes(serial) == outcomes(parallel)
+    assert serial.returncode == parallel.returncode == 1
+    assert "theme: 1 matched, 4 failed" in parallel.stdout
+
+
+def test_drift_is_reported_first(accepted: Path) -> None:
+    manifest = accepted / "snapshots/manifest.json"
+    data = json.loads(manifest.read_text())
+    for env in data["environments"].values():
+        env["browser"]["version"] = "1.0.0.0"
+    manifest.write_text(json.dumps(data))
+    set_box_colour(accepted, "#cc3333")
+    proc = run(accepted)
+    assert "environment drift: baselines were made with browser chromium 1.0.0.0" in proc.stdout
+
+
+def test_assert_snapshot_fixture(project: Path) -> None:
+    (project / "test_hand.py").write_text(
+        "import numpy as np\n"
+        "def test_swatch(assert_snapshot):\n"
+        "    img = np.zeros((10, 10, 4), np.uint8); img[..., 3] = 255\n"
+        "    assert_snapshot(img, 'hand/swatch', max_diff_pixels=0)\n"
+    )
+    missing = run(project, "test_hand.py")
+    assert missing.returncode == 1 and "no baseline" in missing.stdout
+    assert run(project, "test_hand.py", "--update-snapshots").returncode == 0
+    assert (project / "snapshots/hand/swatch.png").is_file()
+    assert run(project, "test_hand.py").returncode == 0
