@@ -43,7 +43,7 @@ def screenshot_pair(width: int, height: int, *, seed: int = 1) -> tuple[np.ndarr
     a = page(width, height, seed)
     b = a.copy()
     rng = np.random.default_rng(seed + 1)
-    step = 40 * LINE
+    step = 12 * LINE
     for top in range(0, height, step):
         if rng.random() < 0.5:  # about half of the blocks move by one pixel
             band = slice(top, min(top + 3 * LINE, height))

@@ -7,7 +7,6 @@ unreadable or not a PNG (one line naming the file).
 from __future__ import annotations
 
 import json
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -35,18 +34,18 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
 
     with ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(images.read_png, p) for p in (expected, actual)]
-        warm = threading.Thread(target=_warm_kernel)
-        warm.start()
-        warm.join()
+        engine = _engine(expected, actual)
+        if engine == "auto":
+            _warm_kernel()
         img_a, img_b = (f.result() for f in futures)
 
     from ..config import Tolerance
     from ..diff import compare
 
     result = compare(img_a, img_b, Tolerance(threshold=threshold, include_aa=include_aa),
-                     diff_image=out is not None)
+                     diff_image=out is not None, engine=engine)
     if out is not None:
-        _write_diff(out, result.diff if result.diff is not None else _gray(img_a))
+        _write_diff(out, result.diff if result.diff is not None else _gray(img_a), engine)
     if as_json:
         data = result.to_json()
         data["expected"], data["actual"] = str(expected), str(actual)
@@ -58,6 +57,22 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
             click.echo(f"diff image: {out}")
     if not result.matches:
         raise SystemExit(1)
+
+
+JIT_FROM_PIXELS = 4_000_000  # below this, importing numba (~0.3-0.5 s) costs more than it saves
+
+
+def _engine(*paths: Path) -> str:
+    """"numpy" for small images, "auto" (numba) for large ones, from the PNG headers."""
+    pixels = 0
+    for path in paths:
+        try:
+            with path.open("rb") as f:
+                head = f.read(24)
+            pixels = max(pixels, int.from_bytes(head[16:20], "big") * int.from_bytes(head[20:24], "big"))
+        except OSError:
+            pass  # read_png reports it
+    return "auto" if pixels >= JIT_FROM_PIXELS else "numpy"
 
 
 def _warm_kernel() -> None:
@@ -74,16 +89,16 @@ def _gray(img):
     from ..diff import pixelmatch
 
     out = np.empty_like(img)
-    pixelmatch(img, img, img.shape[1], img.shape[0], out)
+    pixelmatch(img, img, img.shape[1], img.shape[0], out, engine="numpy" if img.size < 4 * JIT_FROM_PIXELS else "fast")
     return out
 
 
-def _write_diff(path: Path, rgba) -> None:
+def _write_diff(path: Path, rgba, engine: str) -> None:
     """A throw-away artefact: zlib level 1, 8-bit palette when it fits (4x less to deflate)."""
     from .. import images
     from ..diff import palette
 
-    indexed = palette(rgba)
+    indexed = palette(rgba, engine)
     if indexed is not None:
         images.write_png(path, indexed[0], level=1, palette=indexed[1])
     else:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 
 
-def palette(rgba: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def palette(rgba: np.ndarray, engine: str = "auto") -> tuple[np.ndarray, np.ndarray] | None:
     """(indices (H, W) uint8, palette (N, 4) uint8) for `rgba`, or None if > 256 colours."""
     rgba = np.ascontiguousarray(rgba)
     height, width = rgba.shape[:2]
     px = rgba.view(np.uint32).reshape(height, width)
+    if engine == "numpy":
+        return _numpy(px)
     try:
         from . import jit
     except ImportError:

@@ -84,8 +84,12 @@ def _size(wh: tuple[int, int]) -> str:
 
 
 def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tolerance(), *,
-            diff_image: bool = True) -> DiffResult:
-    """Compare two (H, W, 4) uint8 RGBA images; see the module docstring for the rules."""
+            diff_image: bool = True, engine: str = "auto") -> DiffResult:
+    """Compare two (H, W, 4) uint8 RGBA images; see the module docstring for the rules.
+
+    engine: "auto" (numba when installed), "numba" or "numpy" (no numba import: for
+    small images in a short-lived process, importing numba costs more than it saves).
+    """
     _check(expected, "expected")
     _check(actual, "actual")
     exp_size = (expected.shape[1], expected.shape[0])
@@ -95,12 +99,12 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tol
         return _verdict(0, total, exp_size, act_size, [], [], None, tolerance)
     width = min(expected.shape[1], actual.shape[1])
     exp_view, act_view = expected[:, :width], actual[:, :width]
-    alignment = shift.align(exp_view, act_view)
+    alignment = shift.align(exp_view, act_view, engine)
     tally = kernel.Tally.empty(actual.shape[0], width)
     if exp_size == act_size and not alignment.shifts:
-        count, diff = _direct(expected, actual, tolerance, diff_image, tally)
+        count, diff = _direct(expected, actual, tolerance, diff_image, tally, engine)
     else:
-        count, diff = _aligned(exp_view, act_view, alignment, tolerance, diff_image, tally)
+        count, diff = _aligned(exp_view, act_view, alignment, tolerance, diff_image, tally, engine)
     return _verdict(count, total, exp_size, act_size, alignment.shifts, tally, diff, tolerance)
 
 
@@ -122,15 +126,15 @@ def _style() -> kernel.Style:
     return kernel.Style()
 
 
-def _direct(expected, actual, tol: Tolerance, diff_image: bool, tally) -> tuple[int, np.ndarray | None]:
+def _direct(expected, actual, tol: Tolerance, diff_image: bool, tally, engine) -> tuple[int, np.ndarray | None]:
     """Same size, no shifted rows: exactly pixelmatch."""
     out = np.empty_like(actual) if diff_image else None
     count = kernel.run(np.ascontiguousarray(expected), np.ascontiguousarray(actual), out,
-                       threshold=tol.threshold, include_aa=tol.include_aa, tally=tally)
+                       threshold=tol.threshold, include_aa=tol.include_aa, tally=tally, engine=engine)
     return count, out
 
 
-def _aligned(expected, actual, al: shift.Alignment, tol: Tolerance, diff_image: bool, tally):
+def _aligned(expected, actual, al: shift.Alignment, tol: Tolerance, diff_image: bool, tally, engine):
     """Diff each actual row against its paired expected row, band by band (bounded memory).
 
     Inserted rows (no partner) count as different in full and are drawn in the
@@ -151,7 +155,7 @@ def _aligned(expected, actual, al: shift.Alignment, tol: Tolerance, diff_image: 
         band_out = np.empty_like(act) if diff_image else None
         local = kernel.Tally.empty(hi - lo, width)
         kernel.run(exp, act, band_out, threshold=tol.threshold, include_aa=tol.include_aa,
-                   style=style, tally=local)
+                   style=style, tally=local, engine=engine)
         inner = slice(y0 - lo, y1 - lo)
         rows = local.rows[inner] + np.where(inserted[inner], width, 0).astype(np.int32)
         tally.rows[y0:y1] += rows

@@ -51,16 +51,18 @@ class Alignment:
         return self.removed == 0 and bool((self.pairs == np.arange(n)).all())
 
 
-def row_hashes(img: np.ndarray) -> np.ndarray:
+def row_hashes(img: np.ndarray, engine: str = "auto") -> np.ndarray:
     """One uint64 per pixel row of an (H, W, 4) uint8 image (or a column slice of one)."""
     height, width = img.shape[:2]
     out = np.zeros(height, np.uint64)
     if width == 0:
         return out
-    try:
-        from . import jit
-    except ImportError:
-        jit = None
+    jit = None
+    if engine != "numpy":
+        try:
+            from . import jit
+        except ImportError:
+            pass
     if jit is not None:
         px = img if img.flags.c_contiguous else np.ascontiguousarray(img)
         jit.row_hashes(px.view(np.uint32).reshape(height, width), _weights(width), out)
@@ -76,10 +78,10 @@ def _weights(width: int) -> np.ndarray:
     return np.random.default_rng(20240613).integers(0, 2**63, width, dtype=np.uint64) * 2 + 1
 
 
-def align(expected: np.ndarray, actual: np.ndarray) -> Alignment:
+def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Alignment:
     """Align the rows of two images of the same width (H, W, 4)."""
     with ThreadPoolExecutor(2) as pool:  # numba releases the GIL: both images at once
-        ha, hb = pool.map(row_hashes, (expected, actual))
+        ha, hb = pool.map(lambda img: row_hashes(img, engine), (expected, actual))
     (ta, ba), (tb, bb) = _runs(ha), _runs(hb)
     a, b = ha.tolist(), hb.tolist()
     blocks = _extend(_merge(sorted(_rows_of(_patience(ta, tb), ba, bb))), a, b)
