@@ -33,6 +33,17 @@ STABLE_CSS = """
 ::-webkit-scrollbar { display: none !important; }
 """
 
+# Adds CSS as a constructed stylesheet. Not Playwright's add_style_tag: after
+# it, every beyond-viewport capture of the specimen at 390 px took ~20 s instead
+# of ~0.5 s (measured here, Chromium 156); an adopted sheet costs nothing extra.
+ADOPT_CSS = r"""
+(css) => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+"""
+
 # Waits for everything that changes pixels after the load event. Returns what
 # it could not get (never throws), so Python can word the error.
 SETTLE = r"""
@@ -256,7 +267,11 @@ TEXT_LINES = r"""
     if (!clip) continue;
     const cs = getComputedStyle(el);
     if (transparent(cs.color) || transparent(cs.webkitTextFillColor)) continue;
-    range.selectNodeContents(node);
+    // Only the node's first word: a whole node's rects include fragments that
+    // are all whitespace (the indentation line of a code block), which have no ink.
+    const word = /[^\s\u200b-\u200f\u2060\ufeff]+/.exec(node.data);
+    range.setStart(node, word.index);
+    range.setEnd(node, word.index + word[0].length);
     for (const r of range.getClientRects()) {
       const l = Math.max(clip.l, r.left + sx), t = Math.max(clip.t, r.top + sy);
       const rr = Math.min(clip.r, r.right + sx), b = Math.min(clip.b, r.bottom + sy);

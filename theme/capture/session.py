@@ -21,11 +21,12 @@ import hashlib
 import importlib.metadata
 import json
 import platform
+import re
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
@@ -136,6 +137,35 @@ def check_config(visual: VisualConfig, source: Path | None = None) -> None:
     for prefix, folder in visual.route.items():
         if not Path(folder).is_dir():
             raise ConfigError(f"{at('route')}: route {prefix!r} maps to {folder}, which is not a folder")
+
+
+@dataclass
+class _Pending:
+    """A variant whose page is loading."""
+
+    variant: Variant
+    context: object
+    page: object
+    aborted: set
+    url: str
+    opened: float
+    timings: dict
+
+
+class _Shots:
+    """Viewport screenshots for the stability check, timed (the benchmark counts them)."""
+
+    def __init__(self, cdp):
+        self.cdp = cdp
+        self.calls = 0
+        self.seconds = 0.0
+
+    def viewport_hash(self) -> str:
+        t0 = time.perf_counter()
+        data = self.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
+        self.seconds += time.perf_counter() - t0
+        self.calls += 1
+        return hashlib.sha256(data.encode()).hexdigest()
 
 
 class Session:
@@ -255,12 +285,45 @@ class Session:
     # ------------------------------------------------------------ capture
 
     def capture(self, variant: Variant, progress: Progress | None = None) -> Capture:
+        """One variant: load, stabilise, capture, crop."""
+        return next(self.capture_all([variant], progress))
+
+    def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None) -> Iterator[Capture]:
+        """Captures in order, loading variant N+1 while variant N is being captured.
+
+        Each variant has its own page (its own renderer process), so the next
+        page's network, parsing, script and layout run on the second core while
+        this one is tiled; on the specimen that hides the ~0.8 s load of every
+        variant but the first. Only one page is ever captured at a time.
+        """
         if self._browser is None:
             raise CaptureError("Session.capture() called outside `with Session(...)`")
         say = progress or (lambda _msg: None)
+        todo = list(todo)
+        pending: list[_Pending] = []
+        try:
+            for index, variant in enumerate(todo):
+                if not pending:
+                    pending.append(self._open(variant))
+                if index + 1 < len(todo):
+                    pending.append(self._open(todo[index + 1]))
+                current = pending.pop(0)
+                try:
+                    yield self._finish(current, say)
+                finally:
+                    current.context.close()
+        finally:
+            for left in pending:
+                left.context.close()
+
+    def _mark(self, timings: dict, name: str, since: float) -> float:
+        now = time.perf_counter()
+        timings[name] = timings.get(name, 0.0) + (now - since)
+        return now
+
+    def _open(self, variant: Variant) -> "_Pending":
+        """A fresh context and page for `variant`, with navigation started but not awaited."""
         started = time.perf_counter()
-        timings: dict = {}
-        aborted: set[str] = set()
         context = self._browser.new_context(
             viewport={"width": variant.width, "height": variant.height},
             screen={"width": variant.width, "height": variant.height},
@@ -272,43 +335,50 @@ class Session:
             service_workers="block",
         )
         try:
-            return self._capture_in(context, variant, aborted, timings, say, started)
-        finally:
+            context.add_init_script(scripts.INIT % {"data_theme": json.dumps(variant.data_theme)})
+            page = context.new_page()
+            aborted: set[str] = set()
+            # Only requests that do NOT go to our server are intercepted: the pattern
+            # is matched inside the browser driver, so local files (most requests)
+            # never take the round trip through this Python process.
+            page.route(re.compile(rf"^(?!{re.escape(self.server.origin)}/)"), self._handler(aborted))
+            page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
+            url = self.server.url(variant.page)
+            # Navigation started from inside the page returns at once (page.goto would block).
+            page.evaluate("(url) => { window.location.href = url; }", url)
+        except BaseException:
             context.close()
+            raise
+        return _Pending(variant, context, page, aborted, url, started,
+                        {"open": time.perf_counter() - started})
 
-    def _mark(self, timings: dict, name: str, since: float) -> float:
-        now = time.perf_counter()
-        timings[name] = timings.get(name, 0.0) + (now - since)
-        return now
-
-    def _capture_in(self, context, variant, aborted, timings, say, started) -> Capture:
+    def _finish(self, job: "_Pending", say: Progress) -> Capture:
+        variant, page, timings = job.variant, job.page, job.timings
+        started = time.perf_counter()
         where = f"{variant.page} ({variant.viewport}-{variant.scheme})"
-        context.add_init_script(scripts.INIT % {"data_theme": json.dumps(variant.data_theme)})
-        page = context.new_page()
-        page.route("**/*", self._handler(aborted))
-        page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
         say(f"{where}: loading")
         t = time.perf_counter()
-        self._load(page, variant, where)
+        self._wait_loaded(page, job.url, where)
         t = self._mark(timings, "load", t)
         settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
         self._check_settle(settle, where)
-        page.add_style_tag(content=scripts.STABLE_CSS)
+        page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
         if self._style_css is not None:
-            page.add_style_tag(content=self._style_css)
+            page.evaluate(scripts.ADOPT_CSS, self._style_css)
         page.evaluate(scripts.STOP_ANIMATIONS)
         self._check_selectors(page)
         t = self._mark(timings, "settle", t)
-        cdp = context.new_cdp_session(page)
+        cdp = job.context.new_cdp_session(page)
+        shots = _Shots(cdp)
         if self.visual.mask:
             # Masks are placed where their elements are, so only once those stopped moving.
-            self._wait_stable(page, cdp, where)
+            self._wait_stable(page, shots, where)
             page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
             t = self._mark(timings, "stable", t)
         tile_times = TileTimes()
         for attempt in range(CAPTURE_ATTEMPTS):
             t = time.perf_counter()
-            before = self._wait_stable(page, cdp, where)
+            before = self._wait_stable(page, shots, where)
             geometry = page.evaluate(scripts.GEOMETRY)
             found = page.evaluate(scripts.REGIONS, {"regions": list(self.visual.regions.items())})
             lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": TEXT_SAMPLES, "masks": list(self.visual.mask)})
@@ -335,24 +405,22 @@ class Session:
         fonts = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
         fingerprint = {**self.fingerprint, "fonts": self._font_files(fonts)}
         self._mark(timings, "regions", t)
-        timings.update(browser_calls=tile_times.calls, browser_seconds=tile_times.browser,
+        timings.update(tile_calls=tile_times.calls, tile_seconds=tile_times.browser,
+                       check_shots=shots.calls, check_shot_seconds=shots.seconds,
                        decode_seconds=tile_times.decode, decode_wait=tile_times.wait)
         return Capture(
-            variant=variant, image=image, regions=regions, aborted=sorted(aborted),
-            fingerprint=fingerprint, seconds=time.perf_counter() - started,
+            variant=variant, image=image, regions=regions, aborted=sorted(job.aborted),
+            fingerprint=fingerprint, seconds=time.perf_counter() - started + timings["open"],
             full_page=self.visual.full_page, timings=timings,
         )
 
-    def _load(self, page, variant: Variant, where: str) -> None:
+    def _wait_loaded(self, page, url: str, where: str) -> None:
         from playwright.sync_api import Error as PlaywrightError
 
         try:
-            response = page.goto(self.server.url(variant.page), wait_until="load", timeout=NAV_TIMEOUT_MS)
+            page.wait_for_url(url, wait_until="load", timeout=NAV_TIMEOUT_MS)
         except PlaywrightError as err:
             raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
-        if response is None or response.status != 200:
-            status = response.status if response else "no response"
-            raise ConfigError(f"{config_position(self.source, 'pages')}: page {variant.page!r} answered {status}; fix pages")
 
     def _check_settle(self, settle: dict, where: str) -> None:
         if settle["typeset"] not in (None, "done"):
@@ -377,23 +445,23 @@ class Session:
                 "is not a valid CSS selector; fix the selector"
             )
 
-    def _wait_stable(self, page, cdp, where: str) -> tuple:
+    def _wait_stable(self, page, shots: "_Shots", where: str) -> tuple:
         """Return once two consecutive looks at the page agree.
 
         "Capture until two consecutive captures are identical" would mean taking
         a 120 000 px page twice (≈ 2 × 10 s). Instead one look is a pair:
-          - a hash of every element's box and the document size (LAYOUT_HASH):
-            catches anything that moves or resizes anywhere on the page;
-          - a hash of a viewport screenshot (800 px, ~30 ms): catches paint-only
-            changes (colours, a canvas, a blinking element) the layout misses.
-        Two rounds of animation frames apart, both must be equal. After the tiles,
-        the layout hash is taken once more so a change *during* capture is caught.
+          - a hash of every element's box and the document size (LAYOUT_HASH),
+            taken after two animation frames: catches anything that moves or
+            resizes anywhere on the page, for a few ms;
+          - a hash of a viewport screenshot (the first screen, ~30 ms): catches
+            paint-only changes (colours, a canvas, a blink) the layout misses.
+        Both must be equal twice in a row. After the tiles, the layout hash is
+        taken once more, so a change *during* the capture is caught too.
         """
         previous = None
         for _ in range(STABLE_CHECKS):
             layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME)
-            shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
-            look = (layout, hashlib.sha256(shot.encode()).hexdigest())
+            look = (layout, shots.viewport_hash())
             if look == previous:
                 return look
             previous = look
@@ -425,7 +493,7 @@ def screenshot(target) -> np.ndarray:
     """A Playwright Page or Locator → (H, W, 4) RGBA, with animations off and the caret hidden."""
     page = target if hasattr(target, "goto") else target.page
     if not page.evaluate(f"() => !!window.{STABLE_FLAG}"):
-        page.add_style_tag(content=scripts.STABLE_CSS)
+        page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
         page.evaluate(scripts.STOP_ANIMATIONS)
         page.evaluate(f"() => {{ window.{STABLE_FLAG} = true; }}")
     png = target.screenshot(type="png", animations="disabled", caret="hide", scale="css")

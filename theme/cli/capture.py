@@ -62,11 +62,10 @@ def capture(load_config, out: Path | None) -> None:
     todo = variants(visual)
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
     with Session(visual, source=cfg.source) as session:
-        for number, variant in enumerate(todo, start=1):
-            progress(f"[{number}/{len(todo)}] {variant.folder}")
+        for number, cap in enumerate(session.capture_all(todo, progress=progress), start=1):
             started = time.perf_counter()
-            cap = session.capture(variant, progress=progress)
-            count = _write(cap, out / variant.folder)
-            click.echo(_line(cap, count, time.perf_counter() - started))
+            count = _write(cap, out / cap.variant.folder)
+            progress(f"[{number}/{len(todo)}] {cap.variant.folder} written")
+            click.echo(_line(cap, count, cap.seconds + time.perf_counter() - started))
             for url in cap.aborted:
                 click.echo(f"  aborted: {url}")
