@@ -311,8 +311,10 @@ class VisualItem(pytest.Item):
             x, y, w, h = self.region.box
             image = image[y:y + h, x:x + w]
         ctx = dataclasses.replace(state.ctx, fingerprint=cached.fingerprint)
+        sizes = _baseline_sizes(ctx.store, self.parent.variant)  # before an update rewrites them
         result = check(ctx, self.key, np.ascontiguousarray(image), self.tolerance)
-        _record(self, result, self.parent.variant, self.region)
+        _record(self, result, self.parent.variant, self.region,
+                attribution=_attribution(result, self.region, cached.regions, sizes))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VisualMismatch):
@@ -323,14 +325,35 @@ class VisualItem(pytest.Item):
         return self.path, None, self.nodeid
 
 
-def _record(item: pytest.Item, result, variant=None, region=None) -> None:
+def _baseline_sizes(store, variant) -> dict[str, list[int]]:
+    """`region-key/name` -> [w, h] of this variant's region baselines, from the manifest."""
+    prefix = variant.folder.as_posix() + "/"
+    return {k[len(prefix):-len(".png")]: v["size"]
+            for k, v in store.read_manifest()["baselines"].items() if k.startswith(prefix)}
+
+
+def _attribution(result, region, regions, sizes) -> list[str]:
+    """Which elements a difference is in: regions under the page's changed areas, or this region's growth."""
+    from .attribution import attribute, resized
+
+    if result.diff is None or result.status.value == "matched":
+        return []
+    if region is not None:
+        sentence = resized(region, sizes.get(f"{region.key}/{region.name}"))
+        return [sentence] if sentence else []
+    return attribute(result.diff.boxes, regions, sizes)
+
+
+def _record(item: pytest.Item, result, variant=None, region=None, attribution=()) -> None:
     """Put the outcome on the report (it crosses xdist), then fail the item if it failed."""
     item.user_properties.append((STATUS_PROP, result.status.value))
     if result.diff is not None:
         item.user_properties.append(("theme_diff_pixels", result.diff.diff_pixels))
-    item.user_properties.append((RESULT_PROP, json.dumps(_entry(result, variant, region), sort_keys=True)))
+    entry = {**_entry(result, variant, region), "attribution": list(attribution)}
+    item.user_properties.append((RESULT_PROP, json.dumps(entry, sort_keys=True)))
     if result.status.value == "failed":
-        raise VisualMismatch(result.message)
+        where = "".join(f"\n  in: {line}" for line in attribution)
+        raise VisualMismatch(result.message + where)
 
 
 # ---------------------------------------------------------------- fixture

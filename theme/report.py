@@ -46,6 +46,7 @@ class Entry:
     diff: Mapping[str, Any] | None = None  # DiffResult.to_json()
     drift: str | None = None
     images: Mapping[str, str] = field(default_factory=dict)  # kind -> absolute path of the artefact
+    attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.attribution
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Entry":
@@ -159,6 +160,8 @@ def _size(s: Any) -> str:
 
 
 def _where(e: Entry) -> str:
+    if e.attribution:
+        return "; ".join(e.attribution[:3]) + (f"; +{len(e.attribution) - 3} more" if len(e.attribution) > 3 else "")
     if not e.region_key:
         return "whole page"
     return f"{e.region_key} in “{e.heading}”" if e.heading else e.region_key
@@ -178,7 +181,7 @@ def to_markdown(report: Report) -> str:
         for e in review:
             files = " · ".join(f"`{e.images[k]}`" for k in _KINDS if k in e.images)
             rule = (e.diff or {}).get("failed_rule") or _numbers(e)
-            out.append(f"| {e.status} | `{e.key}` | {_where(e)} | {_md(rule)} | {files} |")
+            out.append(f"| {e.status} | `{e.key}` | {_md(_where(e))} | {_md(rule)} | {files} |")
         out.append("")
     unused = [e.key for e in report.entries if e.status == "unused"]
     if unused:
@@ -257,6 +260,7 @@ main { padding:16px; display:grid; gap:16px; }
 .slider { position:relative; display:inline-block; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
 .slider input { width:100%; }
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
+.attribution { margin:4px 0 8px; padding-left:18px; } .attribution li { font-weight:600; }
 .hidden { display:none !important; }
 </style></head>
 <body>
@@ -304,6 +308,7 @@ function card(e) {
   c.append(el("h2", {}, el("span", {class: "status", text: e.status}), e.key));
   const meta = [where(e), numbers(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : ""].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
+  if (e.attribution && e.attribution.length) c.append(el("ul", {class: "attribution"}, ...e.attribution.map(a => el("li", {text: a}))));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
   if (!Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
   const modes = [["side","side by side"],["slider","slider"],["blink","blink"],["diff","diff only"]];

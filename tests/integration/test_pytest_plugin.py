@@ -124,6 +124,10 @@ def test_lifecycle(project: Path) -> None:
         "index/desktop-light/box/beta.png", "index/desktop-light/box/beta-2.png"}
     alpha = next(e for e in data["entries"] if e["key"].endswith("box/alpha.png"))
     assert alpha["heading"] == "Alpha" and alpha["region_key"] == "box"
+    whole = next(e for e in data["entries"] if e["key"].endswith("/page.png"))
+    assert sorted(whole["attribution"]) == ["box in “Alpha” changed (body > div.box:nth-of-type(1))",
+                                            "box in “Beta” changed (body > div.box:nth-of-type(3))",
+                                            "box in “Beta” changed (body > div.box:nth-of-type(4))"]
 
     updated = run(project, "--update-snapshots")
     assert updated.returncode == 0 and "4 updated" in updated.stdout
@@ -195,6 +199,13 @@ def test_drift_is_reported_first(accepted: Path) -> None:
     set_box_colour(accepted, "#cc3333")
     proc = run(accepted)
     assert "environment drift: baselines were made with browser chromium 1.0.0.0" in proc.stdout
+
+
+def test_growth_is_attributed_to_the_element(accepted: Path) -> None:
+    (accepted / "scss/style.scss").write_text(SCSS.format(box="#3366cc") + ".card { height: 44px; }\n")
+    subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(accepted)], check=True)
+    proc = run(accepted)
+    assert "in: card in “Alpha” grew 14 px" in proc.stdout
 
 
 def test_assert_snapshot_fixture(project: Path) -> None:

@@ -1,0 +1,73 @@
+"""Name what changed: turn red pixels into "note-box in “Memory usage” grew 14 px".
+
+Pure: takes the changed areas of a whole-page diff, the regions the capture
+found (key, name, box, heading, selector) and the sizes the baselines of those
+regions were recorded with, and returns sentences. A region's growth is read
+from its baseline's recorded size, so it is exact even when the page moved.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Protocol, Sequence
+
+Box = tuple[int, int, int, int]  # x, y, w, h in page pixels
+
+
+class RegionLike(Protocol):
+    key: str
+    name: str
+    box: Box
+    heading: str
+    selector: str
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+
+
+def label(region: RegionLike) -> str:
+    where = f" in “{region.heading}”" if region.heading else ""
+    return f"{region.key}{where}"
+
+
+def resized(region: RegionLike, baseline_size: Sequence[int] | None) -> str | None:
+    """"note-box in “Memory” grew 14 px" when the region's height (or width) changed."""
+    if not baseline_size:
+        return None
+    (old_w, old_h), (_, _, new_w, new_h) = baseline_size, region.box
+    parts = []
+    if new_h != old_h:
+        parts.append(f"{'grew' if new_h > old_h else 'shrank'} {abs(new_h - old_h)} px")
+    if new_w != old_w:
+        parts.append(f"{'widened' if new_w > old_w else 'narrowed'} {abs(new_w - old_w)} px")
+    return f"{label(region)} {' and '.join(parts)}" if parts else None
+
+
+def attribute(
+    changed: Iterable[Box],
+    regions: Iterable[RegionLike],
+    baseline_sizes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    limit: int = 12,
+) -> list[str]:
+    """One sentence per region under a changed area (resized ones first), then unclaimed areas.
+
+    `baseline_sizes` maps a region's `key/name` to the [w, h] of its baseline.
+    """
+    changed = list(changed)
+    regions = list(regions)
+    sizes = baseline_sizes or {}
+    hit = [r for r in regions if any(overlaps(r.box, c) for c in changed)]
+    out = []
+    for region in hit:
+        sentence = resized(region, sizes.get(f"{region.key}/{region.name}"))
+        out.append(sentence or f"{label(region)} changed ({region.selector})")
+    out.sort(key=lambda s: (" changed (" in s, s))  # growth and shrinkage read first
+    claimed = [c for c in changed if any(overlaps(r.box, c) for r in regions)]
+    for x, y, w, h in (c for c in changed if c not in claimed):
+        out.append(f"change outside any region at x={x} y={y} ({w}×{h} px)")
+    if len(out) > limit:
+        out = out[:limit] + [f"… and {len(out) - limit} more"]
+    return out
