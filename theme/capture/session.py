@@ -17,11 +17,13 @@ Steps of one capture, and why each is there:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import json
 import platform
 import re
+import threading
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -139,6 +141,31 @@ def check_config(visual: VisualConfig, source: Path | None = None) -> None:
             raise ConfigError(f"{at('route')}: route {prefix!r} maps to {folder}, which is not a folder")
 
 
+_THREAD = threading.local()
+
+
+@contextlib.contextmanager
+def _shared_playwright():
+    """One Playwright driver per thread, shared by nested Sessions.
+
+    Playwright's sync API refuses to start a second instance while one runs in
+    the same thread, so a second Session (another config) reuses the first's.
+    """
+    from playwright.sync_api import sync_playwright
+
+    if getattr(_THREAD, "users", 0) == 0:
+        _THREAD.manager = sync_playwright()
+        _THREAD.playwright = _THREAD.manager.__enter__()
+    _THREAD.users = getattr(_THREAD, "users", 0) + 1
+    try:
+        yield _THREAD.playwright
+    finally:
+        _THREAD.users -= 1
+        if _THREAD.users == 0:
+            manager, _THREAD.manager, _THREAD.playwright = _THREAD.manager, None, None
+            manager.__exit__(None, None, None)
+
+
 @dataclass
 class _Pending:
     """A variant whose page is loading."""
@@ -203,10 +230,9 @@ class Session:
 
     def _start(self) -> None:
         from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
 
         self.server = self._stack.enter_context(LocalServer(self.visual.root))
-        pw = self._stack.enter_context(sync_playwright())
+        pw = self._stack.enter_context(_shared_playwright())
         self.browser_info = find_browser(self._browser_arg, playwright=pw)
         flags = launch_flags(offline=self.visual.offline)
         try:
@@ -316,6 +342,19 @@ class Session:
             for left in pending:
                 left.context.close()
 
+    @contextlib.contextmanager
+    def open(self, variant: Variant) -> Iterator[object]:
+        """A loaded, settled Playwright page of `variant` (same routing and stabilisation),
+        for checks on the DOM or for `screenshot()`. Closed on exit."""
+        job = self._open(variant)
+        try:
+            where = f"{variant.page} ({variant.viewport}-{variant.scheme})"
+            self._wait_loaded(job.page, job.url, where)
+            self._settle(job.page, variant, where)
+            yield job.page
+        finally:
+            job.context.close()
+
     def _mark(self, timings: dict, name: str, since: float) -> float:
         now = time.perf_counter()
         timings[name] = timings.get(name, 0.0) + (now - since)
@@ -360,12 +399,7 @@ class Session:
         t = time.perf_counter()
         self._wait_loaded(page, job.url, where)
         t = self._mark(timings, "load", t)
-        settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
-        self._check_settle(settle, where)
-        page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
-        if self._style_css is not None:
-            page.evaluate(scripts.ADOPT_CSS, self._style_css)
-        page.evaluate(scripts.STOP_ANIMATIONS)
+        self._settle(page, variant, where)
         self._check_selectors(page)
         t = self._mark(timings, "settle", t)
         cdp = job.context.new_cdp_session(page)
@@ -421,6 +455,16 @@ class Session:
             page.wait_for_url(url, wait_until="load", timeout=NAV_TIMEOUT_MS)
         except PlaywrightError as err:
             raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
+
+    def _settle(self, page, variant: Variant, where: str) -> None:
+        """Wait for fonts, custom elements, maths and images; then screenshot-only CSS."""
+        settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
+        self._check_settle(settle, where)
+        page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
+        if self._style_css is not None:
+            page.evaluate(scripts.ADOPT_CSS, self._style_css)
+        page.evaluate(scripts.STOP_ANIMATIONS)
+        page.evaluate(f"() => {{ window.{STABLE_FLAG} = true; }}")
 
     def _check_settle(self, settle: dict, where: str) -> None:
         if settle["typeset"] not in (None, "done"):

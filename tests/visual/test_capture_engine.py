@@ -1,0 +1,234 @@
+"""The capture engine on small generated pages in a real Chromium (one Session per module)."""
+
+from __future__ import annotations
+
+import http.client
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from theme.capture import Session, Variant, screenshot
+from theme.capture.session import MASK_COLOR
+from theme.config import VisualConfig
+from theme.errors import ConfigError, UnstableRender
+
+pytestmark = pytest.mark.browser
+
+EXTERNAL = "https://cdn.example.org/lib/paint.js"
+ROUTED = "https://cdn.example.com/lib/paint.js"
+PAINT_JS = "document.documentElement.style.background = 'rgb(0, 128, 0)'; document.body.dataset.painted = '1';"
+
+
+def page(body: str, head: str = "") -> str:
+    return textwrap.dedent(f"""\
+        <!doctype html><html><head><meta charset="utf-8"><style>
+        body {{ margin: 0; font: 16px/1.4 sans-serif; background: #fff; color: #111; }}
+        .note-box {{ background: #eef; border-left: 4px solid #33c; margin: 10px; padding: 8px; }}
+        html[data-theme="dark"] .note-box {{ background: #223; }}
+        </style>{head}</head><body>{body}</body></html>""")
+
+
+def sections(extra_in_a: bool) -> str:
+    a_boxes = '<div class="note-box"><p>A one</p></div>' + ('<div class="note-box"><p>A new</p></div>' if extra_in_a else "")
+    return page(f"""
+        <div class="note-box"><p>before any heading</p></div>
+        <h2>Section A</h2><p>text</p>{a_boxes}<div class="note-box"><p>A two</p></div>
+        <h2>Section B</h2><div class="note-box"><p>B one</p></div><p>x</p><div class="note-box"><p>B two</p></div>
+        <h3>Deeper in B</h3><div class="note-box"><p>B three</p></div>""")
+
+
+def tall() -> str:
+    # 24 markers, one every 5 000 px, each a distinct colour, 200 px tall, plus text lines.
+    parts = ['<div style="position:relative;height:120000px">']
+    for k in range(24):
+        r, g, b = marker_color(k)
+        parts.append(f'<div style="position:absolute;top:{k * 5000}px;left:0;right:0;height:200px;'
+                     f'background:rgb({r},{g},{b})"></div><p style="position:absolute;top:{k * 5000 + 300}px;'
+                     f'left:20px;margin:0">Marker {k}</p>')
+    return page("".join(parts) + "</div>")
+
+
+def marker_color(k: int) -> tuple[int, int, int]:
+    return ((k * 37 + 11) % 256, (k * 91 + 40) % 256, (k * 151 + 80) % 256)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("capture")
+    root = base / "site"
+    (root / "img").mkdir(parents=True)
+    (base / "pyproject.toml").write_text("[tool.theme]\nsecret = 1\n")
+    (base / "vendor" / "lib").mkdir(parents=True)
+    (base / "vendor" / "lib" / "paint.js").write_text(PAINT_JS)
+    (base / "shot.css").write_text(".styled { background: rgb(255, 200, 0) !important; }")
+    files = {
+        "a.html": sections(extra_in_a=False),
+        "a-inserted.html": sections(extra_in_a=True),
+        "external.html": page("<p>external</p>", f'<script src="{EXTERNAL}"></script>'),
+        "routed.html": page("<p>routed</p>", f'<script src="{ROUTED}"></script>'),
+        "tall.html": tall(),
+        "masked.html": page('<div class="secret" style="height:50px;background:#123">secret</div>'
+                            '<div class="styled" style="height:50px">styled</div>'),
+        "unstable.html": page('<p id="t">0</p><script>let n = 0; (function tick() {'
+                              ' document.getElementById("t").style.marginLeft = (++n % 50) + "px";'
+                              ' requestAnimationFrame(tick); })();</script>'),
+        "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
+        "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
+                              '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
+                              '<div class="s"></div><input value="caret" autofocus>'),
+    }
+    for name, html in files.items():
+        (root / name).write_text(html, encoding="utf-8")
+    (root / "img" / "red.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#f00"/></svg>')
+    return root
+
+
+@pytest.fixture(scope="module")
+def visual(site) -> VisualConfig:
+    return VisualConfig(
+        root=site, pages=("a.html",), viewports={"desktop": (1280, 800)}, color_schemes=("light",),
+        regions={"note-box": ".note-box"}, mask=(".secret",), style=site.parent / "shot.css",
+        route={"https://cdn.example.com/": site.parent / "vendor"},
+    )
+
+
+@pytest.fixture(scope="module")
+def session(visual):
+    with Session(visual) as s:
+        yield s
+
+
+def at(page_: str, scheme: str = "light", width: int = 1280, height: int = 800) -> Variant:
+    return Variant(page_, "desktop", width, height, scheme)
+
+
+def names(capture) -> list[str]:
+    return [str(r.path) for r in capture.regions]
+
+
+def test_region_names_follow_the_nearest_heading(session):
+    cap = session.capture(at("a.html"))
+    assert names(cap) == [
+        "note-box/top.png", "note-box/section-a.png", "note-box/section-a-2.png",
+        "note-box/section-b.png", "note-box/section-b-2.png", "note-box/deeper-in-b.png",
+    ]
+    assert cap.regions[3].heading == "Section B"
+    # each region is a crop of the one full-page image at its box
+    r = cap.regions[1]
+    x, y, w, h = r.box
+    assert np.array_equal(cap.crop(r), cap.image[y:y + h, x:x + w]) and cap.crop(r).shape == (h, w, 4)
+    paths = [str(p) for p, _ in cap.images()]
+    assert paths[0] == "page.png" and paths[1:] == names(cap)
+
+
+def test_inserting_a_note_box_in_section_a_renames_nothing_in_section_b(session):
+    before = session.capture(at("a.html"))
+    after = session.capture(at("a-inserted.html"))
+    in_b = lambda cap: [(r.name, r.heading) for r in cap.regions if r.heading in ("Section B", "Deeper in B")]  # noqa: E731
+    assert in_b(before) == in_b(after) == [
+        ("section-b", "Section B"), ("section-b-2", "Section B"), ("deeper-in-b", "Deeper in B")]
+    assert len(after.regions) == len(before.regions) + 1
+    assert [r.name for r in after.regions if r.heading == "Section A"] == ["section-a", "section-a-2", "section-a-3"]
+
+
+def test_external_request_is_aborted_and_listed(session):
+    cap = session.capture(at("external.html"))
+    assert cap.aborted == [EXTERNAL]
+    assert tuple(cap.image[5, 5, :3]) == (255, 255, 255)  # the script never ran
+
+
+def test_routed_request_is_served_from_the_local_folder(session):
+    cap = session.capture(at("routed.html"))
+    assert cap.aborted == []
+    assert tuple(cap.image[790, 5, :3]) == (0, 128, 0)  # paint.js from vendor/ ran
+
+
+def test_server_serves_only_under_root_on_loopback(session):
+    host, port = session.server.address
+    assert host == "127.0.0.1"
+    for path in ("/../pyproject.toml", "/%2e%2e/pyproject.toml"):
+        conn = http.client.HTTPConnection(host, port, timeout=10)
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        assert resp.status == 404 and b"secret" not in resp.read()
+        conn.close()
+
+
+def test_mask_is_painted_solid_and_style_file_applies(session):
+    cap = session.capture(at("masked.html"))
+    mask = tuple(int(MASK_COLOR[i:i + 2], 16) for i in (1, 3, 5))
+    assert (cap.image[2:48, 2:1000, :3] == mask).all()
+    assert tuple(cap.image[75, 500, :3]) == (255, 200, 0)  # from shot.css
+
+
+def test_attr_schemes_set_data_theme_against_the_media_query(session):
+    light = session.capture(at("a.html", "light"))
+    dark_attr = session.capture(at("a.html", "dark-attr"))  # media says light, data-theme says dark
+    box = light.regions[1]
+    assert tuple(light.crop(box)[20, 40, :3]) == (0xEE, 0xEE, 0xFF)
+    assert tuple(dark_attr.crop(box)[20, 40, :3]) == (0x22, 0x22, 0x33)
+
+
+def test_lazy_images_are_loaded_and_animations_stopped(session):
+    lazy = session.capture(at("lazy.html"))
+    assert lazy.image.shape[0] >= 5040
+    assert tuple(lazy.image[5020, 20, :3]) == (255, 0, 0)
+    shots = [session.capture(at("animated.html")).image for _ in range(3)]
+    assert all(np.array_equal(shots[0], s) for s in shots[1:])
+
+
+def test_a_page_that_never_settles_raises_unstable_render(session):
+    with pytest.raises(UnstableRender, match="unstable.html .*kept changing"):
+        session.capture(at("unstable.html"))
+
+
+def test_five_captures_are_pixel_identical(session):
+    first = session.capture(at("a.html")).image
+    for _ in range(4):
+        assert np.array_equal(first, session.capture(at("a.html")).image)
+
+
+def test_fingerprint_names_the_environment(session):
+    fp = session.capture(at("a.html")).fingerprint
+    assert fp["browser"]["name"] == "chromium" and fp["browser"]["version"]
+    assert fp["device_scale_factor"] == 1 and "--force-color-profile=srgb" in fp["launch_flags"]
+    assert fp["theme_version"] and fp["platform"]["machine"]
+    assert isinstance(fp["fonts"], dict)
+
+
+def test_screenshot_helper_returns_rgba(session):
+    with session.open(at("masked.html")) as pg:
+        whole = screenshot(pg)
+        part = screenshot(pg.locator(".styled"))
+    assert whole.shape == (800, 1280, 4) and whole.dtype == np.uint8
+    assert part.shape[0] == 50 and tuple(part[25, 25, :3]) == (255, 200, 0)
+
+
+@pytest.mark.slow
+def test_tall_page_every_marker_at_its_place(session):
+    cap = session.capture(at("tall.html"))
+    assert cap.image.shape[:2] == (120000, 1280)
+    assert cap.timings["tile_calls"] == -(-120000 // session.visual.tile_height)
+    for k in range(24):
+        y = k * 5000
+        for row in (y + 1, y + 100, y + 198):  # first, middle and last rows of the marker
+            assert tuple(cap.image[row, 640, :3]) == marker_color(k), f"marker {k} at y={row}"
+        assert tuple(cap.image[y + 250, 640, :3]) == (255, 255, 255)  # background below it
+
+
+def test_selector_syntax_error_names_the_key(site, visual):
+    import dataclasses
+
+    bad = dataclasses.replace(visual, regions={"note-box": ".note-box[["}, mask=())
+    with Session(bad) as s, pytest.raises(ConfigError, match=r"region 'note-box': '\.note-box\[\[' is not a valid"):
+        s.capture(at("a.html"))
+
+
+def test_unknown_page_is_a_config_error(visual):
+    import dataclasses
+
+    with pytest.raises(ConfigError, match="'nope.html' is not a file under"):
+        Session(dataclasses.replace(visual, pages=("nope.html",)))
