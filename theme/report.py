@@ -25,7 +25,9 @@ from typing import Any, Iterable, Mapping
 from .fsutil import atomic_write_text
 
 FORMAT = 1
-REVIEW_STATUSES = ("failed", "created", "updated")  # what a reviewer must look at
+REVIEW_STATUSES = ("failed", "created", "updated", "added", "removed")  # what a reviewer must look at
+# Display order; "added"/"removed" come from `theme compare` (an image only the head / only the base has).
+STATUS_ORDER = ("failed", "added", "removed", "created", "updated", "unused", "pruned", "matched")
 _KINDS = ("expected", "actual", "diff")
 
 
@@ -34,7 +36,7 @@ class Entry:
     """One checked image, as a report shows it."""
 
     key: str  # snapshots-relative path, e.g. index/desktop-dark/note-box/memory-usage.png
-    status: str  # matched | failed | created | updated | unused | pruned
+    status: str  # matched | failed | created | updated | unused | pruned | added | removed
     message: str = ""
     page: str = ""
     viewport: str = ""
@@ -101,8 +103,8 @@ def append_step_summary(report: Report, env: Mapping[str, str] = os.environ) -> 
 
 
 def _order(e: Entry) -> tuple:
-    rank = {"failed": 0, "created": 1, "updated": 2, "unused": 3, "pruned": 4, "matched": 5}
-    return (rank.get(e.status, 9), e.key)
+    rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+    return (rank.get(e.status, len(rank)), e.key)
 
 
 def _copy_images(folder: Path, e: Entry) -> Entry:
@@ -170,8 +172,7 @@ def _where(e: Entry) -> str:
 def to_markdown(report: Report) -> str:
     """Counts, then one row per image to review; usable as a step summary or PR comment."""
     counts = report.counts()
-    order = ("failed", "created", "updated", "unused", "pruned", "matched")
-    line = " · ".join(f"**{counts[s]}** {s}" for s in order if counts.get(s))
+    line = " · ".join(f"**{counts[s]}** {s}" for s in STATUS_ORDER if counts.get(s))
     out = ["## Visual check", "", line or "no images checked", ""]
     if report.drift:
         out += [f"> ⚠️ {report.drift}", ""]
@@ -200,8 +201,9 @@ def to_html(report: Report) -> str:
 
 def _title(report: Report) -> str:
     counts = report.counts()
+    extra = "".join(f", {counts[s]} {s}" for s in ("added", "removed") if counts.get(s))
     return f"Visual check: {counts.get('failed', 0)} failed, {counts.get('created', 0)} created, " \
-           f"{counts.get('updated', 0)} updated"
+           f"{counts.get('updated', 0)} updated{extra}"
 
 
 def merge(reports: Iterable[Report], baselines: Iterable[str] | None = None) -> Report:

@@ -78,6 +78,7 @@ COMMANDS = {
     "accept": "review",
     "build": "build",
     "capture": "capture",
+    "compare": "compare",
     "diff": "diff",
     "lint": "lint",
     "report": "review",

@@ -1,0 +1,196 @@
+"""`theme compare --base REF [--head REF]` on a temporary git repository, in a real Chromium.
+
+The project is tiny (one page, one 480×360 viewport, one scheme, two region
+keys) and its two commits differ in one token, the colour of `.box`: the
+comparison must name exactly the box region and the page, and not the card.
+The command runs as a subprocess, as a user or CI would run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
+
+PYPROJECT = """\
+[tool.theme]
+entry = "scss/style.scss"
+outputs = ["site/style.css"]
+
+[tool.theme.visual]
+root = "site"
+pages = ["index.html"]
+viewports = { small = [480, 360] }
+color_schemes = ["light"]
+regions = { box = ".box", card = ".card" }
+report = "out/report"
+"""
+
+TOKENS = """\
+$box-color: {box} !default;
+$card-color: #43a047 !default;
+"""
+
+STYLE = """\
+@import "tokens";
+body { margin: 0; background: #fff; }
+.box { width: 120px; height: 80px; margin: 20px; background: $box-color; }
+.card { width: 200px; height: 60px; margin: 20px; background: $card-color; }
+"""
+
+PAGE = """\
+<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="style.css"></head>
+<body><h2>Tokens</h2><div class="box"></div><div class="card"></div></body></html>
+"""
+
+KEYS = {
+    "page": "index/small-light/page.png",
+    "box": "index/small-light/box/tokens.png",
+    "card": "index/small-light/card/tokens.png",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def commit_all(repo: Path, message: str) -> str:
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    """Commit `one` (blue box) then commit `two` (red box); nothing else differs."""
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no Chromium at {BROWSER} (set THEME_BROWSER)")
+    root = tmp_path_factory.mktemp("compare") / "repo"
+    (root / "scss").mkdir(parents=True)
+    (root / "site").mkdir()
+    git(root, "init", "-q")
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    (root / "scss" / "style.scss").write_text(STYLE)
+    (root / "scss" / "_tokens.scss").write_text(TOKENS.format(box="#1e88e5"))
+    (root / "site" / "index.html").write_text(PAGE)
+    (root / ".gitignore").write_text("out/\n")
+    commit_all(root, "one")
+    git(root, "tag", "one")
+    (root / "scss" / "_tokens.scss").write_text(TOKENS.format(box="#e53935"))
+    commit_all(root, "two")
+    git(root, "tag", "two")
+    return root
+
+
+def theme(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "THEME_BROWSER": BROWSER}
+    return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def entries(folder: Path) -> dict[str, dict]:
+    data = json.loads((folder / "report.json").read_text())
+    return {e["key"]: e for e in data["entries"]}
+
+
+def test_one_token_changed_finds_the_box_and_the_page_not_the_card(repo, tmp_path):
+    out = tmp_path / "report"
+    run = theme(repo, "compare", "--base", "one", "--head", "two", "--out", str(out))
+    assert run.returncode == 1, run.stderr
+    found = entries(out)
+    assert set(found) == set(KEYS.values())
+    assert {k for k, e in found.items() if e["status"] == "failed"} == {KEYS["page"], KEYS["box"]}
+    assert found[KEYS["card"]]["status"] == "matched"
+    box = found[KEYS["box"]]
+    assert box["region_key"] == "box" and box["heading"] == "Tokens"
+    assert box["diff"]["diff_pixels"] > 0
+    # base is "expected", head is "actual": the pixels prove which side is which
+    from theme.images import read_png
+
+    expected = read_png(out / box["images"]["expected"])
+    actual = read_png(out / box["images"]["actual"])
+    assert tuple(expected[40, 60, :3]) == (0x1E, 0x88, 0xE5)
+    assert tuple(actual[40, 60, :3]) == (0xE5, 0x39, 0x35)
+    assert (out / box["images"]["diff"]).is_file()
+    assert "in: box in “Tokens”" in found[KEYS["page"]]["message"]
+    assert "failed" in run.stdout and KEYS["box"] in run.stdout and KEYS["card"] not in run.stdout
+    revisions = json.loads((out / "report.json").read_text())["environment"]["revisions"]
+    assert revisions["base"]["commit"] == git(repo, "rev-parse", "one")
+    assert revisions["head"]["commit"] == git(repo, "rev-parse", "two")
+
+
+def test_identical_revisions_exit_0_with_every_image_matched(repo, tmp_path):
+    out = tmp_path / "report"
+    run = theme(repo, "compare", "--base", "two", "--head", "two", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert {e["status"] for e in entries(out).values()} == {"matched"}
+
+
+def test_default_head_is_the_working_tree_and_out_defaults_to_the_config(repo):
+    """An uncommitted token change is compared (and the user's files and worktrees are left alone)."""
+    tokens = repo / "scss" / "_tokens.scss"
+    before_status = git(repo, "status", "--porcelain")
+    tokens.write_text(TOKENS.format(box="#e53935").replace("#43a047", "#fdd835"))  # card only
+    try:
+        run = theme(repo, "compare", "--base", "two")
+        after_status = git(repo, "status", "--porcelain")
+    finally:
+        tokens.write_text(TOKENS.format(box="#e53935"))
+    assert run.returncode == 1, run.stderr
+    found = entries(repo / "out" / "report")
+    assert {k for k, e in found.items() if e["status"] == "failed"} == {KEYS["page"], KEYS["card"]}
+    assert json.loads((repo / "out" / "report" / "report.json").read_text())["environment"][
+        "revisions"]["head"]["ref"] == "working tree"
+    assert before_status == "" and after_status == "M scss/_tokens.scss"
+    assert not (repo / "site" / "style.css").exists(), "the build must not write into the user's folder"
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+def test_a_region_only_on_one_side_is_added_or_removed(repo, tmp_path):
+    """A third region key in one side's config: its image is `added` (head) or `removed` (base)."""
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(PYPROJECT.replace('card = ".card"', 'card = ".card", title = "h2"'))
+    try:
+        run_added = theme(repo, "compare", "--base", "two", "--out", str(tmp_path / "added"))
+        with_title = git(repo, "stash", "create")  # a commit of the working tree; the tree stays as it is
+        run_removed = theme(repo, "compare", "--base", with_title, "--head", "two",
+                            "--out", str(tmp_path / "removed"))
+    finally:
+        pyproject.write_text(PYPROJECT)
+    title = "index/small-light/title/top.png"  # no heading precedes the h2 itself
+    for run, folder, status, kind in ((run_added, "added", "added", "actual"),
+                                      (run_removed, "removed", "removed", "expected")):
+        assert run.returncode == 1, run.stderr
+        found = entries(tmp_path / folder)
+        assert {k for k, e in found.items() if e["status"] != "matched"} == {title}
+        assert found[title]["status"] == status
+        assert set(found[title]["images"]) == {kind}
+        assert (tmp_path / folder / found[title]["images"][kind]).is_file()
+        assert [status, title] in [line.split() for line in run.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("flag", ["--base", "--head"])
+def test_unknown_ref_is_one_line_naming_it_exit_2(repo, tmp_path, flag):
+    args = ["--base", "one", "--head", "two"]
+    args[args.index(flag) + 1] = "no-such-branch"
+    run = theme(repo, "compare", *args, "--out", str(tmp_path / "r"))
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0
+    assert "no-such-branch" in run.stderr and flag in run.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_outside_a_git_repository_is_exit_2(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    run = theme(tmp_path, "compare", "--base", "main")
+    assert run.returncode == 2
+    assert "not inside a git repository" in run.stderr

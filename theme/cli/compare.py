@@ -1,0 +1,40 @@
+"""`theme compare --base REF [--head REF]`: the visual difference between two git revisions.
+
+Exit 0 when every image matches, 1 when any differs, appeared or disappeared,
+2 on bad input (unknown ref, broken config or build on either side).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import main, project_options
+
+
+@main.command()
+@click.option("--base", "base", required=True, metavar="REF",
+              help="The revision to compare against (branch, tag or commit), e.g. origin/main.")
+@click.option("--head", "head", default=None, metavar="REF",
+              help="The revision under review. Default: the working tree as it is, "
+                   "uncommitted and untracked files included.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the report (default: [tool.theme.visual] report, i.e. visual-report).")
+@project_options
+def compare(base: str, head: str | None, out: Path | None, load_config) -> None:
+    """Build and capture both revisions in temporary worktrees and report every difference."""
+    from ..revisions import compare_revisions
+
+    cfg = load_config()
+    progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
+    outcome = compare_revisions(cfg, base, head, out=out, progress=progress)
+    for entry in outcome.report.entries:
+        if entry.status != "matched":
+            click.echo(f"{entry.status:8}  {entry.key}")
+    counts = outcome.report.counts()
+    click.echo(f"theme: {outcome.base.ref} → {outcome.head.ref}: "
+               + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+               + f"; report: {outcome.index}")
+    if outcome.differs:
+        raise SystemExit(1)
