@@ -1,0 +1,81 @@
+"""The specimen article (article/dist) through the capture engine, with the repo's own config."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from theme import config
+from theme.capture import Session, Variant, variants
+from theme.images import encode_png
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+SPECIMEN = REPO / "article" / "dist" / "index.html"
+if not SPECIMEN.is_file():
+    pytest.skip("article/dist/index.html is not there yet (the specimen article)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def visual():
+    return config.load(REPO / "pyproject.toml").visual
+
+
+@pytest.fixture(scope="module")
+def session(visual):
+    with Session(visual) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def desktop(visual) -> dict[str, Variant]:
+    return {v.scheme: v for v in variants(visual) if v.viewport == "desktop"}
+
+
+@pytest.fixture(scope="module")
+def light_dark(session, desktop):
+    return session.capture(desktop["light"]), session.capture(desktop["dark"])
+
+
+def test_specimen_renders_offline_with_katex(session, desktop, light_dark):
+    light, _ = light_dark
+    assert light.aborted == []
+    assert light.image.shape[0] >= 8000 and light.image.shape[1] == 1280
+    assert light.fingerprint["fonts"], "the specimen's woff2 files are fingerprinted"
+    with session.open(desktop["light"]) as page:
+        katex = page.evaluate("() => [...document.querySelectorAll('d-math[block]')].map((m) => !!m.querySelector('.katex-display'))")
+    assert katex and all(katex)
+
+
+def test_every_configured_region_key_is_found(visual, light_dark):
+    light, _ = light_dark
+    keys = {r.key for r in light.regions}
+    assert keys == set(visual.regions)
+    assert sum(r.key == "note-box" for r in light.regions) >= 6
+    assert len({r.path for r in light.regions}) == len(light.regions)  # names are unique
+
+
+def test_dark_changes_colours_of_every_component_and_no_geometry(light_dark):
+    light, dark = light_dark
+    # the theme defines dark roles for note-box, code, math and figure (scss/tokens/_dark.scss):
+    # each of their regions must change; layout must not (same names, same boxes, same page size)
+    assert light.image.shape == dark.image.shape
+    assert [(r.path, r.box) for r in light.regions] == [(r.path, r.box) for r in dark.regions]
+    for lr, dr in zip(light.regions, dark.regions):
+        assert not np.array_equal(light.crop(lr), dark.crop(dr)), f"{lr.path} is the same in dark"
+
+
+def test_explicit_data_theme_beats_the_media_query(session, desktop, light_dark):
+    _, dark = light_dark
+    forced = dataclasses.replace(desktop["dark"], scheme="dark-attr")  # media: light, data-theme: dark
+    assert np.array_equal(session.capture(forced).image, dark.image)
+
+
+@pytest.mark.slow
+def test_five_captures_in_a_row_are_byte_identical(session, desktop):
+    pngs = {encode_png(session.capture(desktop["light"]).image, level=1) for _ in range(5)}
+    assert len(pngs) == 1
