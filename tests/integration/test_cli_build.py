@@ -213,3 +213,34 @@ def test_kill_9_during_a_build_leaves_each_output_old_or_new(tmp_path):
     assert theme("build", cwd=tmp_path).returncode == 0
     new = outputs(tmp_path)
     assert new[0] == new[1] and new[0] != old
+
+
+# ------------------------------------------------------------ --compiler dart
+
+
+def test_compiler_dart_builds_both_outputs_and_lists_the_subset_warning_once(project):
+    run = theme("build", "--compiler", "dart", cwd=project)
+    assert run.returncode == 0, run.stderr
+    src, dist = outputs(project)
+    assert src == dist and b"d-article {\n  font-size: 1.04em;\n  line-height: 1.7;" in src
+    assert b"[data-theme=dark] {" in src  # Dart's spelling: really the other compiler
+    warnings = [ln for ln in run.stderr.splitlines() if ln.startswith("theme: warning:")]
+    assert len(warnings) == 1 and "import, global-builtin" in warnings[0], run.stderr
+    assert "DEPRECATION WARNING" not in run.stderr  # nothing per use
+    # Back to libsass: the committed bytes again, and --check agrees.
+    assert theme("build", cwd=project).returncode == 0
+    assert outputs(project)[0] != src
+    assert theme("build", "--check", cwd=project).returncode == 0
+    assert theme("build", "--check", "--compiler", "dart", cwd=project).returncode == 1
+
+
+def test_compiler_dart_bad_input_exits_2_with_a_position_and_keeps_outputs(project):
+    assert theme("build", cwd=project).returncode == 0
+    edit(project / "scss/components/_code.scss", "$code-font-size", "$code-fontsize")
+    before = outputs(project)
+    run = theme("build", "--compiler", "dart", cwd=project)
+    assert run.returncode == 2
+    assert re.match(r"theme: scss/components/_code\.scss:\d+:\d+: undefined variable \$code-fontsize",
+                    run.stderr), run.stderr
+    assert outputs(project) == before
+    assert theme("build", "--compiler", "node", cwd=project).returncode == 2

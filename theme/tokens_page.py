@@ -1,0 +1,205 @@
+"""The token documentation page: one self-contained HTML file from the compiled CSS.
+
+Pure: CSS text in, HTML text out (the CLI writes it atomically). Like
+theme.tokens it reads the CSS the browser gets, so what the page shows cannot
+drift from the stylesheet:
+
+  - every `--theme-*` token with its light and dark value (var() chains resolved),
+    a swatch per scheme for colours, a specimen line for font stacks;
+  - "used by": every rule (selector and property, media query noted) whose value
+    reads the token, directly or through another token;
+  - type sizes: every font-size the stylesheet sets, with the selectors that set
+    it and a specimen line at that size.
+
+No scripts, no external URLs: it opens from disk anywhere.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+import tinycss2
+
+from . import contrast, tokens as tokens_mod
+
+SPECIMEN = "The ledger of memory: 0123456789 — Ωμέγα ≠ ½"
+
+
+@dataclass(frozen=True)
+class Use:
+    selector: str  # e.g. ".note-box"
+    property: str  # e.g. "background"
+    media: str  # "" at top level, else the @media prelude
+
+
+# ------------------------------------------------------------------ reading
+
+
+def usages(css: str, prefix: str = tokens_mod.PREFIX) -> dict[str, list[Use]]:
+    """Custom property → the rules that read it (through any var() chain), in stylesheet order.
+
+    Declarations of custom properties themselves are not uses (they are the
+    token's definition); a token defined as var(--theme-other) makes every use of
+    it a use of --theme-other too.
+    """
+    light = tokens_mod.declarations(css, ":root")
+    out: dict[str, list[Use]] = {}
+    for selector, media, decls in _all_rules(css):
+        for prop, value in decls.items():
+            if prop.startswith("--"):
+                continue
+            for name in _reads(value, light):
+                if name.startswith(f"--{prefix}-"):
+                    use = Use(selector, prop, media)
+                    if use not in out.setdefault(name, []):
+                        out[name].append(use)
+    return out
+
+
+def font_sizes(css: str) -> dict[str, list[str]]:
+    """font-size value → selectors that set it (top level and inside @media), first-seen order."""
+    out: dict[str, list[str]] = {}
+    for selector, media, decls in _all_rules(css):
+        size = decls.get("font-size")
+        if size:
+            label = f"{selector} @media {media}" if media else selector
+            if label not in out.setdefault(size, []):
+                out[size].append(label)
+    return out
+
+
+def _reads(value: str, table: dict[str, str], seen: frozenset = frozenset()) -> list[str]:
+    names = []
+    for name in re.findall(r"var\(\s*(--[\w-]+)", value):
+        if name in seen:
+            continue
+        names.append(name)
+        if name in table:
+            names += _reads(table[name], table, seen | {name})
+    return names
+
+
+def _all_rules(css: str):
+    """(selector text, media prelude or "", declarations) for every style rule."""
+    nodes = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    yield from _walk(nodes, "")
+
+
+def _walk(nodes, media: str):
+    for node in nodes:
+        if node.type == "qualified-rule":
+            selector = " ".join(tinycss2.serialize(node.prelude).split())
+            yield selector, media, tokens_mod._declarations(node)
+        elif node.type == "at-rule" and node.lower_at_keyword == "media" and node.content:
+            prelude = " ".join(tinycss2.serialize(node.prelude).split())
+            yield from _walk(tinycss2.parse_rule_list(node.content, True, True), prelude)
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def render(css: str, title: str = "Design tokens", prefix: str = tokens_mod.PREFIX) -> str:
+    found = tokens_mod.read_tokens(css, prefix)
+    light = {t.property: t.light for t in found}
+    dark = {t.property: t.dark for t in found}
+    used = usages(css, prefix)
+    rows = "\n".join(_token_row(t, _resolved(t.light, light), _resolved(t.dark, dark), used.get(t.property, []))
+                     for t in found)
+    sizes = "\n".join(_size_row(size, selectors) for size, selectors in font_sizes(css).items())
+    e = html.escape
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(title)}</title>
+<style>{_PAGE_CSS}</style>
+</head>
+<body>
+<h1>{e(title)}</h1>
+<p class="lead">{len(found)} tokens read from the compiled stylesheet: the custom properties
+<code>--{e(prefix)}-*</code> with their light and dark values, and the rules that read each one.
+Colours show a swatch per scheme; font stacks show a specimen.</p>
+<table id="tokens">
+<thead><tr><th>Token</th><th>Light</th><th>Dark</th><th>Used by</th></tr></thead>
+<tbody>
+{rows}
+</tbody>
+</table>
+<h2 id="sizes">Type sizes</h2>
+<table id="type-sizes">
+<thead><tr><th>Size</th><th>Specimen</th><th>Set by</th></tr></thead>
+<tbody>
+{sizes}
+</tbody>
+</table>
+</body>
+</html>
+"""
+
+
+def _resolved(value: str, table: dict[str, str]) -> str:
+    try:
+        return tokens_mod.resolve(value, table)
+    except (KeyError, ValueError):
+        return value
+
+
+def _token_row(token, light: str, dark: str, uses: list[Use]) -> str:
+    e = html.escape
+    kind = _kind(token.name, light)
+    cells = "".join(f'<td class="value {scheme}">{_value_cell(kind, value, raw)}</td>'
+                    for scheme, value, raw in (("light", light, token.light), ("dark", dark, token.dark)))
+    used = "".join(f"<li><code>{e(u.selector)}</code> {e(u.property)}"
+                   + (f' <span class="media">@media {e(u.media)}</span>' if u.media else "")
+                   + "</li>" for u in uses)
+    used_cell = f'<ul class="uses">{used}</ul>' if uses else '<span class="unused">not read by any rule</span>'
+    return (f'<tr class="token {kind}" id="{e(token.name)}" data-token="{e(token.property)}">'
+            f'<th scope="row"><code>{e(token.property)}</code></th>{cells}<td>{used_cell}</td></tr>')
+
+
+def _kind(name: str, value: str) -> str:
+    if contrast.parse_colour(value) is not None:
+        return "colour"
+    if name.startswith("font-family"):
+        return "font"
+    return "other"
+
+
+def _value_cell(kind: str, value: str, raw: str) -> str:
+    e = html.escape
+    shown = e(value) if value == raw else f"{e(value)} <small>({e(raw)})</small>"
+    if kind == "colour":
+        return (f'<span class="swatch" style="background: {e(value)}" title="{e(value)}"></span>'
+                f"<code>{shown}</code>")
+    if kind == "font":
+        return f'<p class="specimen" style="font-family: {e(value)}">{e(SPECIMEN)}</p><code>{shown}</code>'
+    return f"<code>{shown}</code>"
+
+
+def _size_row(size: str, selectors: list[str]) -> str:
+    e = html.escape
+    where = "".join(f"<li><code>{e(s)}</code></li>" for s in selectors)
+    return (f'<tr class="size" data-size="{e(size)}"><th scope="row"><code>{e(size)}</code></th>'
+            f'<td><p class="specimen" style="font-size: {e(size)}">{e(SPECIMEN)}</p></td>'
+            f'<td><ul class="uses">{where}</ul></td></tr>')
+
+
+# The page's own look: plain, readable in either scheme, no external resources.
+_PAGE_CSS = """
+:root { color-scheme: light dark; }
+body { margin: 2rem auto; max-width: 1200px; padding: 0 1rem; font: 15px/1.5 system-ui, sans-serif; }
+table { width: 100%; border-collapse: collapse; }
+th, td { padding: 6px 8px; border-bottom: 1px solid #8884; text-align: left; vertical-align: top; }
+thead th { position: sticky; top: 0; background: Canvas; }
+code { font-size: 13px; overflow-wrap: anywhere; }
+.swatch { display: block; width: 64px; height: 28px; margin-bottom: 4px;
+          border: 1px solid #8888; border-radius: 4px; }
+.value.dark .swatch { outline: 3px solid #121519; }
+.specimen { margin: 0 0 4px; }
+.uses { margin: 0; padding-left: 1.1em; }
+.media, .unused, small { color: GrayText; }
+.lead { max-width: 70ch; }
+"""
