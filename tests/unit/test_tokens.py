@@ -70,3 +70,41 @@ def test_resolve_reports_unknown_and_cyclic_properties():
         tokens.resolve("var(--nope)", {})
     with pytest.raises(ValueError, match="cycle"):
         tokens.resolve("var(--a)", {"--a": "var(--b)", "--b": "var(--a)"})
+
+
+# ------------------------------------------------------------ token page (theme.tokens_page)
+
+PAGE_CSS = CSS + """
+:root { --theme-alias: var(--theme-text-color); }
+.card { color: var(--theme-alias); font-size: 12px; }
+@media (min-width: 1000px) { .wide { border: 1px solid var(--theme-text-color); font-size: 12px; } }
+.plain { font-size: 1.04em; }
+"""
+
+
+def test_usages_follow_var_chains_and_media_blocks():
+    from theme import tokens_page
+
+    uses = tokens_page.usages(PAGE_CSS)
+    text_color = [(u.selector, u.property, u.media) for u in uses["--theme-text-color"]]
+    assert text_color == [(".note", "color", ""), (".card", "color", ""),
+                          (".wide", "border", "(min-width: 1000px)")]
+    assert [(u.selector, u.property) for u in uses["--theme-alias"]] == [(".card", "color")]
+    assert "--theme-gap" not in uses  # defined, read by no rule
+
+
+def test_font_sizes_lists_every_selector_per_size():
+    from theme import tokens_page
+
+    assert tokens_page.font_sizes(PAGE_CSS) == {
+        "12px": [".card", ".wide @media (min-width: 1000px)"], "1.04em": [".plain"]}
+
+
+def test_token_page_escapes_values_and_is_deterministic():
+    from theme import tokens_page
+
+    css = ':root { --theme-font-family-body: "A<b>" , serif; --theme-x: #fff; }'
+    page = tokens_page.render(css)
+    assert page == tokens_page.render(css)
+    assert "A<b>" not in page and "&quot;A&lt;b&gt;&quot;" in page
+    assert "<script" not in page and "http" not in page.replace("http-equiv", "")

@@ -90,6 +90,8 @@ def tokens_command(load_config, as_json: bool, check_contrast: bool, pairs_file:
     from .. import build as build_mod
     from .. import tokens as tokens_mod
 
+    if as_json and check_contrast:
+        raise click.UsageError("--json and --check-contrast cannot be combined (both print to stdout)")
     cfg = load_config()
     css = build_mod.compile_theme(cfg, source_map=False).css.decode("utf-8")
     found = tokens_mod.read_tokens(css)
