@@ -195,8 +195,10 @@ def _md(text: str) -> str:
 
 
 def to_html(report: Report) -> str:
-    data = json.dumps(json.loads(to_json(report)), sort_keys=True).replace("</", "<\\/")
-    return _PAGE.replace("/*DATA*/null", data).replace("{{TITLE}}", html.escape(_title(report)))
+    # "<" written as \u003c: a message holding "</script>" or "<!--" cannot end the script early
+    data = json.dumps(json.loads(to_json(report)), sort_keys=True).replace("<", "\\u003c")
+    # the title first: a "{{TITLE}}" inside the data must stay as it was written
+    return _PAGE.replace("{{TITLE}}", html.escape(_title(report))).replace("/*DATA*/null", data)
 
 
 def _title(report: Report) -> str:
@@ -236,7 +238,8 @@ _PAGE = r"""<!doctype html>
 <title>{{TITLE}}</title>
 <style>
 :root { color-scheme: light dark; --bg:#fafafa; --fg:#1d1d1f; --muted:#666; --card:#fff; --line:#ddd;
-  --failed:#c62828; --created:#2e7d32; --updated:#ef6c00; --unused:#6a1b9a; --matched:#607d8b; }
+  --failed:#c62828; --created:#2e7d32; --updated:#ef6c00; --unused:#6a1b9a; --matched:#607d8b;
+  --added:#00838f; --removed:#4e342e; }
 @media (prefers-color-scheme: dark) { :root { --bg:#16171a; --fg:#e8e8ea; --muted:#9a9aa0; --card:#202226; --line:#34363b; } }
 * { box-sizing: border-box; }
 body { margin:0; font: 14px/1.45 system-ui, sans-serif; background:var(--bg); color:var(--fg); }
@@ -251,6 +254,7 @@ main { padding:16px; display:grid; gap:16px; }
 .card { background:var(--card); border:1px solid var(--line); border-left:5px solid var(--matched); border-radius:6px; padding:12px; }
 .card[data-status=failed] { border-left-color:var(--failed); } .card[data-status=created] { border-left-color:var(--created); }
 .card[data-status=updated] { border-left-color:var(--updated); } .card[data-status=unused] { border-left-color:var(--unused); }
+.card[data-status=added] { border-left-color:var(--added); } .card[data-status=removed] { border-left-color:var(--removed); }
 .card h2 { font-size:14px; margin:0; font-family: ui-monospace, monospace; word-break:break-all; }
 .meta { color:var(--muted); margin:4px 0 8px; }
 .status { text-transform:uppercase; font-size:11px; font-weight:700; letter-spacing:.04em; margin-right:8px; }
@@ -259,7 +263,7 @@ main { padding:16px; display:grid; gap:16px; }
 .stage { margin-top:8px; overflow:auto; max-height:80vh; border:1px solid var(--line); background:repeating-conic-gradient(#ccc 0 25%, #fff 0 50%) 0 0/16px 16px; }
 .stage img { display:block; image-rendering:pixelated; transform-origin:0 0; }
 .side { display:flex; gap:8px; align-items:flex-start; } .side figure { margin:0; } .side figcaption { font-size:11px; color:var(--muted); background:var(--card); }
-.slider { position:relative; display:inline-block; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
+.slider { position:relative; display:inline-block; transform-origin:0 0; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
 .slider input { width:100%; }
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
 .attribution { margin:4px 0 8px; padding-left:18px; } .attribution li { font-weight:600; }
@@ -269,6 +273,7 @@ pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6p
 <header>
   <h1>{{TITLE}}</h1>
   <div class="counts" id="counts"></div>
+  <div class="meta hidden" id="revisions"></div>
   <div class="filters" id="filters"></div>
 </header>
 <div class="banner hidden" id="drift"></div>
@@ -277,6 +282,8 @@ pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6p
 "use strict";
 const REPORT = /*DATA*/null;
 const FILTERS = [["status","status"],["page","page"],["viewport","viewport"],["scheme","scheme"],["region_key","region"]];
+const WHOLE_PAGE = "(whole page)";  // the region filter's name for page images (region_key "")
+const facet = (e, field) => field === "region_key" ? (e.region_key || (e.page ? WHOLE_PAGE : "")) : (e[field] || "");
 const el = (tag, attrs = {}, ...kids) => { const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) { if (k === "text") n.textContent = v; else n.setAttribute(k, v); }
   for (const k of kids) n.append(k); return n; };
@@ -290,12 +297,14 @@ function where(e) { return e.region_key ? `${e.region_key} in “${e.heading || 
 
 function view(e, mode, zoom) {
   const im = e.images, z = `scale(${zoom})`;
-  const img = (k) => { const i = el("img", {src: im[k], alt: `${k} ${e.key}`, "data-kind": k}); i.style.transform = z; return i; };
+  // Zoom scales each image, except in the slider, where the pair is scaled as one so that
+  // the top layer's width (a percentage of the pair) still cuts the picture where the range says.
+  const img = (k, zoomed = true) => { const i = el("img", {src: im[k], alt: `${k} ${e.key}`, "data-kind": k}); if (zoomed) i.style.transform = z; return i; };
   if (mode === "side") return el("div", {class: "side"}, ...["expected","actual","diff"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k))));
   if (mode === "diff") return im.diff ? img("diff") : el("p", {text: "no diff image"});
   if (mode === "slider") { if (!im.expected || !im.actual) return el("p", {text: "slider needs expected and actual"});
     const wrap = el("div", {class: "slider"}), top = el("div", {class: "top"}), range = el("input", {type: "range", min: "0", max: "100", value: "50", "aria-label": "slider position"});
-    top.append(img("expected")); wrap.append(img("actual"), top);
+    top.append(img("expected", false)); wrap.append(img("actual", false), top); wrap.style.transform = z;
     const move = () => { top.style.width = range.value + "%"; }; range.addEventListener("input", move); move();
     return el("div", {}, range, wrap); }
   if (mode === "blink") { if (!im.expected || !im.actual) return el("p", {text: "blink needs expected and actual"});
@@ -306,16 +315,18 @@ function view(e, mode, zoom) {
 }
 
 function card(e) {
-  const c = el("section", {class: "card", "data-status": e.status, "data-page": e.page, "data-viewport": e.viewport, "data-scheme": e.scheme, "data-region_key": e.region_key, "data-key": e.key});
+  const c = el("section", {class: "card", "data-key": e.key});
+  for (const [field] of FILTERS) c.dataset[field] = facet(e, field);
   c.append(el("h2", {}, el("span", {class: "status", text: e.status}), e.key));
   const meta = [where(e), numbers(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : ""].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
   if (e.attribution && e.attribution.length) c.append(el("ul", {class: "attribution"}, ...e.attribution.map(a => el("li", {text: a}))));
+  for (const line of e.attribution || []) c.append(el("div", {class: "meta", text: "in: " + line}));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
   if (!Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
   const modes = [["side","side by side"],["slider","slider"],["blink","blink"],["diff","diff only"]];
   const bar = el("div", {class: "views"}), stage = el("div", {class: "stage"});
-  let mode = e.images.diff ? "side" : "side", zoom = 1;
+  let mode = "side", zoom = 1;
   const zoomIn = el("input", {type: "range", min: "0.25", max: "4", step: "0.25", value: "1", "aria-label": "zoom"});
   const render = () => { stage.replaceChildren(view(e, mode, zoom)); for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode)); };
   for (const [m, label] of modes) { const b = el("button", {type: "button", "data-mode": m, text: label}); b.addEventListener("click", () => { mode = m; render(); }); bar.append(b); }
@@ -334,10 +345,13 @@ function applyFilters() {
 function init() {
   const entries = REPORT.entries.filter(e => e.status !== "matched");
   document.getElementById("counts").append(...Object.entries(REPORT.counts).sort().map(([k, v]) => el("span", {text: `${v} ${k}`})));
+  const revs = (REPORT.environment || {}).revisions;  // written by `theme compare`
+  if (revs) { const r = document.getElementById("revisions"); const side = (s) => `${s.ref} (${(s.commit || "").slice(0, 10)})`;
+    r.textContent = `base ${side(revs.base)} → head ${side(revs.head)}`; r.classList.remove("hidden"); }
   if (REPORT.drift) { const b = document.getElementById("drift"); b.textContent = "⚠️ " + REPORT.drift; b.classList.remove("hidden"); }
   const f = document.getElementById("filters");
   for (const [field, label] of FILTERS) {
-    const values = [...new Set(entries.map(e => e[field]).filter(Boolean))].sort();
+    const values = [...new Set(entries.map(e => facet(e, field)).filter(Boolean))].sort();
     const s = el("select", {name: field}); s.append(el("option", {value: "", text: "all"}), ...values.map(v => el("option", {value: v, text: v})));
     s.addEventListener("change", applyFilters); f.append(el("label", {}, label, s));
   }
