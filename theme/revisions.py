@@ -106,7 +106,7 @@ class Side:
 @dataclass(frozen=True)
 class Outcome:
     report: report.Report
-    index: Path  # the written index.html
+    index: Path  # the written index.html (`report` is what report.json holds: image paths relative to it)
     base: Revision
     head: Revision
 
@@ -211,8 +211,9 @@ def compare_revisions(cfg: Config, base: str, head: str | None = None, *, out: P
         with _checkouts(git, revs, scratch) as paths:
             sides = [_prepare(rev, path, rel, say) for rev, path in zip(revs, paths)]
             rep = _capture_and_compare(sides[0], sides[1], scratch / "images", browser, say)
-        index = report.write(out, rep)
-    return Outcome(rep, index, revs[0], revs[1])
+        index = report.write(out, rep)  # copies the images out of the temporary folder
+    written = report.from_json((index.parent / "report.json").read_text(encoding="utf-8"))
+    return Outcome(written, index, revs[0], revs[1])
 
 
 def _relative_config(cfg: Config, git: Git) -> PurePosixPath:
@@ -271,7 +272,9 @@ def _prepare(rev: Revision, checkout: Path, rel: PurePosixPath, say: Progress) -
         if cfg.visual is None:
             raise ConfigError(f"{rev.label}{rel}: no [tool.theme.visual] table in the {rev.role} "
                               "revision; add one there or compare a later revision")
-        say(f"{rev.role} ({_short(rev)}): building {cfg.build.entry.relative_to(checkout).as_posix()}")
+        entry = cfg.build.entry
+        say(f"{rev.role} ({_short(rev)}): building "
+            f"{entry.relative_to(checkout).as_posix() if entry.is_relative_to(checkout) else entry}")
         build_mod.build(cfg)
     return Side(rev, checkout, cfg)
 

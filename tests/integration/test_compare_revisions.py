@@ -3,6 +3,7 @@
 The project is tiny (one page, one 480×360 viewport, one scheme, two region
 keys) and its two commits differ in one token, the colour of `.box`: the
 comparison must name exactly the box region and the page, and not the card.
+The project sits in a subfolder of the repository (`web/`), as in a monorepo.
 The command runs as a subprocess, as a user or CI would run it.
 """
 
@@ -71,28 +72,30 @@ def commit_all(repo: Path, message: str) -> str:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
-    """Commit `one` (blue box) then commit `two` (red box); nothing else differs."""
+    """The project folder `<git root>/web`: commit `one` (blue box), then `two` (red box), nothing else."""
     if not Path(BROWSER).exists():
         pytest.skip(f"no Chromium at {BROWSER} (set THEME_BROWSER)")
-    root = tmp_path_factory.mktemp("compare") / "repo"
+    top = tmp_path_factory.mktemp("compare") / "repo"
+    root = top / "web"
     (root / "scss").mkdir(parents=True)
     (root / "site").mkdir()
-    git(root, "init", "-q")
+    git(top, "init", "-q")
     (root / "pyproject.toml").write_text(PYPROJECT)
     (root / "scss" / "style.scss").write_text(STYLE)
     (root / "scss" / "_tokens.scss").write_text(TOKENS.format(box="#1e88e5"))
     (root / "site" / "index.html").write_text(PAGE)
-    (root / ".gitignore").write_text("out/\n")
-    commit_all(root, "one")
-    git(root, "tag", "one")
+    (top / ".gitignore").write_text("out/\n")
+    commit_all(top, "one")
+    git(top, "tag", "one")
     (root / "scss" / "_tokens.scss").write_text(TOKENS.format(box="#e53935"))
-    commit_all(root, "two")
-    git(root, "tag", "two")
+    commit_all(top, "two")
+    git(top, "tag", "two")
     return root
 
 
-def theme(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "THEME_BROWSER": BROWSER}
+def theme(cwd: Path, *args: str, **extra_env: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}  # never the real CI's
+    env.update(THEME_BROWSER=BROWSER, **extra_env)
     return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, env=env,
                           capture_output=True, text=True)
 
@@ -129,10 +132,16 @@ def test_one_token_changed_finds_the_box_and_the_page_not_the_card(repo, tmp_pat
 
 
 def test_identical_revisions_exit_0_with_every_image_matched(repo, tmp_path):
+    """Run from elsewhere with -C; the step summary is appended when GitHub Actions asks for it."""
     out = tmp_path / "report"
-    run = theme(repo, "compare", "--base", "two", "--head", "two", "--out", str(out))
+    summary = tmp_path / "step-summary.md"
+    summary.write_text("earlier step\n")
+    run = theme(tmp_path, "compare", "-C", str(repo), "--base", "two", "--head", "two",
+                "--out", str(out), GITHUB_STEP_SUMMARY=str(summary))
     assert run.returncode == 0, run.stderr
     assert {e["status"] for e in entries(out).values()} == {"matched"}
+    assert summary.read_text() == "earlier step\n" + (out / "summary.md").read_text()
+    assert "**3** matched" in summary.read_text()
 
 
 def test_default_head_is_the_working_tree_and_out_defaults_to_the_config(repo):
@@ -150,7 +159,7 @@ def test_default_head_is_the_working_tree_and_out_defaults_to_the_config(repo):
     assert {k for k, e in found.items() if e["status"] == "failed"} == {KEYS["page"], KEYS["card"]}
     assert json.loads((repo / "out" / "report" / "report.json").read_text())["environment"][
         "revisions"]["head"]["ref"] == "working tree"
-    assert before_status == "" and after_status == "M scss/_tokens.scss"
+    assert before_status == "" and after_status == "M web/scss/_tokens.scss"
     assert not (repo / "site" / "style.css").exists(), "the build must not write into the user's folder"
     assert len(git(repo, "worktree", "list").splitlines()) == 1
 
@@ -160,7 +169,8 @@ def test_a_region_only_on_one_side_is_added_or_removed(repo, tmp_path):
     pyproject = repo / "pyproject.toml"
     pyproject.write_text(PYPROJECT.replace('card = ".card"', 'card = ".card", title = "h2"'))
     try:
-        run_added = theme(repo, "compare", "--base", "two", "--out", str(tmp_path / "added"))
+        run_added = theme(tmp_path, "compare", "--config", str(pyproject), "--base", "two",
+                          "--out", str(tmp_path / "added"))
         with_title = git(repo, "stash", "create")  # a commit of the working tree; the tree stays as it is
         run_removed = theme(repo, "compare", "--base", with_title, "--head", "two",
                             "--out", str(tmp_path / "removed"))

@@ -24,11 +24,13 @@ from . import main, project_options
 @project_options
 def compare(base: str, head: str | None, out: Path | None, load_config) -> None:
     """Build and capture both revisions in temporary worktrees and report every difference."""
+    from ..report import append_step_summary
     from ..revisions import compare_revisions
 
     cfg = load_config()
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
     outcome = compare_revisions(cfg, base, head, out=out, progress=progress)
+    append_step_summary(outcome.report)  # in GitHub Actions, the summary lands on the run's page
     for entry in outcome.report.entries:
         if entry.status != "matched":
             click.echo(f"{entry.status:8}  {entry.key}")
