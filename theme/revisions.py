@@ -52,7 +52,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Mapping
 
@@ -249,12 +249,12 @@ def _checkouts(git: Git, revs: tuple[Revision, ...], scratch: Path) -> Iterator[
     try:
         for rev in revs:
             path = scratch / rev.role
+            made.append(path)  # before adding: a half-made worktree is removed too
             try:
                 git.worktree(path, rev.commit, rev.tree)
             except _GitFailed as err:
                 raise ConfigError(f"{rev.ref}: cannot check out the {rev.role} revision ({err}); "
                                   "check `git worktree list` and free disk space") from None
-            made.append(path)
         yield made
     finally:
         for path in made:
@@ -280,7 +280,9 @@ def _prepare(rev: Revision, checkout: Path, rel: PurePosixPath, say: Progress) -
 
 
 def _short(rev: Revision) -> str:
-    return rev.ref if rev.ref == WORKING_TREE else f"{rev.ref} {rev.commit[:10]}"
+    if rev.ref == WORKING_TREE:
+        return rev.ref
+    return rev.commit[:10] if rev.commit.startswith(rev.ref) else f"{rev.ref} {rev.commit[:10]}"
 
 
 @contextlib.contextmanager

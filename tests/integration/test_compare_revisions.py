@@ -188,6 +188,23 @@ def test_a_region_only_on_one_side_is_added_or_removed(repo, tmp_path):
         assert [status, title] in [line.split() for line in run.stdout.splitlines()]
 
 
+def test_a_build_error_in_the_base_names_the_file_at_that_revision_exit_2(repo, tmp_path):
+    style = repo / "scss" / "style.scss"
+    style.write_text(STYLE + ".box { color: $no-such-token; }\n")
+    try:
+        broken = git(repo, "stash", "create")
+    finally:
+        style.write_text(STYLE)
+    run = theme(repo, "compare", "--base", broken, "--head", "two", "--out", str(tmp_path / "r"))
+    assert run.returncode == 2
+    [first] = [line for line in run.stderr.splitlines() if line.startswith("theme: ")]
+    assert first.startswith(f"theme: {broken}:web/scss/style.scss:5:")
+    assert "$no-such-token" in first and first.endswith(f"[base: {broken[:10]}]")
+    assert "theme-compare-" not in run.stderr  # no temporary path leaks into the message
+    assert len(git(repo, "worktree", "list").splitlines()) == 1  # temporary worktrees are gone
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize("flag", ["--base", "--head"])
 def test_unknown_ref_is_one_line_naming_it_exit_2(repo, tmp_path, flag):
     args = ["--base", "one", "--head", "two"]
