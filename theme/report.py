@@ -250,7 +250,7 @@ h1 { font-size:17px; margin:0 0 6px; }
 .filters label { font-size:12px; color:var(--muted); display:flex; flex-direction:column; }
 select { font:inherit; padding:2px 4px; }
 .banner { background:#fff3cd; color:#5c4400; padding:8px 16px; border-bottom:1px solid #e0c97a; }
-main { padding:16px; display:grid; gap:16px; }
+main { padding:16px; display:grid; gap:16px; grid-template-columns:minmax(0, 1fr); } /* wide images scroll in their stage, never widen the page */
 .card { background:var(--card); border:1px solid var(--line); border-left:5px solid var(--matched); border-radius:6px; padding:12px; }
 .card[data-status=failed] { border-left-color:var(--failed); } .card[data-status=created] { border-left-color:var(--created); }
 .card[data-status=updated] { border-left-color:var(--updated); } .card[data-status=unused] { border-left-color:var(--unused); }

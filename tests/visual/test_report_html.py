@@ -24,6 +24,7 @@ pytestmark = pytest.mark.browser
 
 BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 W, H = 40, 30
+WIDE = 900  # three of these side by side are wider than the window
 COLOURS = {"expected": (30, 136, 229), "actual": (229, 57, 53), "diff": (255, 0, 0)}
 DRIFT = "environment drift: baselines were made with browser chromium 120; this run uses chromium 156."
 
@@ -37,8 +38,8 @@ def png(path: Path, rgb: tuple[int, int, int], size: tuple[int, int] = (W, H)) -
     return str(path)
 
 
-def entry(art: Path, key: str, status: str, kinds: tuple[str, ...], **fields) -> report.Entry:
-    images = {k: png(art / key.replace("/", "_") / f"{k}.png", COLOURS[k]) for k in kinds}
+def entry(art: Path, key: str, status: str, kinds: tuple[str, ...], size=(W, H), **fields) -> report.Entry:
+    images = {k: png(art / key.replace("/", "_") / f"{k}.png", COLOURS[k], size) for k in kinds}
     diff = {"diff_pixels": 600, "ratio": 0.5, "failed_rule": "600 pixels differ", "size_mismatch": False,
             "expected_size": [W, H], "actual_size": [W, H], "boxes": [[0, 0, 20, 30]],
             "shifts": [{"y": 10, "by": 4, "text": "content below y=10 moved down by 4 px"}]}
@@ -51,8 +52,8 @@ def sample(art: Path, drift: str | None) -> report.Report:
     return report.Report((
         entry(art, "index/desktop-dark/note-box/memory.png", "failed", both, page="index",
               viewport="desktop", scheme="dark", region_key="note-box", heading="Memory usage"),
-        entry(art, "index/mobile-light/page.png", "failed", both, page="index", viewport="mobile",
-              scheme="light"),
+        entry(art, "index/mobile-light/page.png", "failed", both, size=(WIDE, H), page="index",
+              viewport="mobile", scheme="light"),
         entry(art, "guide/desktop-light/code/setup.png", "created", ("actual",), page="guide",
               viewport="desktop", scheme="light", region_key="code", heading="Setup"),
         entry(art, "index/desktop-light/figure/results.png", "updated", ("actual",), page="index",
@@ -150,6 +151,15 @@ def test_free_text_is_shown_as_text(opened):
     page = opened()
     assert page.evaluate("() => window.pwned") is None
     assert card(page, "old/desktop-light/page.png").locator("pre.msg").inner_text() == HOSTILE
+
+
+def test_wide_images_scroll_inside_their_card_not_the_page(opened):
+    page = opened()
+    wide = card(page, "index/mobile-light/page.png")
+    assert wide.bounding_box()["width"] < 1200
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1200
+    stage = wide.locator(".stage")
+    assert stage.evaluate("s => s.scrollWidth > s.clientWidth")
 
 
 def test_no_request_leaves_the_file_system(opened):
