@@ -106,8 +106,12 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance)
     if ctx.update.rewrites():
         if not _may_write(ctx):
             return _refused(ctx, key, actual, result, drift)
+        # The old baseline and the diff go to the artefacts first, so the report
+        # shows a reviewer what this update changed before it is committed.
+        arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
         ctx.store.write(key, actual, ctx.fingerprint)
-        return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result, drift)
+        return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
+                           drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
 
@@ -126,8 +130,9 @@ def _missing(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
                 "locally or in the workflow_dispatch job, and commit snapshots/",
                 artifacts=arts,
             )
+        arts = _write_artifacts(ctx, key, actual)  # so the report can show what was created
         ctx.store.write(key, actual, ctx.fingerprint)
-        return CheckResult(key, Status.CREATED, f"{key}: baseline created")
+        return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=arts)
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
         key, Status.FAILED,

@@ -78,8 +78,14 @@ def test_update_changed_rewrites_but_missing_mode_does_not(tmp_path):
     check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
     new = page(box_colour=(200, 30, 30))
     assert check(ctx(tmp_path, update=Update.MISSING), KEY, new, Tolerance()).status is Status.FAILED
-    assert check(ctx(tmp_path, update=Update.CHANGED), KEY, new, Tolerance()).status is Status.UPDATED
+    updated = check(ctx(tmp_path, update=Update.CHANGED), KEY, new, Tolerance())
+    assert updated.status is Status.UPDATED
     assert np.array_equal(Store(tmp_path / "snapshots").read(KEY), new)
+    # the report can show what the update replaced
+    from theme import images
+    assert np.array_equal(images.read_png(updated.artifacts.expected), page())
+    assert np.array_equal(images.read_png(updated.artifacts.actual), new)
+    assert updated.artifacts.diff.is_file()
 
 
 def test_corrupt_baseline_fails_naming_the_file_and_is_kept(tmp_path):
