@@ -266,7 +266,6 @@ main { padding:16px; display:grid; gap:16px; grid-template-columns:minmax(0, 1fr
 .slider { position:relative; display:inline-block; transform-origin:0 0; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
 .slider input { width:100%; }
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
-.attribution { margin:4px 0 8px; padding-left:18px; } .attribution li { font-weight:600; }
 .hidden { display:none !important; }
 </style></head>
 <body>
@@ -320,7 +319,6 @@ function card(e) {
   c.append(el("h2", {}, el("span", {class: "status", text: e.status}), e.key));
   const meta = [where(e), numbers(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : ""].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
-  if (e.attribution && e.attribution.length) c.append(el("ul", {class: "attribution"}, ...e.attribution.map(a => el("li", {text: a}))));
   for (const line of e.attribution || []) c.append(el("div", {class: "meta", text: "in: " + line}));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
   if (!Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }

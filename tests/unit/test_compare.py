@@ -50,7 +50,7 @@ def test_ci_refuses_to_create(tmp_path):
 def test_equal_matches_and_clears_stale_artifacts(tmp_path):
     check(ctx(tmp_path, update=Update.MISSING), KEY, page(), Tolerance())
     stale = artifact_paths(tmp_path / "artifacts", KEY).actual
-    stale.parent.mkdir(parents=True)
+    stale.parent.mkdir(parents=True, exist_ok=True)
     stale.write_bytes(b"old failure")
     r = check(ctx(tmp_path), KEY, page(), Tolerance())
     assert r.status is Status.MATCHED and r.ok
