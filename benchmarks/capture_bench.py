@@ -1,0 +1,196 @@
+"""Capture engine benchmark: prints ratio lines against peers measured in the same run.
+
+    python benchmarks/capture_bench.py [--repeats 20] [--skip-tall]
+
+(a) the specimen, every variant of the repo's config: the engine's wall time
+    (load, settle, stability checks, tiles, decode, guard, regions) against the
+    sum of the bare Playwright/DevTools screenshot calls it makes — measured
+    by issuing the very same calls (same clips) on a plainly loaded page.
+    Target: <= 1.3x.
+(b) a generated ~120 000 px article (the specimen's body repeated) at 1280x800,
+    light and dark: seconds per variant (target < 15 s), peak RSS, and where the
+    time goes.
+(c) N consecutive captures of the specimen (desktop, light): differing pixels
+    against the first (target 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from theme import config
+from theme.capture import Session, Variant, variants
+from theme.capture.server import LocalServer
+
+REPO = Path(__file__).resolve().parents[1]
+TALL = 120_000
+
+
+def tree_rss_mb() -> float:
+    """RSS of this process and all its descendants (the browser), from /proc, in MB."""
+    pids, total = {str(Path("/proc/self").resolve().name)}, 0
+    changed = True
+    stats = {}
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                stats[proc.name] = (fields[1], int(fields[21]))  # ppid, rss pages
+            except OSError:
+                pass
+    while changed:
+        changed = False
+        for pid, (ppid, _) in stats.items():
+            if ppid in pids and pid not in pids:
+                pids.add(pid)
+                changed = True
+    total = sum(stats[p][1] for p in pids if p in stats)
+    return total * resource.getpagesize() / 2**20
+
+
+class PeakRss:
+    """Samples tree_rss_mb() every 0.2 s in a thread."""
+
+    def __enter__(self):
+        self.peak, self._stop = 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self):
+        while not self._stop.wait(0.2):
+            self.peak = max(self.peak, tree_rss_mb())
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def bare_calls(session: Session, variant: Variant, height: int, width: int, tile: int, viewport_shots: int) -> float:
+    """Seconds of the same DevTools screenshot calls on a plainly loaded page (no engine around them)."""
+    with session._browser.new_context(viewport={"width": variant.width, "height": variant.height},
+                                      color_scheme=variant.media_scheme) as ctx:
+        page = ctx.new_page()
+        page.goto(session.server.url(variant.page), wait_until="load")
+        page.wait_for_timeout(300)
+        cdp = ctx.new_cdp_session(page)
+        spent = 0.0
+        for _ in range(viewport_shots):
+            t = time.perf_counter()
+            cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            spent += time.perf_counter() - t
+        for y in range(0, height, tile):
+            t = time.perf_counter()
+            cdp.send("Page.captureScreenshot", {
+                "format": "png", "captureBeyondViewport": True, "optimizeForSpeed": True,
+                "clip": {"x": 0, "y": y, "width": width, "height": min(tile, height - y), "scale": 1}})
+            spent += time.perf_counter() - t
+        return spent
+
+
+def bench_specimen(visual) -> None:
+    todo = variants(visual)
+    with Session(visual) as session:
+        t0 = time.perf_counter()
+        caps = list(session.capture_all(todo))
+        engine = time.perf_counter() - t0
+        own_calls = sum(c.timings["tile_seconds"] + c.timings["check_shot_seconds"] for c in caps)
+        peer = sum(
+            bare_calls(session, c.variant, c.image.shape[0], c.image.shape[1], visual.tile_height,
+                       c.timings["check_shots"])
+            for c in caps
+        )
+    print(f"(a) specimen, {len(caps)} variants: engine {engine:.2f} s, its own screenshot calls {own_calls:.2f} s, "
+          f"the same calls bare {peer:.2f} s")
+    for c in caps:
+        t = c.timings
+        print(f"    {c.variant.folder}: {c.image.shape[1]}x{c.image.shape[0]} px, {c.seconds:.2f} s "
+              f"(load {t['load']:.2f}, settle {t['settle']:.2f}, stable {t['stable']:.2f}, tiles {t['tiles']:.2f}, "
+              f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; {t['tile_calls']} tile + {t['check_shots']} check shots)")
+    print(f"RATIO specimen engine / bare screenshot calls = {engine / peer:.2f}x (target <= 1.3x)")
+    print(f"RATIO specimen engine / its own screenshot calls = {engine / own_calls:.2f}x")
+
+
+def tall_root(visual, workdir: Path, repeats: int) -> Path:
+    """A copy of the specimen whose <d-article> body is repeated `repeats` times."""
+    root = workdir / "tall"
+    root.mkdir(exist_ok=True)
+    html = (visual.root / "index.html").read_text(encoding="utf-8")
+    m = re.search(r"(<d-article>)(.*?)(</d-article>)", html, re.S)
+    body = m.group(2)
+    (root / "index.html").write_text(html[:m.end(1)] + body * repeats + html[m.start(3):], encoding="utf-8")
+    for item in visual.root.iterdir():
+        if item.name != "index.html" and not (root / item.name).exists():
+            (root / item.name).symlink_to(item.resolve())
+    return root
+
+
+def bench_tall(visual, workdir: Path) -> None:
+    base = dataclasses_replace(visual, viewports={"desktop": (1280, 800)})
+    with Session(base) as probe:
+        cap = probe.capture(Variant("index.html", "desktop", 1280, 800, "light"))
+    repeats = max(1, -(-TALL // cap.image.shape[0]))
+    root = tall_root(visual, workdir, repeats)
+    tall = dataclasses_replace(base, root=root)
+    results = []
+    with Session(tall) as session, PeakRss() as rss:
+        for scheme in ("light", "dark"):
+            c = session.capture(Variant("index.html", "desktop", 1280, 800, scheme))
+            results.append(c)
+            t = c.timings
+            print(f"(b) tall {scheme}: {c.image.shape[1]}x{c.image.shape[0]} px, {len(c.regions)} regions, "
+                  f"{c.seconds:.2f} s: open {t['open']:.2f}, load {t['load']:.2f}, settle {t['settle']:.2f}, "
+                  f"stable checks {t['stable']:.2f}, tiles {t['tiles']:.2f} ({t['tile_calls']} calls, browser "
+                  f"{t['tile_seconds']:.2f}, decode {t['decode_seconds']:.2f} overlapped, waited {t['decode_wait']:.2f}), "
+                  f"guard {t['guard']:.2f}, regions {t['regions']:.2f}")
+        peer = bare_calls(session, results[0].variant, results[0].image.shape[0], 1280, tall.tile_height, 0)
+    print(f"    peak RSS (python + browser): {rss.peak:.0f} MB; python alone {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    for c in results:
+        print(f"RATIO tall {c.variant.scheme} seconds / 15 s target = {c.seconds / 15:.2f}x ({c.seconds:.2f} s)")
+    print(f"RATIO tall light engine / bare tile calls = {results[0].seconds / peer:.2f}x (bare {peer:.2f} s)")
+
+
+def bench_repeat(visual, n: int) -> None:
+    v = Variant("index.html", "desktop", 1280, 800, "light")
+    with Session(visual) as session:
+        first = session.capture(v).image
+        diffs = []
+        for _ in range(n - 1):
+            img = session.capture(v).image
+            diffs.append(int((img != first).any(axis=2).sum()) if img.shape == first.shape else -1)
+    print(f"(c) {n} captures, differing pixels against the first: {diffs}")
+    print(f"RATIO repeat differing pixels total = {sum(d for d in diffs if d > 0)} (target 0; -1 = size changed)")
+
+
+def dataclasses_replace(obj, **kw):
+    import dataclasses
+    return dataclasses.replace(obj, **kw)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--skip-tall", action="store_true")
+    args = parser.parse_args()
+    visual = config.load(REPO / "pyproject.toml").visual
+    if not (visual.root / "index.html").is_file():
+        sys.exit("article/dist/index.html is missing: the specimen must exist")
+    bench_specimen(visual)
+    if not args.skip_tall:
+        with tempfile.TemporaryDirectory() as tmp:
+            bench_tall(visual, Path(tmp))
+    bench_repeat(visual, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
