@@ -84,6 +84,7 @@ class RunState:
     entries: dict[str, dict] = field(default_factory=dict)  # key -> theme.report.Entry fields
     worker_outputs: list[dict] = field(default_factory=list)
     report_path: Path | None = None
+    environment: dict = field(default_factory=dict)  # a capture's fingerprint, fonts included
 
     @property
     def visual(self) -> VisualConfig | None:
@@ -279,6 +280,7 @@ def _capture(config: pytest.Config, state: RunState, variant) -> "_CachedCapture
     shot = state.capture_session.capture(variant)
     path = state.cache_dir / f"{variant.page_name.replace('/', '_')}-{variant.id}.npy"
     np.save(path, shot.image)
+    state.environment = state.environment or dict(shot.fingerprint)
     if shot.aborted:
         state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
     return _CachedCapture(path=path, regions=list(shot.regions), fingerprint=dict(shot.fingerprint))
@@ -491,13 +493,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: the controller decides about unused baselines
         workeroutput["theme"] = {"keys": sorted(state.collected_keys), "pages": sorted(state.pages),
-                                 "partial": state.partial, "aborted": state.aborted}
+                                 "partial": state.partial, "aborted": state.aborted,
+                                 "environment": state.environment}
         return
     for out in state.worker_outputs:
         state.collected_keys |= set(out["keys"])
         state.pages |= set(out["pages"])
         state.partial |= out["partial"]
         state.aborted.update(out["aborted"])
+        state.environment = state.environment or out["environment"]
     unused = _unused(state)
     if unused and _prune(session.config, state):
         state.ctx.store.delete(unused)
@@ -517,7 +521,7 @@ def _write_report(config: pytest.Config, state: RunState) -> Path | None:
 
     entries = tuple(report.Entry.from_json(e) for e in state.entries.values())
     drift = next((e.drift for e in entries if e.drift), None)
-    env = dict(state.ctx.fingerprint) if state.ctx else {}
+    env = state.environment or (dict(state.ctx.fingerprint) if state.ctx else {})
     rep = report.Report(entries, env, drift, collected=tuple(sorted(state.collected_keys)),
                         pages=tuple(sorted(state.pages)))
     explicit = config.getoption("visual_report")

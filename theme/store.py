@@ -82,7 +82,9 @@ def fingerprint_id(fingerprint: Mapping[str, Any]) -> str:
 def describe_drift(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
     """One sentence naming what differs between two environments, or None when nothing does."""
     recorded, current = drift_view(recorded), drift_view(current)
-    changed = [f for f in recorded if recorded[f] != current[f]]
+    # A field only one side recorded (e.g. fonts of an in-memory image) is unknown, not changed.
+    changed = [f for f in recorded
+               if recorded[f] is not None and current[f] is not None and recorded[f] != current[f]]
     if not changed:
         return None
 

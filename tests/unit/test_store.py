@@ -143,3 +143,8 @@ def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
     json.loads((tmp_path / "manifest.json").read_text())  # valid JSON
     # A temp file may survive SIGKILL, but it is never mistaken for a baseline.
     assert store.keys() == {"p/v/page.png"}
+
+
+def test_a_field_only_one_side_recorded_is_not_drift():
+    no_fonts = {k: v for k, v in FP.items() if k != "fonts"}
+    assert describe_drift(FP, no_fonts) is None
