@@ -20,15 +20,22 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
 
 from .errors import ImageError
 from .fsutil import atomic_open
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-# Pillow refuses images above ~179 MP by default ("decompression bomb"); a long
-# article's page is ~160 MP, so allow up to 1 gigapixel.
-Image.MAX_IMAGE_PIXELS = 1 << 30
+
+
+def pillow():
+    """PIL.Image, imported on first use: `theme diff` decodes with imagecodecs and
+    needs Pillow only to write, so it imports it while the decoder runs."""
+    from PIL import Image
+
+    # Pillow refuses images above ~179 MP by default ("decompression bomb"); a
+    # long article's page is ~160 MP, so allow up to 1 gigapixel.
+    Image.MAX_IMAGE_PIXELS = 1 << 30
+    return Image
 
 
 def read_png(path: Path | str) -> np.ndarray:
@@ -53,6 +60,7 @@ def decode_png(data: bytes, *, name: str = "<bytes>") -> np.ndarray:
     fast = _fast_decode(data)
     if fast is not None:
         return fast
+    Image = pillow()
     try:
         with Image.open(io.BytesIO(data)) as im:
             im.load()
@@ -85,6 +93,7 @@ def _fast_decode(data: bytes) -> np.ndarray | None:
 def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
                palette: np.ndarray | None = None) -> bytes:
     """PNG bytes of an (H, W, 4) or (H, W, 3) uint8 array, or of (H, W) indices + palette."""
+    Image = pillow()
     array = np.ascontiguousarray(array)
     if array.dtype != np.uint8:
         raise ValueError(f"PNG pixels must be uint8, got {array.dtype}")

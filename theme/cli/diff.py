@@ -2,6 +2,11 @@
 
 Exit 0 when they match, 1 when they differ, 2 when an input is missing,
 unreadable or not a PNG (one line naming the file).
+
+This command is a short-lived process, so its fixed costs matter as much as the
+diff itself (benchmarks/diff_bench.py times it end to end against odiff): only
+numpy, imagecodecs and, for --out, Pillow are imported; the numba kernel is used
+only when enough pixels differ to repay its start-up (see _engine).
 """
 
 from __future__ import annotations
@@ -28,24 +33,22 @@ from . import main, project_options
 def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold: float,
          include_aa: bool, as_json: bool) -> None:
     """Compare EXPECTED and ACTUAL PNG images; exit 1 if they differ."""
-    # Decode both files on two threads (the decoder releases the GIL) while this
-    # thread imports the compiled kernel: start-up cost hidden behind I/O.
     from .. import images
 
-    with ThreadPoolExecutor(2) as pool:
-        futures = [pool.submit(images.read_png, p) for p in (expected, actual)]
-        engine = _engine(expected, actual)
-        if engine == "auto":
-            _warm_kernel()
-        img_a, img_b = (f.result() for f in futures)
+    with ThreadPoolExecutor(2) as pool:  # the decoder releases the GIL: one image per core
+        decoded = pool.map(images.read_png, (expected, actual))
+        # meanwhile this thread does the imports the rest needs (~50 ms hidden)
+        from ..config import Tolerance
+        from ..diff import compare
+        if out is not None:
+            images.pillow()
+        img_a, img_b = decoded
 
-    from ..config import Tolerance
-    from ..diff import compare
-
+    engine = _engine(img_a, img_b)
     result = compare(img_a, img_b, Tolerance(threshold=threshold, include_aa=include_aa),
-                     diff_image=out is not None, engine=engine)
+                     diff_image="indexed" if out is not None else False, engine=engine)
     if out is not None:
-        _write_diff(out, result.diff if result.diff is not None else _gray(img_a), engine)
+        _write_diff(out, result.diff if result.diff is not None else _faded(img_a, engine))
     if as_json:
         data = result.to_json()
         data["expected"], data["actual"] = str(expected), str(actual)
@@ -59,47 +62,42 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
         raise SystemExit(1)
 
 
-JIT_FROM_PIXELS = 4_000_000  # below this, importing numba (~0.3-0.5 s) costs more than it saves
+# The numba kernel costs ~0.5-0.8 s per process before its first pixel (importing
+# numba, then loading the cached machine code: numba initialises its whole typing
+# and lowering registry on first call), and then saves ~100 ns per pixel that
+# differs (numpy: ~200 ns, it gathers neighbours into temporaries). Pixels that
+# do not differ cost both about the same. So numba only pays when millions differ
+# (measured with benchmarks/diff_bench.py's heavy pairs).
+NUMBA_FROM_DIFFERING = 6_000_000
+SAMPLE_EVERY = 16  # rows: the estimate of differing pixels reads 1/16 of the images
 
 
-def _engine(*paths: Path) -> str:
-    """"numpy" for small images, "auto" (numba) for large ones, from the PNG headers."""
-    pixels = 0
-    for path in paths:
-        try:
-            with path.open("rb") as f:
-                head = f.read(24)
-            pixels = max(pixels, int.from_bytes(head[16:20], "big") * int.from_bytes(head[20:24], "big"))
-        except OSError:
-            pass  # read_png reports it
-    return "auto" if pixels >= JIT_FROM_PIXELS else "numpy"
+def _engine(img_a, img_b) -> str:
+    """"auto" (numba) if an estimated NUMBA_FROM_DIFFERING pixels differ, else "numpy"."""
+    import numpy as np
+
+    if img_a.shape != img_b.shape:
+        return "numpy"
+    a32 = img_a[::SAMPLE_EVERY].view(np.uint32)
+    b32 = img_b[::SAMPLE_EVERY].view(np.uint32)
+    differing = int(np.count_nonzero(a32 != b32)) * SAMPLE_EVERY
+    return "auto" if differing >= NUMBA_FROM_DIFFERING else "numpy"
 
 
-def _warm_kernel() -> None:
-    try:
-        from ..diff import jit  # noqa: F401 - importing numba takes ~0.2 s
-    except ImportError:
-        pass
-
-
-def _gray(img):
+def _faded(img, engine: str):
     """Identical images: the diff image is the faded first image, as pixelmatch draws it."""
     import numpy as np
 
-    from ..diff import pixelmatch
+    from ..diff import IndexedImage, kernel
 
-    out = np.empty_like(img)
-    pixelmatch(img, img, img.shape[1], img.shape[0], out, engine="numpy" if img.size < 4 * JIT_FROM_PIXELS else "fast")
-    return out
+    out = np.empty(img.shape[:2], np.uint8)
+    kernel.run(img, img, out, engine=engine)
+    return IndexedImage(out, kernel.index_palette(kernel.Style()))
 
 
-def _write_diff(path: Path, rgba, engine: str) -> None:
-    """A throw-away artefact: zlib level 1, 8-bit palette when it fits (4x less to deflate)."""
+def _write_diff(path: Path, image) -> None:
+    """A throw-away artefact: an 8-bit palette PNG at zlib level 1 (a quarter of the
+    bytes of RGBA to filter and deflate)."""
     from .. import images
-    from ..diff import palette
 
-    indexed = palette(rgba, engine)
-    if indexed is not None:
-        images.write_png(path, indexed[0], level=1, palette=indexed[1])
-    else:
-        images.write_png(path, rgba, level=1)
+    images.write_png(path, image.indices, level=1, palette=image.palette)

@@ -8,7 +8,7 @@
 from .kernel import available_engines
 from .palette import palette
 from .pixelmatch_api import pixelmatch
-from .result import DiffResult, compare
+from .result import DiffResult, IndexedImage, compare
 from .shift import Shift
 
-__all__ = ["DiffResult", "Shift", "available_engines", "compare", "palette", "pixelmatch"]
+__all__ = ["DiffResult", "IndexedImage", "Shift", "available_engines", "compare", "palette", "pixelmatch"]

@@ -110,11 +110,13 @@ def _antialiased(img, img32, other32, x1, y1, width, height):
 
 
 @numba.njit(**_OPTS)
-def diff_rows(a8, b8, a32, b32, out, draw, y0, y1, limit, include_aa, alpha,
-              aa_rgb, diff_rgb, diff_mask, fail_fast, row_counts, cells, cell):
+def diff_rows(a8, b8, a32, b32, out, out_idx, draw, indexed, y0, y1, limit, include_aa,
+              alpha, aa_rgb, diff_rgb, diff_mask, fail_fast, row_counts, cells, cell):
     """Rows y0..y1 of pixelmatch. Returns (count, flat index of first counted or -1).
 
-    `out` is the full-size diff image (drawn only if `draw`); `row_counts` (H,) and
+    The full-size diff image is drawn only if `draw`: into `out` (H, W, 4) RGBA, or,
+    if `indexed`, into `out_idx` (H, W) as palette indices (kernel.index_palette:
+    grey level g -> g, diff colour -> 0, aa colour -> 1). `row_counts` (H,) and
     `cells` (ceil(H/cell), ceil(W/cell)) receive counted pixels, for compare().
     """
     height, width = a32.shape
@@ -139,13 +141,17 @@ def diff_rows(a8, b8, a32, b32, out, draw, y0, y1, limit, include_aa, alpha,
                 if not include_aa and (
                         _antialiased(a8, a32, b32, x, y, width, height)
                         or _antialiased(b8, b32, a32, x, y, width, height)):
-                    if draw and not diff_mask:
+                    if draw and indexed:
+                        out_idx[y, x] = 1  # kernel.AA_INDEX
+                    elif draw and not diff_mask:
                         out[y, x, 0] = aa_rgb[0]
                         out[y, x, 1] = aa_rgb[1]
                         out[y, x, 2] = aa_rgb[2]
                         out[y, x, 3] = 255
                 else:
-                    if draw:
+                    if draw and indexed:
+                        out_idx[y, x] = 0  # kernel.DIFF_INDEX
+                    elif draw:
                         out[y, x, 0] = diff_rgb[0]
                         out[y, x, 1] = diff_rgb[1]
                         out[y, x, 2] = diff_rgb[2]
@@ -166,6 +172,9 @@ def diff_rows(a8, b8, a32, b32, out, draw, y0, y1, limit, include_aa, alpha,
                     gray_val = np.uint8(np.int64(val))
                     gray_key = p
                     have_gray = True
+                if indexed:
+                    out_idx[y, x] = gray_val
+                    continue
                 out[y, x, 0] = gray_val
                 out[y, x, 1] = gray_val
                 out[y, x, 2] = gray_val
@@ -206,18 +215,3 @@ def palette_indices(img32, indices, palette):
                 last_slot = slots[h]
             indices[y, x] = last_slot
     return n
-
-
-@numba.njit(**_OPTS)
-def row_hashes(img32, weights, out):
-    """Hash of each row: sum of pixel × odd per-column weight, mod 2**64.
-
-    Position-dependent (a row moved sideways hashes differently) and free of a
-    serial dependency chain, so LLVM vectorises it and it runs at memory speed.
-    """
-    height, width = img32.shape
-    for y in range(height):
-        h = np.uint64(0)
-        for x in range(width):
-            h += np.uint64(img32[y, x]) * weights[x]
-        out[y] = h

@@ -110,6 +110,50 @@ def gray(px: np.ndarray, alpha: float) -> np.ndarray:
     return val.astype(np.int64).astype(np.uint8)  # int() truncates towards zero
 
 
+def gray_band(img: np.ndarray, alpha: float) -> np.ndarray:
+    """gray() of every pixel of a band, (h, W) uint8, computed once per pixel that
+    differs from the band's first pixel (the page background, nearly always).
+
+    gray() depends on the pixel value only, and a screenshot is mostly one
+    background colour: on text pages this skips ~80 % of the float64 work.
+    """
+    px32 = _u32(img)
+    if px32.size == 0:
+        return np.zeros(px32.shape, np.uint8)
+    bg = px32[0, 0]
+    out = np.full(px32.shape, gray(img[0, :1], alpha)[0], np.uint8)
+    other = px32 != bg
+    out[other] = gray(img[other], alpha)
+    return out
+
+
+# Indexed diff images (compare(diff_image="indexed")): one byte per pixel instead of
+# four. A grey pixel is its own grey level; the two colours take the two darkest
+# slots, which no grey reaches while alpha <= MAX_INDEXED_ALPHA (the faded grey is
+# at least 255·(1 - alpha), truncated: >= 2).
+DIFF_INDEX, AA_INDEX = 0, 1
+MAX_INDEXED_ALPHA = 0.99
+
+
+def index_palette(style: "Style") -> np.ndarray:
+    """(256, 4) uint8 RGBA palette of an indexed diff image drawn with `style`."""
+    pal = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 4, axis=1)
+    pal[:, 3] = 255
+    pal[DIFF_INDEX, :3] = style.diff_color
+    pal[AA_INDEX, :3] = style.aa_color
+    return pal
+
+
+def _grey_rgba32() -> np.ndarray:
+    """uint32 pixel (g, g, g, 255) for each grey level g, in memory byte order."""
+    quad = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 4, axis=1)
+    quad[:, 3] = 255
+    return quad.view(np.uint32).ravel()
+
+
+GREY_RGBA32 = _grey_rgba32()
+
+
 # ------------------------------------------------------------ anti-aliasing
 
 
@@ -176,14 +220,21 @@ def _u32(img: np.ndarray) -> np.ndarray:
 
 
 def diff_band(img1, img2, out, y0, y1, limit, include_aa, style: Style) -> BandResult:
-    """Compare rows y0..y1; draw them into `out` (same band) when it is not None."""
+    """Compare rows y0..y1; draw them into `out` (same band) when it is not None.
+
+    `out` is (h, W, 4) RGBA, or (h, W) uint8 palette indices (see index_palette).
+    """
     height, width = img1.shape[:2]
+    indexed = out is not None and out.ndim == 2
     neq = _u32(img1[y0:y1]) != _u32(img2[y0:y1])
     ys, xs = np.nonzero(neq)
     empty = np.zeros(0, np.intp)
     if out is not None and not style.diff_mask:
-        out[..., :3] = gray(img1[y0:y1], style.alpha)[..., None]
-        out[..., 3] = 255
+        grey = gray_band(img1[y0:y1], style.alpha)
+        if indexed:
+            out[...] = grey
+        else:
+            np.take(GREY_RGBA32, grey, out=_u32(out))
     if ys.size == 0:
         return BandResult(0, None, empty, empty)
     ys = ys + y0
@@ -196,7 +247,10 @@ def diff_band(img1, img2, out, y0, y1, limit, include_aa, style: Style) -> BandR
         aa[rest] = antialiased(img2, img1, ys[rest], xs[rest])
     counted = ~aa
     dys, dxs = ys[counted], xs[counted]
-    if out is not None:
+    if indexed:
+        out[ys[aa] - y0, xs[aa]] = AA_INDEX
+        out[dys - y0, dxs] = DIFF_INDEX
+    elif out is not None:
         if not style.diff_mask:
             out[ys[aa] - y0, xs[aa], :3] = style.aa_color
             out[ys[aa] - y0, xs[aa], 3] = 255
@@ -246,13 +300,18 @@ def available_engines() -> list[str]:
 def run(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, *, threshold=0.1,
         include_aa=False, style: Style = Style(), fail_fast=False,
         tally: Tally | None = None, engine: str = "auto") -> int:
-    """Diff two (H, W, 4) uint8 arrays; draw into `out` (H, W, 4) uint8 if given.
+    """Diff two (H, W, 4) uint8 arrays; draw into `out` if given: (H, W, 4) RGBA, or
+    (H, W) uint8 palette indices (index_palette(style); not with diff_mask or fail_fast).
 
     Returns pixelmatch's count (1 at most with fail_fast). `tally`, if given,
     receives where the counted pixels are. engine: "numba", "numpy" or "auto"
     (numba when installed: 2-4x faster, it needs no temporaries).
     """
     height, width = img1.shape[:2]
+    if out is not None and out.ndim == 2 and (
+            style.diff_mask or fail_fast or not 0 <= style.alpha <= MAX_INDEXED_ALPHA):
+        raise ValueError("an indexed diff image needs diff_mask=False, fail_fast=False "
+                         f"and 0 <= alpha <= {MAX_INDEXED_ALPHA}")
     limit = max_delta(threshold)
     bands = [(y, min(y + BAND_ROWS, height)) for y in range(0, height, BAND_ROWS)]
     jit = _jit() if engine in ("auto", "numba") else None
@@ -277,14 +336,16 @@ def _numba_band(jit, img1, img2, out, limit, include_aa, style, fail_fast, tally
     height, width = img1.shape[:2]
     a32, b32 = _u32(img1), _u32(img2)
     draw = out is not None
-    target = out if draw else np.zeros((1, 1, 4), np.uint8)
+    indexed = draw and out.ndim == 2
+    rgba = out if draw and not indexed else np.zeros((1, 1, 4), np.uint8)
+    idx = out if indexed else np.zeros((1, 1), np.uint8)
     aa_rgb = np.array(style.aa_color, np.uint8)
     diff_rgb = np.array(style.diff_color, np.uint8)
     t = tally or Tally(np.zeros(height, np.int32), np.zeros((-(-height // CELL), -(-width // CELL)), np.int32))
 
     def one(band):
         count, _first = jit.diff_rows(
-            img1, img2, a32, b32, target, draw, band[0], band[1], limit, include_aa,
+            img1, img2, a32, b32, rgba, idx, draw, indexed, band[0], band[1], limit, include_aa,
             float(style.alpha), aa_rgb, diff_rgb, style.diff_mask, fail_fast, t.rows, t.cells, CELL)
         return count
 

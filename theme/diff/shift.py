@@ -13,7 +13,6 @@ diffed; rows with no partner at all were inserted or removed.
 
 from __future__ import annotations
 
-import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from dataclasses import dataclass
@@ -51,31 +50,39 @@ class Alignment:
         return self.removed == 0 and bool((self.pairs == np.arange(n)).all())
 
 
+HASH_BAND = 2048  # rows per matrix product: bounded temporaries on odd widths or column slices
+
+
 def row_hashes(img: np.ndarray, engine: str = "auto") -> np.ndarray:
-    """One uint64 per pixel row of an (H, W, 4) uint8 image (or a column slice of one)."""
+    """One uint64 per pixel row of an (H, W, 4) uint8 image (or a column slice of one).
+
+    The hash is a matrix-vector product mod 2**64: the row read as 64-bit words
+    (two pixels each) times fixed odd per-word weights. Position-dependent (a
+    row moved sideways hashes differently), and numpy's integer matmul runs at
+    near memory speed without the numba JIT (measured on 1280×16 000: ~14 ms,
+    against ~110 ms for blake2b per row and ~500 ms of numba start-up). `engine`
+    is accepted for symmetry with the kernel; every engine hashes the same way.
+    """
+    del engine
     height, width = img.shape[:2]
     out = np.zeros(height, np.uint64)
     if width == 0:
         return out
-    jit = None
-    if engine != "numpy":
-        try:
-            from . import jit
-        except ImportError:
-            pass
-    if jit is not None:
-        px = img if img.flags.c_contiguous else np.ascontiguousarray(img)
-        jit.row_hashes(px.view(np.uint32).reshape(height, width), _weights(width), out)
-        return out
-    for y in range(height):
-        digest = hashlib.blake2b(np.ascontiguousarray(img[y]).data, digest_size=8).digest()
-        out[y] = int.from_bytes(digest, "little")
+    words = width * 4 // 8 if width % 2 == 0 else width
+    weights = _weights(words)
+    for y0 in range(0, height, HASH_BAND):
+        band = np.ascontiguousarray(img[y0:y0 + HASH_BAND]).reshape(-1, width * 4)
+        if width % 2 == 0:
+            vec = band.view(np.uint64)
+        else:  # one pixel per word
+            vec = band.view(np.uint32).astype(np.uint64)
+        np.matmul(vec, weights, out=out[y0:y0 + len(band)])  # wraps mod 2**64
     return out
 
 
-def _weights(width: int) -> np.ndarray:
-    """Fixed odd 64-bit weights, one per column (seeded: same hashes in every run)."""
-    return np.random.default_rng(20240613).integers(0, 2**63, width, dtype=np.uint64) * 2 + 1
+def _weights(words: int) -> np.ndarray:
+    """Fixed odd 64-bit weights, one per word (seeded: same hashes in every run)."""
+    return np.random.default_rng(20240613).integers(0, 2**63, words, dtype=np.uint64) * 2 + 1
 
 
 def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Alignment:
