@@ -7,7 +7,11 @@ Prints, for screenshot-like pairs (benchmarks/synthetic.py: text lines shifted
   * theme.diff.pixelmatch vs PyPI pixelmatch 0.4.0 at 1280×720     (target ≥ 150×)
   * theme.diff.pixelmatch vs JS pixelmatch 7.2.0 at 1280×16 000     (target ≥ 1.5×)
   * `theme diff` end to end vs `odiff` on the same PNG files        (target ≤ 1.0× its time)
-  * MP/s, and peak RSS of a 1280×120 000 compare() in a fresh process (target < 2 GiB)
+    (screenshot pairs at 1280×720 and 1280×16 000, and every pixel different)
+  * MP/s, and peak RSS of a 1280×120 000 compare() in a fresh process (target < 2 GiB),
+    with an RGBA and with an indexed diff image
+Engines: "aot" is the numba kernel compiled ahead of time (theme/diff/aot.py, what
+`theme diff` uses), "numba" the same kernel JIT-compiled, "numpy" the fallback.
 Times are the best of --repeat runs, peers and ours interleaved, because the
 machine is shared. JS peers are installed with npm into .bench/peers (git-ignored);
 a peer that cannot be installed is skipped with a line saying so.
@@ -145,13 +149,14 @@ def bench_js(peers, engines, repeat, pairs) -> None:
         raw_b.unlink()
 
 
-def bench_odiff(peers, repeat, sizes) -> None:
+def bench_odiff(peers, repeat, cases) -> None:
     if "odiff" not in peers:
         print("odiff: skipped (node/npm missing or odiff-bin install failed)")
         return
     theme_cmd = [sys.executable, "-m", "theme", "diff"]
-    for w, h in sizes:
-        a, b = screenshot_pair(w, h)
+    for name, make in cases:
+        a, b = make()
+        h, w = a.shape[:2]
         pa, pb = WORK / f"a-{h}.png", WORK / f"b-{h}.png"
         images.write_png(pa, a, level=6)
         images.write_png(pb, b, level=6)
@@ -162,11 +167,12 @@ def bench_odiff(peers, repeat, sizes) -> None:
             ours.append(run_child(theme_cmd + [pa.name, pb.name, "--out", "theme-diff.png"], WORK))
         o_ms, o_rc, o_rss = min(theirs)
         t_ms, t_rc, t_rss = min(ours)
-        print(f"odiff (decode+diff+write)   {w}×{h}: {o_ms:8.1f} ms  ({mps(w, h, o_ms)}), "
+        label = f"{name} {w}×{h}" if name else f"{w}×{h}"
+        print(f"odiff (decode+diff+write)   {label}: {o_ms:8.1f} ms  ({mps(w, h, o_ms)}), "
               f"peak RSS {o_rss / 2**20:.0f} MiB, exit {o_rc}")
-        print(f"theme diff --out (process)  {w}×{h}: {t_ms:8.1f} ms  ({mps(w, h, t_ms)}), "
+        print(f"theme diff --out (process)  {label}: {t_ms:8.1f} ms  ({mps(w, h, t_ms)}), "
               f"peak RSS {t_rss / 2**20:.0f} MiB, exit {t_rc}")
-        print(f"RATIO theme diff / odiff, {w}×{h} end to end: {t_ms / o_ms:.2f}× its time (target ≤ 1.0×)")
+        print(f"RATIO theme diff / odiff, {label} end to end: {t_ms / o_ms:.2f}× its time (target ≤ 1.0×)")
         pa.unlink()
         pb.unlink()
 
@@ -184,23 +190,27 @@ a = np.concatenate([tile_a] * reps)[:height]
 b = np.concatenate([tile_b] * reps)[:height]
 del tile_a, tile_b
 t = time.perf_counter()
-r = compare(a, b, diff_image=True)
+r = compare(a, b, diff_image={"rgba": True, "indexed": "indexed"}[sys.argv[3]])
 ms = (time.perf_counter() - t) * 1000
 print(ms, r.diff_pixels, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """
 
 
 def bench_memory(height: int = 120_000) -> None:
-    res = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(ROOT / "benchmarks"), str(height)],
-                         capture_output=True, text=True)
-    if res.returncode:
-        print(f"memory check failed: {res.stderr.strip()[-300:]}")
-        return
-    ms, count, rss = res.stdout.split()
-    ms, rss = float(ms), int(rss)
-    print(f"compare() 1280×{height} with diff image: {ms:.0f} ms ({mps(1280, height, ms)}), "
-          f"{count} px differ, peak RSS {rss / 2**30:.2f} GiB incl. both images "
-          f"({'under' if rss < 2**31 else 'OVER'} the 2 GiB target)")
+    """Peak RSS of compare() on a 1280×`height` pair in a fresh process, both images
+    included: with an RGBA diff image (4 bytes a pixel) and an indexed one (1 byte,
+    what `theme diff --out` uses)."""
+    for kind in ("rgba", "indexed"):
+        res = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(ROOT / "benchmarks"), str(height), kind],
+                             capture_output=True, text=True)
+        if res.returncode:
+            print(f"memory check failed: {res.stderr.strip()[-300:]}")
+            return
+        ms, count, rss = res.stdout.split()
+        ms, rss = float(ms), int(rss)
+        print(f"compare() 1280×{height} with {kind} diff image: {ms:.0f} ms ({mps(1280, height, ms)}), "
+              f"{count} px differ, peak RSS {rss / 2**30:.2f} GiB incl. both images "
+              f"({'under' if rss < 2**31 else 'OVER'} the 2 GiB target)")
 
 
 def main() -> None:
@@ -222,8 +232,11 @@ def main() -> None:
     pairs.update(heavy_pairs(1280, 16000))
     bench_js(peers, engines, args.repeat, pairs)
     del pairs
-    sizes = [(1280, 720), (1280, 16000)] + ([(1280, 120_000)] if args.long else [])
-    bench_odiff(peers, args.repeat, sizes)
+    cases = [("", lambda: screenshot_pair(1280, 720)), ("", lambda: screenshot_pair(1280, 16000)),
+             ("all pixels differ", lambda: heavy_pairs(1280, 16000)["all pixels differ"])]
+    if args.long:
+        cases.append(("", lambda: screenshot_pair(1280, 120_000)))
+    bench_odiff(peers, args.repeat, cases)
     bench_memory()
 
 

@@ -5,8 +5,8 @@ unreadable or not a PNG (one line naming the file).
 
 This command is a short-lived process, so its fixed costs matter as much as the
 diff itself (benchmarks/diff_bench.py times it end to end against odiff): only
-numpy, imagecodecs and, for --out, Pillow are imported; the numba kernel is used
-only when enough pixels differ to repay its start-up (see _engine).
+numpy, imagecodecs and, for --out, Pillow are imported, and the kernel is the
+ahead-of-time compiled one (no numba import) whenever it can be had (see _engine).
 """
 
 from __future__ import annotations
@@ -62,26 +62,37 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
         raise SystemExit(1)
 
 
-# The numba kernel costs ~0.5-0.8 s per process before its first pixel (importing
-# numba, then loading the cached machine code: numba initialises its whole typing
-# and lowering registry on first call), and then saves ~100 ns per pixel that
-# differs (numpy: ~200 ns, it gathers neighbours into temporaries). Pixels that
-# do not differ cost both about the same. So numba only pays when millions differ
-# (measured with benchmarks/diff_bench.py's heavy pairs).
+# Which kernel: the ahead-of-time compiled one (theme/diff/aot.py) when it can be
+# had: it loads in under a millisecond. Without it, the numba JIT costs ~0.5-0.8 s
+# per process before its first pixel and then saves ~100 ns per pixel that
+# differs (numpy: ~200 ns; pixels that do not differ cost both about the same),
+# so the JIT is only worth it when millions of pixels differ.
 NUMBA_FROM_DIFFERING = 6_000_000
 SAMPLE_EVERY = 16  # rows: the estimate of differing pixels reads 1/16 of the images
 
 
 def _engine(img_a, img_b) -> str:
-    """"auto" (numba) if an estimated NUMBA_FROM_DIFFERING pixels differ, else "numpy"."""
+    """"aot" if available (built on first use), else "numba" for heavy differences, else "numpy"."""
     import numpy as np
 
+    from ..diff import aot
+
+    if aot.get() is not None:
+        return "aot"
     if img_a.shape != img_b.shape:
         return "numpy"
     a32 = img_a[::SAMPLE_EVERY].view(np.uint32)
     b32 = img_b[::SAMPLE_EVERY].view(np.uint32)
     differing = int(np.count_nonzero(a32 != b32)) * SAMPLE_EVERY
-    return "auto" if differing >= NUMBA_FROM_DIFFERING else "numpy"
+    if differing >= NUMBA_FROM_DIFFERING and "numba" in available_engines():
+        return "numba"
+    return "numpy"
+
+
+def available_engines() -> list[str]:
+    from ..diff import available_engines as engines
+
+    return engines()
 
 
 def _faded(img, engine: str):

@@ -16,8 +16,8 @@ import numpy as np
 
 from . import kernel
 
-ENGINES = ("fast", "numba", "numpy", "reference")
-_KERNEL = {"fast": "auto", "numba": "numba", "numpy": "numpy"}
+ENGINES = ("fast", "aot", "numba", "numpy", "reference")
+_KERNEL = {"fast": "auto", "aot": "aot", "numba": "numba", "numpy": "numpy"}
 
 
 def pixelmatch(img1: Any, img2: Any, width: int, height: int, output: Any = None,
