@@ -12,7 +12,7 @@ import pytest
 from theme.capture import Session, Variant, screenshot
 from theme.capture.session import MASK_COLOR
 from theme.config import VisualConfig
-from theme.errors import ConfigError, UnstableRender
+from theme.errors import CaptureError, ConfigError, UnstableRender
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +69,8 @@ def site(tmp_path_factory) -> Path:
         "external.html": page("<p>external</p>", f'<script src="{EXTERNAL}"></script>'),
         "routed.html": page("<p>routed</p>", f'<script src="{ROUTED}"></script>'),
         "tall.html": tall(),
+        "lines.html": page("".join(f'<p style="margin:0 0 24px 20px">Line {k} of a page taller than a tile</p>'
+                                   for k in range(80))),
         "masked.html": page('<div class="secret" style="height:50px;background:#123">secret</div>'
                             '<div class="styled" style="height:50px">styled</div>'),
         "unstable.html": page('<p id="t">0</p><script>let n = 0; (function tick() {'
@@ -199,6 +201,24 @@ def test_fingerprint_names_the_environment(session):
     assert isinstance(fp["fonts"], dict)
 
 
+def test_fingerprint_hashes_the_system_fonts_rendering_may_fall_back_to(session):
+    import hashlib
+    import shutil
+    import subprocess
+
+    if shutil.which("fc-match") is None:
+        pytest.skip("fontconfig's fc-match is not installed")
+    fonts = session.capture(at("a.html")).fingerprint["system_fonts"]
+    # the page's stack is `sans-serif`; the generics and emoji are always there
+    assert {"sans-serif", "serif", "monospace", "emoji"} <= set(fonts)
+    assert list(fonts) == sorted(fonts)
+    for family in ("sans-serif", "emoji"):
+        file = subprocess.run(["fc-match", "-f", "%{file}", family], capture_output=True, text=True).stdout
+        assert fonts[family]["file"] == file
+        assert fonts[family]["sha256"] == hashlib.sha256(Path(file).read_bytes()).hexdigest()
+    assert session.capture(at("a.html")).fingerprint["system_fonts"] == fonts
+
+
 def test_screenshot_helper_returns_rgba(session):
     with session.open(at("masked.html")) as pg:
         whole = screenshot(pg)
@@ -232,3 +252,23 @@ def test_unknown_page_is_a_config_error(visual):
 
     with pytest.raises(ConfigError, match="'nope.html' is not a file under"):
         Session(dataclasses.replace(visual, pages=("nope.html",)))
+
+
+def test_wholeness_guard_fires_when_a_tile_comes_back_blank(visual):
+    """A tile the browser returned blank (simulated by the tile hook) is refused, not stitched."""
+    import dataclasses
+
+    small_tiles = dataclasses.replace(visual, tile_height=1024, mask=(), style=None)
+    with Session(small_tiles) as s:
+        whole = s.capture(at("lines.html"))
+        assert whole.image.shape[0] > 3000 and whole.timings["tile_calls"] >= 3
+
+        def blank_second_tile(y, tile):
+            if y == 1024:
+                tile[:] = 255  # white like the page background: a band with no content
+        s.tile_hook = blank_second_tile
+        with pytest.raises(CaptureError, match=r"not whole: \d+ of \d+ visible text lines are blank "
+                                               r"\(first at y=10\d\d.*tiles 1 of 1024 px"):
+            s.capture(at("lines.html"))
+        s.tile_hook = None
+        assert np.array_equal(s.capture(at("lines.html")).image, whole.image)

@@ -284,3 +284,31 @@ TEXT_LINES = r"""
   return Array.from({ length: maxSamples }, (_, i) => lines[Math.floor(i * step)]);
 }
 """
+
+# For the fingerprint: every distinct computed font-family stack on the page,
+# and the families that loaded @font-face rules provide (those are hashed from
+# the files served; the rest fall to fontconfig, see fonts.py).
+FONT_FAMILIES = r"""
+() => {
+  const stacks = new Set();
+  for (const el of document.getElementsByTagName('*')) stacks.add(getComputedStyle(el).fontFamily);
+  const web = new Set([...document.fonts].filter((f) => f.status === 'loaded')
+    .map((f) => f.family.replace(/^["']|["']$/g, '')));
+  return { stacks: [...stacks].sort(), web: [...web].sort() };
+}
+"""
+
+# Everything measured before the tiles, in one round trip: the page size, the
+# regions, the text lines of the wholeness guard and the font stacks (above).
+MEASURE = (
+    "(arg) => ({ geometry: (" + GEOMETRY.strip() + ")(), found: (" + REGIONS.strip() + ")(arg),"
+    " lines: (" + TEXT_LINES.strip() + ")(arg), fonts: (" + FONT_FAMILIES.strip() + ")() })"
+)
+
+# The end of settling, in one round trip: screenshot-only sheets adopted (see
+# ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), and a flag set so
+# `screenshot()` knows the page is already prepared.
+FREEZE = (
+    "({ sheets, flag }) => { for (const css of sheets) (" + ADOPT_CSS.strip() + ")(css);"
+    " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true; }"
+)

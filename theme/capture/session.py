@@ -39,9 +39,10 @@ from ..config import VisualConfig
 from ..errors import CaptureError, ConfigError, UnstableRender
 from . import scripts
 from .browser import BrowserInfo, find_browser, launch_flags
+from .fonts import fallback_fonts, split_stack
 from .naming import Variant, heading_bases, region_names, safe_segment
 from .server import LocalServer, resolve
-from .tiles import TileTimes, capture_tiles, check_whole, decode_png
+from .tiles import TileJob, TileTimes, check_whole, decode_png
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
@@ -179,6 +180,32 @@ class _Pending:
     timings: dict
 
 
+@dataclass
+class _Ready:
+    """A variant that is loaded, settled, stable and measured: ready for its tiles."""
+
+    job: _Pending
+    where: str
+    cdp: object
+    shots: "_Shots"
+    tile_times: TileTimes
+    before: tuple = ()
+    width: int = 0
+    height: int = 0
+    found: dict = field(default_factory=dict)
+    lines: list = field(default_factory=list)
+    families: list = field(default_factory=list)  # font families not served as web fonts
+    tiles_started: float = 0.0
+
+
+@dataclass
+class _Shooting:
+    """A variant whose tiles are being taken."""
+
+    ready: _Ready
+    tiles: TileJob
+
+
 class _Shots:
     """Viewport screenshots for the stability check, timed (the benchmark counts them)."""
 
@@ -211,6 +238,8 @@ class Session:
         self.fingerprint: dict = {}
         self._browser = None
         self._style_css = visual.style.read_text(encoding="utf-8") if visual.style else None
+        # Test hook: called as hook(y, tile) on every decoded tile before it is placed.
+        self.tile_hook: Callable[[int, np.ndarray], None] | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -315,32 +344,56 @@ class Session:
         return next(self.capture_all([variant], progress))
 
     def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None) -> Iterator[Capture]:
-        """Captures in order, loading variant N+1 while variant N is being captured.
+        """Captures in order, overlapping the work of neighbouring variants.
 
-        Each variant has its own page (its own renderer process), so the next
-        page's network, parsing, script and layout run on the second core while
-        this one is tiled; on the specimen that hides the ~0.8 s load of every
-        variant but the first. Only one page is ever captured at a time.
+        Each variant has its own page (its own renderer process), and the machine
+        has two cores, so while variant N's tiles are being taken (the browser's
+        work) variant N+1 is loaded, settled, checked for stability and measured;
+        N+2's navigation starts as soon as N+1's page is in use. Variant N is
+        then finished (layout re-checked, wholeness guarded, regions named) and
+        yielded while N+1's tiles are taken. Only one page is tiled at a time.
         """
         if self._browser is None:
             raise CaptureError("Session.capture() called outside `with Session(...)`")
         say = progress or (lambda _msg: None)
         todo = list(todo)
-        pending: list[_Pending] = []
+        opened: dict[int, _Pending] = {}
+        shooting: _Shooting | None = None
         try:
             for index, variant in enumerate(todo):
-                if not pending:
-                    pending.append(self._open(variant))
+                job = opened.pop(index, None) or self._open(variant)
                 if index + 1 < len(todo):
-                    pending.append(self._open(todo[index + 1]))
-                current = pending.pop(0)
+                    opened[index + 1] = self._open(todo[index + 1])
                 try:
-                    yield self._finish(current, say)
-                finally:
-                    current.context.close()
+                    ready = self._prepare(job, say)
+                except BaseException:
+                    job.context.close()
+                    if shooting is not None:  # the variant before this one is good: hand it over first
+                        done, shooting = shooting, None
+                        yield self._complete_and_close(done, say)
+                    raise
+                if shooting is not None:
+                    shooting.tiles.wait_calls()  # one page tiled at a time
+                current = self._start_tiles(ready, say)
+                done, shooting = shooting, current
+                if done is not None:
+                    yield self._complete_and_close(done, say)
+            if shooting is not None:
+                done, shooting = shooting, None
+                yield self._complete_and_close(done, say)
         finally:
-            for left in pending:
+            if shooting is not None:
+                shooting.tiles.cancel()
+                shooting.ready.job.context.close()
+            for left in opened.values():
                 left.context.close()
+
+    def _complete_and_close(self, shooting: "_Shooting", say: Progress) -> Capture:
+        try:
+            return self._complete(shooting, say)
+        finally:
+            shooting.tiles.cancel()
+            shooting.ready.job.context.close()
 
     @contextlib.contextmanager
     def open(self, variant: Variant) -> Iterator[object]:
@@ -391,9 +444,9 @@ class Session:
         return _Pending(variant, context, page, aborted, url, started,
                         {"open": time.perf_counter() - started})
 
-    def _finish(self, job: "_Pending", say: Progress) -> Capture:
+    def _prepare(self, job: "_Pending", say: Progress) -> "_Ready":
+        """Load, settle, mask, wait until stable and measure: everything before the tiles."""
         variant, page, timings = job.variant, job.page, job.timings
-        started = time.perf_counter()
         where = f"{variant.page} ({variant.viewport}-{variant.scheme})"
         say(f"{where}: loading")
         t = time.perf_counter()
@@ -403,48 +456,70 @@ class Session:
         self._check_selectors(page)
         t = self._mark(timings, "settle", t)
         cdp = job.context.new_cdp_session(page)
-        shots = _Shots(cdp)
+        ready = _Ready(job, where, cdp, _Shots(cdp), TileTimes())
         if self.visual.mask:
             # Masks are placed where their elements are, so only once those stopped moving.
-            self._wait_stable(page, shots, where)
+            self._wait_stable(page, ready.shots, where)
             page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
-            t = self._mark(timings, "stable", t)
-        tile_times = TileTimes()
+        self._measure(ready)
+        self._mark(timings, "stable", t)
+        return ready
+
+    def _measure(self, ready: "_Ready") -> None:
+        """Wait for two agreeing looks, then the page size, the regions and the text lines, in one round trip."""
+        ready.before = self._wait_stable(ready.job.page, ready.shots, ready.where)
+        measured = ready.job.page.evaluate(scripts.MEASURE, {
+            "regions": list(self.visual.regions.items()),
+            "maxSamples": TEXT_SAMPLES, "masks": list(self.visual.mask),
+        })
+        geometry = measured["geometry"]
+        ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
+        ready.found, ready.lines = measured["found"], measured["lines"]
+        web = set(measured["fonts"]["web"])
+        ready.families = sorted({f for stack in measured["fonts"]["stacks"] for f in split_stack(stack)} - web)
+
+    def _start_tiles(self, ready: "_Ready", say: Progress) -> "_Shooting":
+        say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
+        ready.tiles_started = time.perf_counter()
+        tiles = TileJob(ready.cdp, ready.width, ready.height, self.visual.tile_height,
+                        times=ready.tile_times, hook=self.tile_hook).start()
+        return _Shooting(ready, tiles)
+
+    def _complete(self, shooting: "_Shooting", say: Progress) -> Capture:
+        """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
+        ready, timings = shooting.ready, shooting.ready.job.timings
+        page = ready.job.page
         for attempt in range(CAPTURE_ATTEMPTS):
-            t = time.perf_counter()
-            before = self._wait_stable(page, shots, where)
-            geometry = page.evaluate(scripts.GEOMETRY)
-            found = page.evaluate(scripts.REGIONS, {"regions": list(self.visual.regions.items())})
-            lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": TEXT_SAMPLES, "masks": list(self.visual.mask)})
-            t = self._mark(timings, "stable", t)
-            width, height = int(geometry["width"]), int(geometry["height"])
-            say(f"{where}: capturing {width}×{height} px")
-            image = capture_tiles(cdp, width, height, self.visual.tile_height, tile_times)
-            t = self._mark(timings, "tiles", t)
+            image = shooting.tiles.image()
+            t = self._mark(timings, "tiles", ready.tiles_started)
             # The page must not have moved while the tiles were taken (a late
             # font, an image, a script): compare the layout hash again.
             after = page.evaluate(scripts.LAYOUT_HASH)
             t = self._mark(timings, "stable", t)
-            if after == before[0]:
+            if after == ready.before[0]:
                 break
-            say(f"{where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
-        else:
-            raise UnstableRender(
-                f"{where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
-                "something keeps moving after load (a script or late content) — mask it with `mask = [...]`"
-            )
-        check_whole(image, lines, self.visual.tile_height)
+            if attempt + 1 == CAPTURE_ATTEMPTS:
+                raise UnstableRender(
+                    f"{ready.where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
+                    "something keeps moving after load (a script or late content) — mask it with `mask = [...]`"
+                )
+            say(f"{ready.where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
+            self._measure(ready)
+            self._mark(timings, "stable", t)
+            shooting = self._start_tiles(ready, say)
+        check_whole(image, ready.lines, self.visual.tile_height)
         t = self._mark(timings, "guard", t)
-        regions = self._regions(found, width, height)
+        regions = self._regions(ready.found, ready.width, ready.height)
         fonts = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
-        fingerprint = {**self.fingerprint, "fonts": self._font_files(fonts)}
+        fingerprint = {**self.fingerprint, "fonts": self._font_files(fonts),
+                       "system_fonts": fallback_fonts(ready.families)}
         self._mark(timings, "regions", t)
-        timings.update(tile_calls=tile_times.calls, tile_seconds=tile_times.browser,
-                       check_shots=shots.calls, check_shot_seconds=shots.seconds,
-                       decode_seconds=tile_times.decode, decode_wait=tile_times.wait)
+        tt, shots = ready.tile_times, ready.shots
+        timings.update(tile_calls=tt.calls, tile_seconds=tt.browser, check_shots=shots.calls,
+                       check_shot_seconds=shots.seconds, decode_seconds=tt.decode, decode_wait=tt.wait)
         return Capture(
-            variant=variant, image=image, regions=regions, aborted=sorted(job.aborted),
-            fingerprint=fingerprint, seconds=time.perf_counter() - started + timings["open"],
+            variant=ready.job.variant, image=image, regions=regions, aborted=sorted(ready.job.aborted),
+            fingerprint=fingerprint, seconds=time.perf_counter() - ready.job.opened,
             full_page=self.visual.full_page, timings=timings,
         )
 
@@ -460,11 +535,8 @@ class Session:
         """Wait for fonts, custom elements, maths and images; then screenshot-only CSS."""
         settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
         self._check_settle(settle, where)
-        page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
-        if self._style_css is not None:
-            page.evaluate(scripts.ADOPT_CSS, self._style_css)
-        page.evaluate(scripts.STOP_ANIMATIONS)
-        page.evaluate(f"() => {{ window.{STABLE_FLAG} = true; }}")
+        sheets = [scripts.STABLE_CSS] + ([self._style_css] if self._style_css is not None else [])
+        page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG})
 
     def _check_settle(self, settle: dict, where: str) -> None:
         if settle["typeset"] not in (None, "done"):

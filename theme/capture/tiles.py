@@ -3,22 +3,28 @@
 Why not `page.screenshot(full_page=True)`: on a 122 644 px article it came back
 with rows ~56 000–92 000 blank although the content was there (MEASUREMENTS.md).
 Why DevTools `Page.captureScreenshot` with `captureBeyondViewport` and
-`optimizeForSpeed`: each call costs about the same (~3 s on that page) whatever
-its height, so fewer, taller calls win — up to the point where a call silently
-drops rows (65 536 px did). 16 384 px tiles were whole and 24 s; the default
-tile height is that, configurable as `tile_height`.
+`optimizeForSpeed`: the page is drawn whole for each call whatever the clip.
+A Chromium trace of one call on a 119 100 px page (Chromium 156, 2 cores):
+~1.8 s in the renderer's main thread — the view is grown to the page and shrunk
+back, each time a full style recalc (~0.2 s), layout (~0.28 s) and paint and
+pre-paint (~0.33 s) — against ~0.03 s of raster for an 800 px clip. So the cost
+is per call, not per pixel: 8 calls of 16 384 px took 15–16 s, 5 of 24 576 px
+10 s, 4 of 32 768 px 8 s, on the same page in one run (benchmarks/capture_bench.py).
+Too tall a call drops rows silently (65 536 px did, MEASUREMENTS.md), hence
+`tile_height` and the wholeness guard below.
 
-Decoding a tile (base64 + PNG inflate, ~0.4 s per 16 384 px tile with Pillow)
-runs in a worker thread while the browser renders the next tile; the PNG
-decoders release the GIL while inflating, so the two overlap on 2 cores.
+Each tile is base64- and PNG-decoded in a worker thread as soon as it arrives
+(imagecodecs and zlib release the GIL), while the browser draws the next one.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -40,54 +46,134 @@ class TileTimes:
 
     browser: float = 0.0  # inside Page.captureScreenshot: layout, paint, raster, PNG encode
     decode: float = 0.0  # base64 + PNG decode in the worker (overlaps `browser`)
-    wait: float = 0.0  # time the main thread waited for decoding after the last tile
+    wait: float = 0.0  # time the caller blocked waiting for calls or decoding still running
     calls: int = 0
     per_call: list[float] = field(default_factory=list)
 
 
-def _capture_call(cdp, x: int, y: int, width: int, height: int) -> str:
-    params = {
+def _clip_params(x: int, y: int, width: int, height: int) -> dict:
+    return {
         "format": "png",
         "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
         "captureBeyondViewport": True,
+        # zlib's fastest settings in the browser's PNG encoder; decoding is unaffected
+        # and the pixels are the same (PNG is lossless), only the file is larger.
         "optimizeForSpeed": True,
         "fromSurface": True,
     }
-    return cdp.send("Page.captureScreenshot", params)["data"]
+
+
+def _background_sender(cdp):
+    """(event loop, async send) of a sync-API CDPSession, or None.
+
+    Playwright's sync API blocks on every call, but underneath it drives one
+    asyncio loop. A coroutine scheduled on that loop keeps requesting tiles
+    whenever the sync caller waits on *any* Playwright call, so one page's tiles
+    are taken while the next page is settled and measured (each page has its own
+    renderer process, and the machine has two cores). These are Playwright
+    internals (`_impl_obj`, `_loop`); when they are missing the tiles are taken
+    in the foreground, which is slower but gives the same pixels.
+    """
+    impl, loop = getattr(cdp, "_impl_obj", None), getattr(cdp, "_loop", None)
+    if impl is None or loop is None or not hasattr(cdp, "_sync") or not hasattr(impl, "send"):
+        return None
+    return loop, impl.send
+
+
+class TileJob:
+    """The page's [0, width) × [0, height) in CSS px, `tile_height` rows per DevTools call.
+
+    `start()` issues the calls (in the background when it can), each tile is
+    base64- and PNG-decoded in a worker thread as soon as it arrives, and
+    `image()` returns the stitched RGBA array once every tile is in place.
+    `hook(y, tile)` may change a decoded tile before it is placed: the tests use
+    it to blank a tile and prove the wholeness guard notices.
+    """
+
+    def __init__(self, cdp, width: int, height: int, tile_height: int, *,
+                 times: TileTimes | None = None, hook: Callable[[int, np.ndarray], None] | None = None):
+        self.cdp, self.width, self.height, self.tile_height = cdp, width, height, tile_height
+        self.times = times if times is not None else TileTimes()
+        self.hook = hook
+        self.array = np.empty((height, width, 4), dtype=np.uint8)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="theme-decode")
+        self._decodes: list = []
+        self._task = None
+
+    def clips(self) -> list[tuple[int, int]]:
+        return [(y, min(self.tile_height, self.height - y)) for y in range(0, self.height, self.tile_height)]
+
+    def start(self) -> "TileJob":
+        sender = _background_sender(self.cdp)
+        if sender is None:
+            for y, h in self.clips():
+                t0 = time.perf_counter()
+                data = self.cdp.send("Page.captureScreenshot", _clip_params(0, y, self.width, h))["data"]
+                self._received(y, h, data, time.perf_counter() - t0)
+            return self
+        loop, send = sender
+        self._task = loop.create_task(self._run(send))
+        return self
+
+    async def _run(self, send) -> None:
+        for y, h in self.clips():
+            t0 = time.perf_counter()
+            data = (await send("Page.captureScreenshot", _clip_params(0, y, self.width, h), None))["data"]
+            self._received(y, h, data, time.perf_counter() - t0)
+
+    def _received(self, y: int, h: int, b64: str, spent: float) -> None:
+        self.times.browser += spent
+        self.times.per_call.append(spent)
+        self.times.calls += 1
+        self._decodes.append(self._pool.submit(self._place, y, h, b64))
+
+    def _place(self, y: int, h: int, b64: str) -> None:
+        t0 = time.perf_counter()
+        tile = decode_png(base64.b64decode(b64), what=f"tile at y={y}")
+        if tile.shape[:2] != (h, self.width):
+            raise CaptureError(
+                f"tile at y={y}: the browser returned {tile.shape[1]}×{tile.shape[0]} px for a "
+                f"{self.width}×{h} clip; lower tile_height in [tool.theme.visual]"
+            )
+        if self.hook is not None:
+            self.hook(y, tile)
+        self.array[y:y + h] = tile
+        self.times.decode += time.perf_counter() - t0
+
+    def wait_calls(self) -> None:
+        """Block until the browser has answered every call (decoding may still run)."""
+        if self._task is not None:
+            t0 = time.perf_counter()
+            task, self._task = self._task, None
+            self.cdp._sync(task)  # re-raises what the task raised
+            self.times.wait += time.perf_counter() - t0
+
+    def image(self) -> np.ndarray:
+        """The stitched image: waits for the calls and for every decode."""
+        try:
+            self.wait_calls()
+            t0 = time.perf_counter()
+            for job in self._decodes:
+                job.result()
+            self.times.wait += time.perf_counter() - t0
+        finally:
+            self._pool.shutdown(wait=True)
+        return self.array
+
+    def cancel(self) -> None:
+        """Stop requesting tiles (the page is going away); never raises."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+        if task is not None:
+            with contextlib.suppress(BaseException):
+                self.cdp._sync(task)
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def capture_tiles(cdp, width: int, height: int, tile_height: int, times: TileTimes | None = None) -> np.ndarray:
     """The page's [0, width) × [0, height) in CSS px as one RGBA array, `tile_height` rows per call."""
-    times = times if times is not None else TileTimes()
-    image = np.empty((height, width, 4), dtype=np.uint8)
-
-    def place(y: int, h: int, b64: str) -> None:
-        t0 = time.perf_counter()
-        tile = decode_png(base64.b64decode(b64), what=f"tile at y={y}")
-        if tile.shape[:2] != (h, width):
-            raise CaptureError(
-                f"tile at y={y}: the browser returned {tile.shape[1]}×{tile.shape[0]} px for a "
-                f"{width}×{h} clip; lower tile_height in [tool.theme.visual]"
-            )
-        image[y:y + h] = tile
-        times.decode += time.perf_counter() - t0
-
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="theme-decode") as pool:
-        pending = []
-        for y in range(0, height, tile_height):
-            h = min(tile_height, height - y)
-            t0 = time.perf_counter()
-            b64 = _capture_call(cdp, 0, y, width, h)
-            spent = time.perf_counter() - t0
-            times.browser += spent
-            times.per_call.append(spent)
-            times.calls += 1
-            pending.append(pool.submit(place, y, h, b64))
-        t0 = time.perf_counter()
-        for job in pending:
-            job.result()
-        times.wait += time.perf_counter() - t0
-    return image
+    return TileJob(cdp, width, height, tile_height, times=times).start().image()
 
 
 def inkless_lines(image: np.ndarray, lines: list[list[float]]) -> list[tuple[int, int, int, int]]:

@@ -1,0 +1,86 @@
+"""System fonts that the rendering may fall back to, for the environment fingerprint.
+
+The web fonts a page loads are hashed from the files our server sent
+(Session._font_files). That is not every font that can reach the pixels: a
+generic family (`serif`, `monospace` …), a family named in a stack that no
+@font-face provides, and any character the web fonts lack (an emoji in a
+note-box title) are drawn with fonts that fontconfig picks on this machine.
+Two machines with the same browser but a different DejaVu or Noto Color Emoji
+render differently, so the fingerprint names and hashes those files too.
+
+`fc-match -f '%{file}' FAMILY` asks fontconfig the same question Chromium asks
+it on Linux (Chromium's FontConfig backend resolves families through it), so
+the file it names is the one a fallback would use. Results are cached per
+process: a file is hashed once, keyed by its path, size and mtime.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+# The generic families CSS defines, plus `emoji`: what a stack ends in, and what
+# Chromium falls back through for characters no named font has.
+GENERIC = ("serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "emoji", "math")
+# CSS-wide keywords and generics Chromium resolves without fontconfig lookups by name.
+_NOT_FAMILIES = {"inherit", "initial", "unset", "revert", "revert-layer", "-webkit-body", "-webkit-pictograph"}
+
+
+def split_stack(stack: str) -> list[str]:
+    """A computed `font-family` value → its family names, unquoted, in order.
+
+    Computed values quote names that need it (`"Source Serif 4", serif`); a
+    comma never appears inside a family name that Chromium serialises.
+    """
+    names = []
+    for part in stack.split(","):
+        name = part.strip().strip("\"'").strip()
+        if name and name.lower() not in _NOT_FAMILIES:
+            names.append(name)
+    return names
+
+
+@lru_cache(maxsize=None)
+def _fc_match(family: str) -> str | None:
+    exe = shutil.which("fc-match")
+    if exe is None:
+        return None
+    try:
+        out = subprocess.run([exe, "-f", "%{file}", family], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+@lru_cache(maxsize=None)
+def _sha256(path: str, size: int, mtime_ns: int) -> str:  # size/mtime make the cache notice a changed file
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def file_sha256(path: str | Path) -> str:
+    st = Path(path).stat()
+    return _sha256(str(path), st.st_size, st.st_mtime_ns)
+
+
+def fallback_fonts(families: Iterable[str]) -> dict[str, dict[str, str] | None]:
+    """{family: {"file": path, "sha256": hex}} for the generics and every given family, sorted by family.
+
+    A family fontconfig cannot answer for (no `fc-match` on PATH) maps to None,
+    so the fingerprint says "unknown" instead of silently leaving it out.
+    """
+    out: dict[str, dict[str, str] | None] = {}
+    for family in sorted(set(GENERIC) | {f for f in families if f}):
+        file = _fc_match(family)
+        if file is None or not Path(file).is_file():
+            out[family] = None
+            continue
+        out[family] = {"file": file, "sha256": file_sha256(file)}
+    return out
