@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from theme.config import Tolerance
-from theme.diff import compare, pixelmatch
+from theme.diff import available_engines, compare, pixelmatch
 
 
 def page(h=120, w=160, seed=0) -> np.ndarray:
@@ -122,3 +122,28 @@ def test_to_json_is_deterministic_and_serialisable():
 def test_bad_input_is_a_clear_value_error():
     with pytest.raises(ValueError, match=r"expected must be an \(H, W, 4\) uint8"):
         compare(np.zeros((2, 2, 3), np.uint8), np.zeros((2, 2, 4), np.uint8))
+
+
+@pytest.mark.parametrize("engine", available_engines())
+def test_indexed_diff_image_has_the_same_pixels_as_rgba(engine):
+    a = page(200, 300)
+    b = with_box(a, 100, 60, 40, 30)
+    b[120:122, 20:200, :3] = 190  # a change crossing text: anti-aliased and counted pixels
+    rgba = compare(a, b, engine=engine)
+    indexed = compare(a, b, diff_image="indexed", engine=engine)
+    assert indexed.diff_pixels == rgba.diff_pixels > 0
+    assert indexed.diff.indices.shape == (200, 300) and indexed.diff.indices.dtype == np.uint8
+    assert np.array_equal(indexed.diff.rgba(), rgba.diff)
+
+
+def test_indexed_diff_image_after_a_shift():
+    a = page(200, 160)
+    b = np.concatenate([a[:80], np.full((12, 160, 4), 255, np.uint8), a[80:]])
+    rgba, indexed = compare(a, b), compare(a, b, diff_image="indexed")
+    assert [s.by for s in indexed.shifts] == [12]
+    assert np.array_equal(indexed.diff.rgba(), rgba.diff)
+
+
+def test_diff_image_argument_is_checked():
+    with pytest.raises(ValueError, match="diff_image"):
+        compare(page(), page(), diff_image="rgb")
