@@ -3,6 +3,7 @@
     pixelmatch(...)   drop-in for PyPI pixelmatch 0.4.0, bit-identical, fast
     compare(...)      tolerances, sizes, boxes of changes and shifted bands -> DiffResult
     palette(diff)     a diff image as (indices, palette) for a fast 8-bit PNG, or None
+    IndexedImage      compare(diff_image="indexed")'s diff image: one byte a pixel
 """
 
 from .kernel import available_engines

@@ -103,8 +103,8 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tol
     IndexedImage (one byte per pixel: 1280×120 000 costs 150 MB instead of 600 MB),
     False none. Identical images never get one.
 
-    engine: "auto" (numba when installed), "numba" or "numpy" (no numba import: for
-    small images in a short-lived process, importing numba costs more than it saves).
+    engine: "auto" (the ahead-of-time compiled kernel, else the numba JIT, else numpy),
+    "aot", "numba" or "numpy" (see kernel.compiled()).
     """
     _check(expected, "expected")
     _check(actual, "actual")

@@ -81,8 +81,13 @@ def row_hashes(img: np.ndarray, engine: str = "auto") -> np.ndarray:
 
 
 def _weights(words: int) -> np.ndarray:
-    """Fixed odd 64-bit weights, one per word (seeded: same hashes in every run)."""
-    return np.random.default_rng(20240613).integers(0, 2**63, words, dtype=np.uint64) * 2 + 1
+    """Fixed odd 64-bit weights, one per word: splitmix64 of 1, 2, 3, ... (Steele et al.,
+    "Fast splittable pseudorandom number generators", 2014), computed in numpy's
+    wrapping uint64 arithmetic: the same in every run, without importing numpy.random."""
+    z = np.arange(1, words + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return (z ^ (z >> np.uint64(31))) | np.uint64(1)
 
 
 def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Alignment:
