@@ -306,9 +306,11 @@ MEASURE = (
 )
 
 # The end of settling, in one round trip: screenshot-only sheets adopted (see
-# ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), and a flag set so
-# `screenshot()` knows the page is already prepared.
+# ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), a flag set so
+# `screenshot()` knows the page is already prepared, and the configured
+# selectors checked (CHECK_SELECTORS: null, or the first that does not parse).
 FREEZE = (
-    "({ sheets, flag }) => { for (const css of sheets) (" + ADOPT_CSS.strip() + ")(css);"
-    " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true; }"
+    "({ sheets, flag, selectors }) => { for (const css of sheets) (" + ADOPT_CSS.strip() + ")(css);"
+    " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true;"
+    " return (" + CHECK_SELECTORS.strip() + ")(selectors); }"
 )

@@ -13,6 +13,8 @@ Steps of one capture, and why each is there:
   4. screenshot-only CSS (no animation, transition or caret) + the user's `style`;
   5. masks painted, then "stable" (see `_wait_stable`), regions and text lines measured;
   6. tiles captured and stitched (tiles.py), layout re-checked, wholeness guarded.
+capture_all() overlaps neighbouring variants: step 6 of one runs in the
+background while steps 1–5 of the next run (see its docstring).
 """
 
 from __future__ import annotations
@@ -452,8 +454,7 @@ class Session:
         t = time.perf_counter()
         self._wait_loaded(page, job.url, where)
         t = self._mark(timings, "load", t)
-        self._settle(page, variant, where)
-        self._check_selectors(page)
+        self._check_selectors(self._settle(page, variant, where))
         t = self._mark(timings, "settle", t)
         cdp = job.context.new_cdp_session(page)
         ready = _Ready(job, where, cdp, _Shots(cdp), TileTimes())
@@ -531,12 +532,14 @@ class Session:
         except PlaywrightError as err:
             raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
-    def _settle(self, page, variant: Variant, where: str) -> None:
-        """Wait for fonts, custom elements, maths and images; then screenshot-only CSS."""
+    def _settle(self, page, variant: Variant, where: str) -> dict | None:
+        """Wait for fonts, custom elements, maths and images; then screenshot-only CSS.
+        Returns the first configured selector that does not parse (see _check_selectors), or None."""
         settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
         self._check_settle(settle, where)
         sheets = [scripts.STABLE_CSS] + ([self._style_css] if self._style_css is not None else [])
-        page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG})
+        items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
+        return page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
 
     def _check_settle(self, settle: dict, where: str) -> None:
         if settle["typeset"] not in (None, "done"):
@@ -550,10 +553,8 @@ class Session:
                 f"{', '.join(settle['pending'])}; is their script missing or aborted?"
             )
 
-    def _check_selectors(self, page) -> None:
-        items = [[k, s] for k, s in self.visual.regions.items()]
-        items += [["mask", s] for s in self.visual.mask]
-        bad = page.evaluate(scripts.CHECK_SELECTORS, items)
+    def _check_selectors(self, bad: dict | None) -> None:
+        """ConfigError naming the config key of a selector the browser could not parse."""
         if bad:
             what = "mask" if bad["where"] == "mask" else f"region {bad['where']!r}"
             raise ConfigError(
