@@ -181,7 +181,20 @@ def has_many_siblings(img32: np.ndarray, ys, xs) -> np.ndarray:
 
 
 def antialiased(img: np.ndarray, other: np.ndarray, ys, xs) -> np.ndarray:
-    """The reference's `antialiased(img, x, y, width, height, other)` for many pixels."""
+    """The reference's `antialiased(img, x, y, width, height, other)` for many pixels.
+
+    It is False wherever 3+ neighbours equal the centre (the border counting as
+    one), whatever the scan order: has_many_siblings() finds those with integer
+    compares, and only the rest pay for the brightness maths.
+    """
+    result = np.zeros(ys.shape, bool)
+    rest = np.flatnonzero(~has_many_siblings(_u32(img), ys, xs))
+    if rest.size:
+        result[rest] = _antialiased(img, other, ys[rest], xs[rest])
+    return result
+
+
+def _antialiased(img: np.ndarray, other: np.ndarray, ys, xs) -> np.ndarray:
     height, width = img.shape[:2]
     zeroes = _on_border(ys, xs, height, width)
     centre = brightness(img[ys, xs])
