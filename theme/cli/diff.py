@@ -77,6 +77,10 @@ def _engine(img_a, img_b) -> str:
 
     from ..diff import aot
 
+    if aot.load() is None:
+        name = aot.module_name()
+        if name is not None and not aot.failed(name):
+            click.echo("theme: compiling the diff kernel for this machine, once (about 10 s)", err=True)
     if aot.get() is not None:
         return "aot"
     if img_a.shape != img_b.shape:

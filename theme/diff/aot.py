@@ -125,7 +125,7 @@ def get() -> object | None:
     if module is not None:
         return module
     name = module_name()
-    if name is None or any((folder / f"{name}.failed").exists() for folder in cache_dirs()):
+    if name is None or failed(name):
         return None
     errors = []
     for folder in cache_dirs():
@@ -137,6 +137,11 @@ def get() -> object | None:
             _mark_failed(folder, name, log)
             break
     return None
+
+
+def failed(name: str) -> bool:
+    """Whether building `name` failed before (see get())."""
+    return any((folder / f"{name}.failed").exists() for folder in cache_dirs())
 
 
 def _mark_failed(folder: Path, name: str, log: str) -> None:
