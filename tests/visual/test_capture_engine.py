@@ -187,6 +187,25 @@ def test_a_page_that_never_settles_raises_unstable_render(session):
         session.capture(at("unstable.html"))
 
 
+def test_capture_all_overlapping_variants_gives_the_pixels_of_single_captures(session):
+    todo = [at("lines.html"), at("a.html", "dark-attr"), at("lazy.html"), at("a.html")]
+    together = list(session.capture_all(todo))
+    assert [c.variant for c in together] == todo
+    for cap, variant in zip(together, todo):
+        alone = session.capture(variant)
+        assert np.array_equal(cap.image, alone.image), variant
+        assert [(r.path, r.box) for r in cap.regions] == [(r.path, r.box) for r in alone.regions]
+
+
+def test_capture_all_hands_over_the_good_variant_before_the_error_of_the_next(session):
+    captures = session.capture_all([at("a.html"), at("unstable.html"), at("a.html", "dark-attr")])
+    assert next(captures).variant == at("a.html")
+    with pytest.raises(UnstableRender, match="unstable.html"):
+        next(captures)
+    # the session is still usable: nothing of the abandoned variants is left running
+    assert session.capture(at("lines.html")).image.shape[0] > 3000
+
+
 def test_five_captures_are_pixel_identical(session):
     first = session.capture(at("a.html")).image
     for _ in range(4):
