@@ -191,12 +191,9 @@ class _Ready:
     cdp: object
     shots: "_Shots"
     tile_times: TileTimes
-    before: tuple = ()
+    before: tuple = ()  # the stable look (layout hash, first-screen hash) the tiles were started from
     width: int = 0
     height: int = 0
-    found: dict = field(default_factory=dict)
-    lines: list = field(default_factory=list)
-    families: list = field(default_factory=list)  # font families not served as web fonts
     tiles_started: float = 0.0
 
 
@@ -447,7 +444,7 @@ class Session:
                         {"open": time.perf_counter() - started})
 
     def _prepare(self, job: "_Pending", say: Progress) -> "_Ready":
-        """Load, settle, mask, wait until stable and measure: everything before the tiles."""
+        """Load, settle, mask, wait until stable and take the page size: everything before the tiles."""
         variant, page, timings = job.variant, job.page, job.timings
         where = f"{variant.page} ({variant.viewport}-{variant.scheme})"
         say(f"{where}: loading")
@@ -467,17 +464,10 @@ class Session:
         return ready
 
     def _measure(self, ready: "_Ready") -> None:
-        """Wait for two agreeing looks, then the page size, the regions and the text lines, in one round trip."""
+        """Wait for two agreeing looks, then take the page size the tiles will cover."""
         ready.before = self._wait_stable(ready.job.page, ready.shots, ready.where)
-        measured = ready.job.page.evaluate(scripts.MEASURE, {
-            "regions": list(self.visual.regions.items()),
-            "maxSamples": TEXT_SAMPLES, "masks": list(self.visual.mask),
-        })
-        geometry = measured["geometry"]
+        geometry = ready.job.page.evaluate(scripts.GEOMETRY)
         ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
-        ready.found, ready.lines = measured["found"], measured["lines"]
-        web = set(measured["fonts"]["web"])
-        ready.families = sorted({f for stack in measured["fonts"]["stacks"] for f in split_stack(stack)} - web)
 
     def _start_tiles(self, ready: "_Ready", say: Progress) -> "_Shooting":
         say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
@@ -490,15 +480,20 @@ class Session:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
         ready, timings = shooting.ready, shooting.ready.job.timings
         page = ready.job.page
+        arg = {"regions": list(self.visual.regions.items()), "maxSamples": TEXT_SAMPLES,
+               "masks": list(self.visual.mask)}
         for attempt in range(CAPTURE_ATTEMPTS):
-            image = shooting.tiles.image()
+            shooting.tiles.wait_calls()
             t = self._mark(timings, "tiles", ready.tiles_started)
             # The page must not have moved while the tiles were taken (a late
-            # font, an image, a script): compare the layout hash again.
-            after = page.evaluate(scripts.LAYOUT_HASH)
-            t = self._mark(timings, "stable", t)
-            if after == ready.before[0]:
+            # font, an image, a script): compare the layout hash again. The
+            # same round trip measures regions and text lines; they describe
+            # the tiles only when the hash is unchanged.
+            after = page.evaluate(scripts.AFTER_TILES, arg)
+            t = self._mark(timings, "regions", t)
+            if after["hash"] == ready.before[0]:
                 break
+            shooting.tiles.cancel()
             if attempt + 1 == CAPTURE_ATTEMPTS:
                 raise UnstableRender(
                     f"{ready.where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
@@ -507,13 +502,16 @@ class Session:
             say(f"{ready.where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
             self._measure(ready)
             self._mark(timings, "stable", t)
-            shooting = self._start_tiles(ready, say)
-        check_whole(image, ready.lines, self.visual.tile_height)
+            shooting.tiles = self._start_tiles(ready, say).tiles  # the caller cancels whatever is current
+        image = shooting.tiles.image()
+        t = self._mark(timings, "tiles", t)
+        check_whole(image, after["lines"], self.visual.tile_height)
         t = self._mark(timings, "guard", t)
-        regions = self._regions(ready.found, ready.width, ready.height)
-        fonts = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
-        fingerprint = {**self.fingerprint, "fonts": self._font_files(fonts),
-                       "system_fonts": fallback_fonts(ready.families)}
+        regions = self._regions(after["found"], ready.width, ready.height)
+        web = set(after["fonts"]["web"])
+        families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
+        fingerprint = {**self.fingerprint, "fonts": self._font_files(after["resources"]),
+                       "system_fonts": fallback_fonts(families)}
         self._mark(timings, "regions", t)
         tt, shots = ready.tile_times, ready.shots
         timings.update(tile_calls=tt.calls, tile_seconds=tt.browser, check_shots=shots.calls,
