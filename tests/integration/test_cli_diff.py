@@ -126,3 +126,21 @@ def test_bad_input_exits_2_with_one_line_naming_the_file(pair, make, message):
     assert res.returncode == 2
     assert res.stderr.startswith("theme: bad.png: ") and message in res.stderr
     assert res.stderr.count("\n") == 1 and res.stdout == ""
+
+
+def test_kernel_choice_without_the_compiled_module(monkeypatch):
+    """No ahead-of-time module (e.g. no C compiler): numpy unless numba's start-up pays."""
+    from theme.cli import diff as cli_diff
+    from theme.diff import aot, available_engines
+
+    monkeypatch.setattr(aot, "load", lambda: None)
+    monkeypatch.setattr(aot, "get", lambda: None)
+    monkeypatch.setattr(aot, "module_name", lambda: None)
+    small = np.full((60, 80, 4), 255, np.uint8)
+    assert cli_diff._engine(small, 255 - small) == "numpy"
+    big = np.full((2000, 1280, 4), 255, np.uint8)
+    heavy = big.copy()
+    heavy[..., :3] = 0
+    assert cli_diff._engine(big, big.copy()) == "numpy"
+    want = "numba" if "numba" in available_engines() else "numpy"
+    assert cli_diff._engine(big, heavy) == want

@@ -63,16 +63,19 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
 
 
 # Which kernel: the ahead-of-time compiled one (theme/diff/aot.py) when it can be
-# had: it loads in under a millisecond. Without it, the numba JIT costs ~0.5-0.8 s
-# per process before its first pixel and then saves ~100 ns per pixel that
-# differs (numpy: ~200 ns; pixels that do not differ cost both about the same),
-# so the JIT is only worth it when millions of pixels differ.
-NUMBA_FROM_DIFFERING = 6_000_000
+# had: it loads in under a millisecond. Without it, the choice is between numpy
+# and the numba JIT, which costs ~0.6 s per process before its first pixel. Costs
+# per pixel measured with benchmarks/diff_bench.py on 1280×16 000 (two cores):
+# numpy ~25 ns for every pixel plus ~400 ns for each pixel that differs; the JIT
+# ~2.5 ns plus ~20 ns. So the JIT pays once the numpy estimate exceeds its start-up.
+JIT_START_S = 0.6
+NUMPY_S_PER_PIXEL, NUMPY_S_PER_DIFFERING = 22.5e-9, 380e-9  # in excess of the JIT's
 SAMPLE_EVERY = 16  # rows: the estimate of differing pixels reads 1/16 of the images
 
 
 def _engine(img_a, img_b) -> str:
-    """"aot" if available (built on first use), else "numba" for heavy differences, else "numpy"."""
+    """"aot" if available (built on first use), else "numba" if numpy would take longer
+    than the JIT's start-up, else "numpy"."""
     import numpy as np
 
     from ..diff import aot
@@ -88,7 +91,9 @@ def _engine(img_a, img_b) -> str:
     a32 = img_a[::SAMPLE_EVERY].view(np.uint32)
     b32 = img_b[::SAMPLE_EVERY].view(np.uint32)
     differing = int(np.count_nonzero(a32 != b32)) * SAMPLE_EVERY
-    if differing >= NUMBA_FROM_DIFFERING and "numba" in available_engines():
+    pixels = img_a.shape[0] * img_a.shape[1]
+    saved = pixels * NUMPY_S_PER_PIXEL + differing * NUMPY_S_PER_DIFFERING
+    if saved > JIT_START_S and "numba" in available_engines():
         return "numba"
     return "numpy"
 
