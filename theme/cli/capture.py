@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import click
@@ -61,11 +62,23 @@ def capture(load_config, out: Path | None) -> None:
     out = out if out is not None else visual.artifacts / "capture"
     todo = variants(visual)
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
-    with Session(visual, source=cfg.source) as session:
+    # PNG encoding (zlib, which releases the GIL) runs in a writer thread, so the
+    # browser keeps taking the next variant's tiles while this one is written.
+    with Session(visual, source=cfg.source) as session, ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool:
+        writing = None
         for number, cap in enumerate(session.capture_all(todo, progress=progress), start=1):
-            started = time.perf_counter()
-            count = _write(cap, out / cap.variant.folder)
-            progress(f"[{number}/{len(todo)}] {cap.variant.folder} written")
-            click.echo(_line(cap, count, cap.seconds + time.perf_counter() - started))
-            for url in cap.aborted:
-                click.echo(f"  aborted: {url}")
+            job = (number, cap, time.perf_counter(), pool.submit(_write, cap, out / cap.variant.folder))
+            if writing is not None:
+                _report(*writing, total=len(todo), progress=progress)
+            writing = job
+        if writing is not None:
+            _report(*writing, total=len(todo), progress=progress)
+
+
+def _report(number: int, cap: Capture, started: float, written, *, total: int, progress) -> None:
+    """Wait for one variant's files, then print its line (in variant order)."""
+    count = written.result()
+    progress(f"[{number}/{total}] {cap.variant.folder} written")
+    click.echo(_line(cap, count, cap.seconds + time.perf_counter() - started))
+    for url in cap.aborted:
+        click.echo(f"  aborted: {url}")
