@@ -206,6 +206,16 @@ def test_capture_all_hands_over_the_good_variant_before_the_error_of_the_next(se
     assert session.capture(at("lines.html")).image.shape[0] > 3000
 
 
+def test_tiles_taken_in_the_foreground_give_the_same_pixels(session, monkeypatch):
+    """Without Playwright's loop internals the tiles are taken in the foreground: slower, same image."""
+    from theme.capture import tiles
+
+    background = session.capture(at("lines.html"))
+    monkeypatch.setattr(tiles, "_background_sender", lambda cdp: None)
+    foreground = session.capture(at("lines.html"))
+    assert np.array_equal(background.image, foreground.image)
+
+
 def test_five_captures_are_pixel_identical(session):
     first = session.capture(at("a.html")).image
     for _ in range(4):
