@@ -227,6 +227,7 @@ def test_fingerprint_names_the_environment(session):
     assert fp["browser"]["name"] == "chromium" and fp["browser"]["version"]
     assert fp["device_scale_factor"] == 1 and "--force-color-profile=srgb" in fp["launch_flags"]
     assert fp["theme_version"] and fp["platform"]["machine"]
+    assert fp["tile_height"] == session.visual.tile_height
     assert isinstance(fp["fonts"], dict)
 
 

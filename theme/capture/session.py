@@ -286,6 +286,10 @@ class Session:
                          "machine": platform.machine(), "libc": "-".join(platform.libc_ver())},
             "device_scale_factor": 1,
             "launch_flags": flags,
+            # Pixels can depend on where the clips start (tiles of 24 576 px gave 44 px
+            # other than 16 384 on the 390 px specimen; 32 768 gave none), so the tile
+            # height is part of the environment a baseline was made in.
+            "tile_height": self.visual.tile_height,
             "theme_version": __version__,
         }
 
