@@ -150,8 +150,11 @@ def test_tokens_json_lists_every_token_with_light_and_dark(project):
 
 
 def test_watch_rebuilds_after_a_change_until_interrupted(project):
+    # A shell's background job inherits SIGINT ignored, and Python then keeps it ignored:
+    # give the watcher the default disposition so Ctrl-C reaches it as it would a user's.
     proc = subprocess.Popen([sys.executable, "-m", "theme", "build", "--watch"], cwd=project,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout], daemon=True).start()
 
