@@ -95,7 +95,9 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance)
         return _corrupt(ctx, key, actual, err)
     if expected is None:
         return _missing(ctx, key, actual)
-    result = diff_mod.compare(expected, actual, tolerance)
+    # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
+    # and it writes straight out as an 8-bit palette PNG.
+    result = diff_mod.compare(expected, actual, tolerance, diff_image="indexed")
     if result.matches:
         if ctx.update is Update.ALL and _may_write(ctx):
             changed = ctx.store.write(key, actual, ctx.fingerprint)
@@ -213,11 +215,15 @@ def _write_artifacts(
     diff_image: np.ndarray | None = None,
 ) -> Artifacts:
     paths = artifact_paths(ctx.artifacts_dir, key)
-    images.write_png(paths.actual, actual)
+    # Artefacts are for review, not for git: a fast zlib level beats a small file.
+    images.write_png(paths.actual, actual, level=1)
     if expected is not None:
-        images.write_png(paths.expected, expected)
+        images.write_png(paths.expected, expected, level=1)
     if diff_image is not None:
-        images.write_png(paths.diff, diff_image)
+        if hasattr(diff_image, "palette"):  # theme.diff.IndexedImage
+            images.write_png(paths.diff, diff_image.indices, level=1, palette=diff_image.palette)
+        else:
+            images.write_png(paths.diff, diff_image, level=1)
     return Artifacts(
         expected=paths.expected if expected is not None else None,
         actual=paths.actual,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -224,16 +223,11 @@ def _encode_baseline(image: np.ndarray) -> bytes:
     An opaque image is stored as RGB (a quarter fewer bytes before deflate);
     reading converts back to RGBA, so the pixels compared are identical.
     """
-    from PIL import Image
-
     rgba = np.ascontiguousarray(image, dtype=np.uint8)
     if rgba.ndim != 3 or rgba.shape[2] != 4:
         raise StoreError(f"baseline image must be (H, W, 4) RGBA, got shape {rgba.shape}")
     opaque = bool((rgba[:, :, 3] == 255).all())
-    pil = Image.fromarray(rgba[:, :, :3] if opaque else rgba, "RGB" if opaque else "RGBA")
-    out = io.BytesIO()
-    pil.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return images.encode_png(np.ascontiguousarray(rgba[:, :, :3]) if opaque else rgba, optimize=True)
 
 
 def _sha256_file(path: Path) -> str:
