@@ -80,7 +80,7 @@ class Capture:
     image: np.ndarray  # (H, W, 4) uint8 RGBA
     regions: list[Region]
     aborted: list[str]  # URLs that were neither local nor routed, sorted
-    fingerprint: dict  # JSON-able: browser, platform, flags, fonts, theme version
+    fingerprint: dict  # JSON-able: browser, platform, flags, tile height, web fonts, system fonts, theme version
     seconds: float
     full_page: bool = True  # whether images() yields page.png first
     timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
