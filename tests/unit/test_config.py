@@ -57,6 +57,7 @@ def test_unknown_key_names_key_file_and_line(tmp_path):
     ('color_schemes = ["sepia"]', "'sepia' is not one of"),
     ('pages = "index.html"', "list of non-empty strings"),
     ('tile_height = -5', "positive integer"),
+    ('tile_height = 65536', "above 32768"),
 ])
 def test_bad_visual_values(tmp_path, body, words):
     path = write(tmp_path, f"[tool.theme]\n[tool.theme.visual]\n{body}\n")
