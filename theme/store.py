@@ -22,7 +22,6 @@ import contextlib
 import fcntl
 import hashlib
 import json
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 
@@ -102,13 +101,6 @@ def _short(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return " ".join(str(v) for v in value)
     return str(value)
-
-
-@dataclass(frozen=True)
-class Entry:
-    sha256: str
-    size: tuple[int, int]
-    environment: str  # fingerprint id
 
 
 class Store:
@@ -253,4 +245,4 @@ def verify(store: Store) -> list[str]:
     return problems
 
 
-__all__ = ["Store", "Entry", "check_key", "describe_drift", "fingerprint_id", "verify", "MANIFEST"]
+__all__ = ["Store", "check_key", "describe_drift", "fingerprint_id", "verify", "MANIFEST"]
