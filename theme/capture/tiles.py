@@ -202,7 +202,10 @@ def check_whole(image: np.ndarray, lines: list[list[float]], tile_height: int) -
     flat = inkless_lines(image, lines)
     if not flat:
         return
-    tiles = sorted({y // tile_height for _, y, _, _ in flat})
+    # A line is named by the tile holding its middle row: a line whose top rows
+    # (blank ascender space) sit at the end of the tile above still belongs to
+    # the tile that lost its ink.
+    tiles = sorted({(y + h // 2) // tile_height for _, y, _, h in flat})
     first = ", ".join(f"y={y}" for _, y, _, _ in flat[:5])
     raise CaptureError(
         f"the stitched page image is not whole: {len(flat)} of {len(lines)} visible text lines are blank "
