@@ -32,7 +32,6 @@ def test_a_blank_tile_is_named_with_its_index():
         check_whole(image, boxes, tile_height=1024)
 
 
-
 def test_a_line_straddling_a_tile_edge_is_named_by_the_tile_that_lost_its_ink():
     """A line box starting 2 px above the edge keeps only blank ascender rows in
     tile 0: the tile that came back empty is 1, and the message says so."""
@@ -40,6 +39,7 @@ def test_a_line_straddling_a_tile_edge_is_named_by_the_tile_that_lost_its_ink():
     image[1024:2048] = 255
     with pytest.raises(CaptureError, match=r"first at y=1023, y=1501; tiles 1 of 1024 px\)"):
         check_whole(image, boxes, tile_height=1024)
+
 
 def test_boxes_are_shrunk_so_a_neighbour_on_the_edge_does_not_count_as_ink():
     image = np.full((100, 100, 4), 255, np.uint8)
