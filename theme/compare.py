@@ -68,6 +68,7 @@ class CheckResult:
     diff: Any = None  # theme.diff.DiffResult, or None when no comparison happened
     drift: str | None = None
     artifacts: Artifacts = field(default_factory=Artifacts)
+    realigned: bool = False  # matched only once re-rendered at the baseline's sub-pixel phase
 
     @property
     def ok(self) -> bool:
@@ -86,24 +87,39 @@ class CheckContext:
     allow_ci_update: bool = False
 
 
-def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance) -> CheckResult:
-    """Compare `actual` with the baseline of `key` and apply the update policy."""
+def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
+          box: tuple[float, float, float, float] | None = None,
+          realigned: np.ndarray | None = None) -> CheckResult:
+    """Compare `actual` with the baseline of `key` and apply the update policy.
+
+    box: the region's CSS box, recorded with the baseline whenever one is written.
+    realigned: the same region re-rendered at its baseline's sub-pixel phase
+    (theme/phase.py); when `actual` differs but this matches, the region only
+    moved by a fraction of a pixel and the check passes, saying so.
+    """
     _clear_artifacts(ctx, key)
     try:
         expected = ctx.store.read(key)
     except ImageError as err:
-        return _corrupt(ctx, key, actual, err)
+        return _corrupt(ctx, key, actual, err, box)
     if expected is None:
-        return _missing(ctx, key, actual)
+        return _missing(ctx, key, actual, box)
     # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
     # and it writes straight out as an 8-bit palette PNG.
     result = diff_mod.compare(expected, actual, tolerance, diff_image="indexed")
+    note = ""
+    if not result.matches and realigned is not None:
+        again = diff_mod.compare(expected, realigned, tolerance, diff_image=False)
+        if again.matches:
+            result, note = again, (" at its baseline's sub-pixel position (only its place on the page "
+                                   "moved, by a fraction of a pixel)")
     if result.matches:
         if ctx.update is Update.ALL and _may_write(ctx):
-            changed = ctx.store.write(key, actual, ctx.fingerprint)
+            changed = ctx.store.write(key, actual, ctx.fingerprint, box)
             status = Status.UPDATED if changed else Status.MATCHED
-            return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches", result)
-        return CheckResult(key, Status.MATCHED, f"{key}: matches", result)
+            return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches{note}",
+                               result, realigned=bool(note))
+        return CheckResult(key, Status.MATCHED, f"{key}: matches{note}", result, realigned=bool(note))
     drift = _drift(ctx, key)
     if ctx.update.rewrites():
         if not _may_write(ctx):
@@ -111,7 +127,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance)
         # The old baseline and the diff go to the artefacts first, so the report
         # shows a reviewer what this update changed before it is committed.
         arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
-        ctx.store.write(key, actual, ctx.fingerprint)
+        ctx.store.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
@@ -121,7 +137,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance)
 # ---------------------------------------------------------------- branches
 
 
-def _missing(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
+def _missing(ctx: CheckContext, key: str, actual: np.ndarray, box) -> CheckResult:
     if ctx.update.creates():
         if not _may_write(ctx):
             arts = _write_artifacts(ctx, key, actual)
@@ -133,7 +149,7 @@ def _missing(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
                 artifacts=arts,
             )
         arts = _write_artifacts(ctx, key, actual)  # so the report can show what was created
-        ctx.store.write(key, actual, ctx.fingerprint)
+        ctx.store.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=arts)
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
@@ -144,9 +160,9 @@ def _missing(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
     )
 
 
-def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError) -> CheckResult:
+def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError, box) -> CheckResult:
     if ctx.update.rewrites() and _may_write(ctx):
-        ctx.store.write(key, actual, ctx.fingerprint)
+        ctx.store.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(

@@ -272,7 +272,7 @@ def _capture_all(config: pytest.Config, state: RunState, variants: list):
     """
     import numpy as np
 
-    from . import capture
+    from . import capture, phase
 
     if not variants:
         return
@@ -281,14 +281,30 @@ def _capture_all(config: pytest.Config, state: RunState, variants: list):
     if state.cache_dir is None:
         state.cache_dir = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         _check_context(config, state, dict(state.capture_session.fingerprint))
-    for shot in state.capture_session.capture_all(variants):
-        variant = shot.variant
-        path = state.cache_dir / f"{variant.page_name.replace('/', '_')}-{variant.id}.npy"
-        np.save(path, shot.image)
-        state.environment = state.environment or dict(shot.fingerprint)
-        if shot.aborted:
-            state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
-        yield variant, _CachedCapture(path=path, regions=list(shot.regions), fingerprint=dict(shot.fingerprint))
+    done = []  # (capture with its image memory-mapped, cache entry)
+    failure = None
+    try:
+        for shot in state.capture_session.capture_all(variants):
+            variant = shot.variant
+            path = state.cache_dir / f"{variant.page_name.replace('/', '_')}-{variant.id}.npy"
+            np.save(path, shot.image)
+            state.environment = state.environment or dict(shot.fingerprint)
+            if shot.aborted:
+                state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
+            done.append((dataclasses.replace(shot, image=np.load(path, mmap_mode="r")),
+                         _CachedCapture(path=path, regions=list(shot.regions),
+                                        fingerprint=dict(shot.fingerprint))))
+    except ThemeError as err:
+        failure = err  # the variants captured before it still get their items
+    # Regions that differ from their baselines only by a sub-pixel move: one more
+    # capture of each variant that has any (none when the layout above them held).
+    realigned = {} if failure else phase.realign_all(
+        state.capture_session, [shot for shot, _ in done], state.ctx.store, state.visual.tolerance_for)
+    for shot, cached in done:
+        cached.realigned = realigned.get(shot.variant, {})
+        yield shot.variant, cached
+    if failure is not None:
+        raise failure
 
 
 @dataclass
@@ -296,6 +312,7 @@ class _CachedCapture:
     path: Path
     regions: list
     fingerprint: dict  # this capture's environment, fonts included
+    realigned: dict = field(default_factory=dict)  # region path -> crop at its baseline's phase
 
     def image(self):
         import numpy as np
@@ -340,12 +357,14 @@ class VisualItem(pytest.Item):
         from .compare import check
 
         image = cached.image()
+        box = realigned = None
         if self.region is not None:
             x, y, w, h = self.region.box
             image = image[y:y + h, x:x + w]
+            box, realigned = self.region.css_box, cached.realigned.get(self.region.path.as_posix())
         ctx = dataclasses.replace(state.ctx, fingerprint=cached.fingerprint)
         sizes = _baseline_sizes(ctx.store, self.parent.variant)  # before an update rewrites them
-        result = check(ctx, self.key, np.ascontiguousarray(image), self.tolerance)
+        result = check(ctx, self.key, np.ascontiguousarray(image), self.tolerance, box=box, realigned=realigned)
         _record(self, result, self.parent.variant, self.region,
                 attribution=_attribution(result, self.region, cached.regions, sizes))
 
@@ -475,6 +494,8 @@ def _entry(result, variant, region) -> dict[str, Any]:
     entry = {"key": result.key, "status": result.status.value, "message": result.message,
              "diff": result.diff.to_json() if result.diff is not None else None,
              "drift": result.drift, "images": images}
+    if result.realigned:
+        entry["realigned"] = True
     if variant is not None:
         entry.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
     if region is not None:

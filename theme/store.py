@@ -3,7 +3,7 @@
 Layout, shared with `theme capture`:
 
     snapshots/
-      manifest.json                          sha256, size and environment of every baseline
+      manifest.json                          sha256, size, environment (and a region's CSS box) of every baseline
       <page>/<viewport>-<scheme>/page.png    the whole page
       <page>/<viewport>-<scheme>/<region-key>/<name>.png
 
@@ -133,8 +133,13 @@ class Store:
             return None
         return images.read_png(path)
 
-    def write(self, key: str, image: np.ndarray, fingerprint: Mapping[str, Any]) -> bool:
-        """Store `image` as the baseline of `key`; False when the bytes were already there."""
+    def write(self, key: str, image: np.ndarray, fingerprint: Mapping[str, Any],
+              box: tuple[float, float, float, float] | None = None) -> bool:
+        """Store `image` as the baseline of `key`; False when the bytes were already there.
+
+        `box` is the region's CSS box as captured (x, y, w, h), recorded so a later
+        check can tell a region moved by a fraction of a pixel (theme/phase.py).
+        """
         path = self.path(key)
         data = _encode_baseline(image)
         digest = hashlib.sha256(data).hexdigest()
@@ -145,7 +150,10 @@ class Store:
         with self.manifest() as m:
             env = fingerprint_id(fingerprint)
             m["environments"][env] = dict(fingerprint)
-            m["baselines"][key] = {"sha256": digest, "size": [width, height], "environment": env}
+            entry = {"sha256": digest, "size": [width, height], "environment": env}
+            if box is not None:
+                entry["box"] = [float(v) for v in box]
+            m["baselines"][key] = entry
         return not unchanged
 
     def delete(self, keys: list[str]) -> None:

@@ -148,3 +148,12 @@ def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
 def test_a_field_only_one_side_recorded_is_not_drift():
     no_fonts = {k: v for k, v in FP.items() if k != "fonts"}
     assert describe_drift(FP, no_fonts) is None
+
+
+def test_a_region_box_is_recorded_and_dropped_when_rewritten_without_one(tmp_path):
+    store = Store(tmp_path)
+    store.write("p/v/code/a.png", image(), FP, (174.0, 9831.65625, 680.0, 323.5))
+    assert store.read_manifest()["baselines"]["p/v/code/a.png"]["box"] == [174.0, 9831.65625, 680.0, 323.5]
+    # a baseline written with no box (accepted from a report) must not keep a stale one
+    store.write("p/v/code/a.png", image(seed=1), FP)
+    assert "box" not in store.read_manifest()["baselines"]["p/v/code/a.png"]

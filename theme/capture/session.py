@@ -30,7 +30,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
@@ -55,6 +55,7 @@ TEXT_SAMPLES = 6000  # text lines checked by the wholeness guard (evenly spread)
 _FONT_EXT = (".woff2", ".woff", ".ttf", ".otf")
 
 Progress = Callable[[str], None]
+Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> (dx, dy) CSS px
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ class Region:
     box: tuple[int, int, int, int]  # x, y, w, h in page px, clipped to the image
     heading: str  # text of the nearest preceding h1–h4 ("" when none)
     selector: str  # a readable selector path, for messages and reports
+    # The element's CSS box as measured (x, y, w, h; Chromium lays out in 1/64 px).
+    # Its fractional part is the region's sub-pixel phase: see theme/phase.py.
+    css_box: tuple[float, float, float, float] | None = None
 
     @property
     def path(self) -> PurePosixPath:
@@ -84,6 +88,7 @@ class Capture:
     seconds: float
     full_page: bool = True  # whether images() yields page.png first
     timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
+    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) CSS px it was moved by
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box
@@ -195,6 +200,7 @@ class _Ready:
     width: int = 0
     height: int = 0
     tiles_started: float = 0.0
+    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
 
 
 @dataclass
@@ -236,6 +242,7 @@ class Session:
         self.browser_info: BrowserInfo | None = None
         self.fingerprint: dict = {}
         self._browser = None
+        self._nudges: dict = {}  # variant -> Nudges, for the capture_all() in progress
         self._style_css = visual.style.read_text(encoding="utf-8") if visual.style else None
         # Test hook: called as hook(y, tile) on every decoded tile before it is placed.
         self.tile_hook: Callable[[int, np.ndarray], None] | None = None
@@ -342,12 +349,18 @@ class Session:
 
     # ------------------------------------------------------------ capture
 
-    def capture(self, variant: Variant, progress: Progress | None = None) -> Capture:
+    def capture(self, variant: Variant, progress: Progress | None = None,
+                nudges: Nudges | None = None) -> Capture:
         """One variant: load, stabilise, capture, crop."""
-        return next(self.capture_all([variant], progress))
+        return next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
 
-    def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None) -> Iterator[Capture]:
+    def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
+                    nudges: Mapping[Variant, Nudges] | None = None) -> Iterator[Capture]:
         """Captures in order, overlapping the work of neighbouring variants.
+
+        `nudges` moves regions by a fraction of a pixel before a variant is
+        captured: {variant: {"code/intro.png": (dx, dy)}}, in CSS px (see
+        theme/phase.py for why). The regions moved are in `Capture.nudged`.
 
         Each variant has its own page (its own renderer process), and the machine
         has two cores, so while variant N's tiles are being taken (the browser's
@@ -360,6 +373,7 @@ class Session:
             raise CaptureError("Session.capture() called outside `with Session(...)`")
         say = progress or (lambda _msg: None)
         todo = list(todo)
+        self._nudges = dict(nudges or {})
         opened: dict[int, _Pending] = {}
         shooting: _Shooting | None = None
         try:
@@ -459,6 +473,10 @@ class Session:
         t = self._mark(timings, "settle", t)
         cdp = job.context.new_cdp_session(page)
         ready = _Ready(job, where, cdp, _Shots(cdp), TileTimes())
+        if self._nudges.get(variant):
+            # Before the masks: a mask is placed where its element is, so it must
+            # see the element where it will be captured.
+            ready.nudged = self._nudge(page, self._nudges[variant])
         if self.visual.mask:
             # Masks are placed where their elements are, so only once those stopped moving.
             self._wait_stable(page, ready.shots, where)
@@ -523,7 +541,7 @@ class Session:
         return Capture(
             variant=ready.job.variant, image=image, regions=regions, aborted=sorted(ready.job.aborted),
             fingerprint=fingerprint, seconds=time.perf_counter() - ready.job.opened,
-            full_page=self.visual.full_page, timings=timings,
+            full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
         )
 
     def _wait_loaded(self, page, url: str, where: str) -> None:
@@ -589,20 +607,40 @@ class Session:
             "differs each time); stop the animation or mask the element with `mask = [...]`"
         )
 
-    def _regions(self, found: dict, width: int, height: int) -> list[Region]:
-        headings = found["headings"]
-        bases = heading_bases(headings)
-        out = []
+    def _named(self, found: dict) -> Iterator[tuple[str, str, int, dict]]:
+        """(key, name, ordinal, measured item) of every region element, in config-key then
+        document order; `ordinal` is the element's place among its key's visible matches."""
+        bases = heading_bases(found["headings"])
         for key in self.visual.regions:
             items = found["regions"].get(key, [])
             names = region_names([it["heading"] for it in items], bases)
-            for item, name in zip(items, names):
-                box = _clip_box(item["box"], width, height)
-                if box is None:
-                    continue  # named first, so skipping it renames nothing
-                heading = headings[item["heading"]] if item["heading"] is not None else ""
-                out.append(Region(key, name, box, heading, item["selector"]))
+            for ordinal, (item, name) in enumerate(zip(items, names)):
+                yield key, name, ordinal, item
+
+    def _regions(self, found: dict, width: int, height: int) -> list[Region]:
+        headings = found["headings"]
+        out = []
+        for key, name, _ordinal, item in self._named(found):
+            box = _clip_box(item["box"], width, height)
+            if box is None:
+                continue  # named first, so skipping it renames nothing
+            heading = headings[item["heading"]] if item["heading"] is not None else ""
+            out.append(Region(key, name, box, heading, item["selector"], tuple(item["box"])))
         return out
+
+    def _nudge(self, page, nudges: Nudges) -> dict:
+        """Move the named regions' elements by (dx, dy) CSS px (relative positioning, which
+        moves an element without moving anything else); returns those that were moved."""
+        found = page.evaluate(scripts.REGIONS, {"regions": list(self.visual.regions.items())})
+        todo = []
+        for key, name, ordinal, _item in self._named(found):
+            path = Region(key, name, (0, 0, 0, 0), "", "").path.as_posix()
+            if path in nudges:
+                dx, dy = nudges[path]
+                todo.append({"path": path, "selector": self.visual.regions[key], "ordinal": ordinal,
+                             "dx": dx, "dy": dy})
+        moved = set(page.evaluate(scripts.NUDGE, todo)) if todo else set()
+        return {t["path"]: (t["dx"], t["dy"]) for t in todo if t["path"] in moved}
 
 
 STABLE_FLAG = "__themeStable"

@@ -1,0 +1,125 @@
+"""Sub-pixel phase: tell a region that moved by a fraction of a pixel from one that changed.
+
+Chromium lays a page out in 1/64 px and snaps what it paints (text baselines,
+borders, rules) to whole pixels relative to the page. When something above a
+code block grows by half a pixel (a note-box's text goes from 12 to 13 px),
+the code block's box lands at another fraction of a pixel, and its rows snap
+differently: a blank row appears above one line and disappears below another,
+a fraction bar in display maths is anti-aliased across two rows instead of
+one. The element did not change, yet its pixels did. Measured on the specimen
+(note-box content 12 → 13 px): 20 of 24 code, maths and figure regions at
+1280 px failed that way, and every one of them matched its baseline exactly
+once re-rendered at its baseline's phase.
+
+So instead of a tolerance (which would also let a real 1-px change through),
+the check re-renders: each baseline records its element's CSS box (store.py,
+"box"). When a region's crop differs from its baseline *and* its box sits at
+another phase than the baseline's, the variant is captured once more with
+every such element moved (relative positioning: nothing around it moves) by
+the fraction that puts it back on its baseline's phase, and that crop is
+compared too. A region that matches there changed nothing but its position
+on the page; anything else is a real difference and fails as before, against
+the crop of the page as it really is.
+
+One extra capture per variant, only when some region needs it, and never
+when the layout above the regions is unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+
+from . import diff as diff_mod
+from .config import Tolerance
+from .errors import ImageError
+from .store import Store
+
+STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it
+
+Box = tuple[float, float, float, float]  # x, y, w, h in CSS px
+
+
+def phase_offset(baseline: Box, current: Box) -> tuple[float, float] | None:
+    """The (dx, dy), each in [-0.5, 0.5), that puts `current`'s top-left corner on
+    `baseline`'s sub-pixel phase; None when it is already there."""
+    dx, dy = _toward(baseline[0], current[0]), _toward(baseline[1], current[1])
+    return None if dx == 0 and dy == 0 else (dx, dy)
+
+
+def _toward(target: float, value: float) -> float:
+    d = (target - value) % 1.0
+    if d >= 0.5:
+        d -= 1.0
+    d = round(d / STEP) * STEP  # measured boxes are multiples of STEP; drop float noise
+    return 0.0 if abs(d) < STEP / 2 else d
+
+
+def recorded_boxes(store: Store, folder: str) -> dict[str, Box]:
+    """Region path ("code/intro.png") -> the CSS box its baseline was captured at."""
+    prefix = folder.rstrip("/") + "/"
+    return {key[len(prefix):]: tuple(entry["box"])
+            for key, entry in store.read_manifest()["baselines"].items()
+            if key.startswith(prefix) and entry.get("box")}
+
+
+def plan(store: Store, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
+    """The nudges a second capture of `capture`'s variant needs: {region path: (dx, dy)}
+    for each region that differs from its baseline and sits at another phase."""
+    boxes = recorded_boxes(store, folder)
+    out = {}
+    for region in capture.regions:
+        path = region.path.as_posix()
+        if region.css_box is None or path not in boxes:
+            continue
+        offset = phase_offset(boxes[path], region.css_box)
+        if offset is None:
+            continue
+        try:
+            expected = store.read(f"{folder}/{path}")
+        except ImageError:
+            continue  # the check reports the corrupt file
+        if expected is None:
+            continue
+        actual = np.ascontiguousarray(capture.crop(region))
+        if not diff_mod.compare(expected, actual, tolerance_for(region.key), diff_image=False).matches:
+            out[path] = offset
+    return out
+
+
+def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
+    """Crops of the regions a nudged capture moved that now sit on their baseline's phase.
+
+    A region whose element could not be moved (absolute, fixed, sticky), or that
+    did not land on the phase (a transform in between), is left out: its check
+    then compares the page as it is, as always."""
+    out = {}
+    for region in capture.regions:
+        path = region.path.as_posix()
+        if path not in capture.nudged or path not in recorded or region.css_box is None:
+            continue
+        if phase_offset(recorded[path], region.css_box) is None:
+            out[path] = np.ascontiguousarray(capture.crop(region))
+    return out
+
+
+def realign_all(session, shots: Iterable, store: Store, tolerance_for: Callable[[str], Tolerance],
+                progress=None) -> dict:
+    """For captures already taken: {variant: {region path: realigned crop}}, with one more
+    capture for each variant that has regions to realign (none for the others)."""
+    shots = list(shots)
+    nudges, recorded = {}, {}
+    for shot in shots:
+        folder = shot.variant.folder.as_posix()
+        wanted = plan(store, folder, shot, tolerance_for)
+        if wanted:
+            nudges[shot.variant] = wanted
+            recorded[shot.variant] = recorded_boxes(store, folder)
+    if not nudges:
+        return {}
+    return {again.variant: realigned(again, recorded[again.variant])
+            for again in session.capture_all(list(nudges), progress, nudges)}
+
+
+__all__ = ["STEP", "phase_offset", "plan", "realign_all", "realigned", "recorded_boxes"]
