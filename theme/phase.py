@@ -65,21 +65,31 @@ def recorded_boxes(store: Store, folder: str) -> dict[str, Box]:
 
 
 def plan(store: Store, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
-    """The nudges a second capture of `capture`'s variant needs: {region path: (dx, dy)}
-    for each region that differs from its baseline and sits at another phase."""
-    boxes = recorded_boxes(store, folder)
+    """The nudges a second capture of `capture`'s variant needs against the baselines in
+    `store`: {region path: (dx, dy)} (see plan_against)."""
+
+    def expected_of(path: str) -> np.ndarray | None:
+        try:
+            return store.read(f"{folder}/{path}")
+        except ImageError:
+            return None  # the check itself reports the corrupt file
+
+    return plan_against(capture, recorded_boxes(store, folder), expected_of, tolerance_for)
+
+
+def plan_against(capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
+                 tolerance_for: Callable[[str], Tolerance]) -> dict:
+    """{region path: (dx, dy)} for each region of `capture` that differs from its expected
+    image (`expected_of(path)`) and whose box is at another phase than `recorded[path]`."""
     out = {}
     for region in capture.regions:
         path = region.path.as_posix()
-        if region.css_box is None or path not in boxes:
+        if region.css_box is None or path not in recorded:
             continue
-        offset = phase_offset(boxes[path], region.css_box)
+        offset = phase_offset(recorded[path], region.css_box)
         if offset is None:
             continue
-        try:
-            expected = store.read(f"{folder}/{path}")
-        except ImageError:
-            continue  # the check reports the corrupt file
+        expected = expected_of(path)
         if expected is None:
             continue
         actual = np.ascontiguousarray(capture.crop(region))
@@ -122,4 +132,4 @@ def realign_all(session, shots: Iterable, store: Store, tolerance_for: Callable[
             for again in session.capture_all(list(nudges), progress, nudges)}
 
 
-__all__ = ["STEP", "phase_offset", "plan", "realign_all", "realigned", "recorded_boxes"]
+__all__ = ["STEP", "phase_offset", "plan", "plan_against", "realign_all", "realigned", "recorded_boxes"]

@@ -49,6 +49,7 @@ class Entry:
     drift: str | None = None
     images: Mapping[str, str] = field(default_factory=dict)  # kind -> absolute path of the artefact
     attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.attribution
+    realigned: bool = False  # matched once re-rendered at its baseline's sub-pixel phase (theme/phase.py)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Entry":
@@ -174,6 +175,10 @@ def to_markdown(report: Report) -> str:
     counts = report.counts()
     line = " · ".join(f"**{counts[s]}** {s}" for s in STATUS_ORDER if counts.get(s))
     out = ["## Visual check", "", line or "no images checked", ""]
+    realigned = sum(1 for e in report.entries if e.realigned)
+    if realigned:
+        out += [f"{realigned} matched only at their baseline's sub-pixel position: content above them "
+                "moved by a fraction of a pixel, and they were re-rendered where their baselines were.", ""]
     if report.drift:
         out += [f"> ⚠️ {report.drift}", ""]
     review = report.to_review()
@@ -317,7 +322,8 @@ function card(e) {
   const c = el("section", {class: "card", "data-key": e.key});
   for (const [field] of FILTERS) c.dataset[field] = facet(e, field);
   c.append(el("h2", {}, el("span", {class: "status", text: e.status}), e.key));
-  const meta = [where(e), numbers(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : ""].filter(Boolean).join(" · ");
+  // The failed rule already says how many pixels differ; the bare numbers are for the rest.
+  const meta = [where(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : numbers(e)].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
   for (const line of e.attribution || []) c.append(el("div", {class: "meta", text: "in: " + line}));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));

@@ -61,7 +61,7 @@ import numpy as np
 from . import build as build_mod
 from . import config as config_mod
 from . import diff as diff_mod
-from . import images, report
+from . import images, phase, report
 from .config import Config, VisualConfig
 from .errors import ConfigError, ThemeError
 
@@ -317,7 +317,8 @@ def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | N
     entries: list[report.Entry] = []
     environment: dict = {}
     images_dir = scratch / "images"
-    for folder, shot in _captures(head, list(head_v.values()), browser, say):
+    base_of = lambda folder: _unspill(spilled.get(folder))  # noqa: E731
+    for folder, shot in _captures(head, list(head_v.values()), browser, say, base_of):
         environment = environment or dict(shot.fingerprint)
         entries += _compare_variant(folder, _unspill(spilled.pop(folder, None)), shot, head.visual, images_dir)
     for folder, stored in spilled.items():  # variants the head no longer has
@@ -329,8 +330,14 @@ def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | N
                          tuple(sorted(e.key for e in entries)), tuple(pages))
 
 
-def _captures(side: Side, todo: list, browser: str | None, say: Progress) -> Iterator[tuple]:
+def _captures(side: Side, todo: list, browser: str | None, say: Progress,
+              base_of=None) -> Iterator[tuple]:
     """(variant folder, Capture) for each variant, in one Session for this side.
+
+    With `base_of` (folder -> the base side's Capture or None), a head variant
+    whose regions differ from the base's only because they sit at another
+    sub-pixel phase is captured once more with them moved back onto it
+    (theme/phase.py); those crops are in `shot.realigned`.
 
     One Session per side, one after the other: Playwright's sync API refuses a
     second instance in the same thread, and each side serves its own root with
@@ -346,7 +353,23 @@ def _captures(side: Side, todo: list, browser: str | None, say: Progress) -> Ite
             shot = session.capture(variant, progress=say)
             for url in shot.aborted:
                 say(f"{rev.role} {variant.folder}: aborted {url}")
+            shot.realigned = _realign(session, shot, base_of(variant.folder) if base_of else None, side, say)
             yield variant.folder, shot
+
+
+def _realign(session, shot, base_shot, side: Side, say: Progress) -> dict:
+    """{region path: crop at the base's sub-pixel phase} for the regions that need it."""
+    if base_shot is None:
+        return {}
+    recorded = {r.path.as_posix(): r.css_box for r in base_shot.regions if r.css_box is not None}
+    crops = {r.path.as_posix(): r for r in base_shot.regions}
+    expected_of = lambda path: np.ascontiguousarray(base_shot.crop(crops[path]))  # noqa: E731
+    wanted = phase.plan_against(shot, recorded, expected_of, side.visual.tolerance_for)
+    if not wanted:
+        return {}
+    say(f"{side.revision.role} {shot.variant.folder}: {len(wanted)} regions moved by a fraction of a "
+        "pixel; capturing them at the base's sub-pixel position")
+    return phase.realigned(session.capture(shot.variant, progress=say, nudges=wanted), recorded)
 
 
 def _spill(shot, path: Path):
@@ -411,7 +434,15 @@ def _common_fields(key: str, variant, region) -> dict:
 def _compared(key, old: _Image, new: _Image, visual: VisualConfig, scratch: Path,
               head_shot, base_shot, common: dict) -> report.Entry:
     region_key = new.region.key if new.region is not None else None
-    result = diff_mod.compare(old.pixels, new.pixels, visual.tolerance_for(region_key))
+    tolerance = visual.tolerance_for(region_key)
+    result = diff_mod.compare(old.pixels, new.pixels, tolerance)
+    again = head_shot.realigned.get(new.region.path.as_posix()) if new.region else None
+    if not result.matches and again is not None:
+        moved = diff_mod.compare(old.pixels, again, tolerance, diff_image=False)
+        if moved.matches:
+            return report.Entry(status="matched", diff=moved.to_json(), realigned=True, **common,
+                                message=f"{key}: matches at the base's sub-pixel position (only its "
+                                        "place on the page moved, by a fraction of a pixel)")
     if result.matches:
         return report.Entry(status="matched", message=f"{key}: {result.summary()}",
                             diff=result.to_json(), **common)

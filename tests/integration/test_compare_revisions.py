@@ -221,3 +221,47 @@ def test_outside_a_git_repository_is_exit_2(tmp_path):
     run = theme(tmp_path, "compare", "--base", "main")
     assert run.returncode == 2
     assert "not inside a git repository" in run.stderr
+
+
+PHASED_PAGE = """\
+<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="style.css">
+<style>
+.spacer {{ height: {spacer}px; }}
+pre.code {{ margin: 10px; padding: 8px; background: #f6f3ea; font: 13px/1.45 monospace; }}
+.rule {{ height: 0.5px; background: #333; margin: 3.25px 0; }}
+</style></head>
+<body><h2>Tokens</h2><div class="spacer"></div>
+<pre class="code">all-reduce bucket 1<div class="rule"></div>all-reduce bucket 2</pre>
+<div class="box"></div><div class="card"></div></body></html>
+"""
+
+
+def test_a_region_moved_by_half_a_pixel_matches_at_the_bases_phase_and_a_real_change_still_fails(
+        repo, tmp_path):
+    """The head's spacer grows by 0.5 px and its card changes colour: the code block's crop
+    differs only because it sits half a pixel lower, so it is re-rendered at the base's
+    sub-pixel position and matches; the card still fails."""
+    pyproject, page, tokens = repo / "pyproject.toml", repo / "site" / "index.html", repo / "scss" / "_tokens.scss"
+    pyproject.write_text(PYPROJECT.replace('card = ".card"', 'card = ".card", code = "pre.code"'))
+    try:
+        page.write_text(PHASED_PAGE.format(spacer=10))
+        base = git(repo, "stash", "create")
+        page.write_text(PHASED_PAGE.format(spacer=10.5))
+        tokens.write_text(TOKENS.format(box="#e53935").replace("#43a047", "#fdd835"))
+        head = git(repo, "stash", "create")
+    finally:
+        pyproject.write_text(PYPROJECT)
+        page.write_text(PAGE)
+        tokens.write_text(TOKENS.format(box="#e53935"))
+    out = tmp_path / "report"
+    run = theme(repo, "compare", "--base", base, "--head", head, "--out", str(out))
+    assert run.returncode == 1, run.stderr
+    found = entries(out)
+    code = found["index/small-light/code/tokens.png"]
+    assert code["status"] == "matched" and code["realigned"] is True  # it differed before the re-render
+    assert "sub-pixel position" in code["message"]
+    box = found[KEYS["box"]]  # unchanged, and half a pixel lower too
+    assert box["status"] == "matched" and box["realigned"] is True
+    assert found[KEYS["card"]]["status"] == "failed" and not found[KEYS["card"]]["realigned"]
+    assert "2 matched only at their baseline's sub-pixel position" in (out / "summary.md").read_text()
+    assert "moved by a fraction of a pixel" in run.stderr + run.stdout

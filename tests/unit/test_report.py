@@ -78,3 +78,18 @@ def test_merge_keeps_one_entry_per_key(tmp_path):
     assert {e.key: e.status for e in merged.entries}["index/desktop-dark/page.png"] == "failed"
     assert len(merged.entries) == 4
     json.loads(report.to_json(merged))
+
+
+def test_markdown_counts_regions_that_matched_only_at_their_baselines_phase(tmp_path):
+    entries = (
+        report.Entry(key="index/desktop-light/code/a.png", status="matched", realigned=True),
+        report.Entry(key="index/desktop-light/code/b.png", status="matched", realigned=True),
+        report.Entry(key="index/desktop-light/code/c.png", status="matched"),
+    )
+    text = report.to_markdown(report.Report(entries, {}, None))
+    assert "2 matched only at their baseline's sub-pixel position" in text
+    assert "**3** matched" in text
+    # and the flag survives the JSON a merged report is built from
+    back = report.from_json(report.to_json(report.Report(entries, {}, None)))
+    assert [e.realigned for e in back.entries] == [True, True, False]
+    assert "sub-pixel" not in report.to_markdown(report.Report(entries[2:], {}, None))

@@ -136,7 +136,8 @@ def test_one_card_per_entry_to_review_and_images_load(opened):
                     "old/desktop-light/page.png"]
     note = card(page, FAILED_NOTE)
     assert "note-box in “Memory usage”" in note.inner_text()
-    assert "600 px differ" in note.inner_text() and "moved down by 4 px" in note.inner_text()
+    assert "600 pixels differ" in note.inner_text() and "moved down by 4 px" in note.inner_text()
+    assert "600 px differ" not in note.inner_text()  # the count is said once, by the failed rule
     shown = note.locator(".stage img")
     assert shown.count() == 3  # side by side: expected, actual, diff
     assert page.eval_on_selector_all(

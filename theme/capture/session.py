@@ -89,6 +89,8 @@ class Capture:
     full_page: bool = True  # whether images() yields page.png first
     timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
     nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) CSS px it was moved by
+    # region path -> its crop from a second capture at a baseline's sub-pixel phase (theme/phase.py)
+    realigned: dict = field(default_factory=dict)
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box
