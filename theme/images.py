@@ -1,8 +1,8 @@
 """PNG in and out, nothing else: (H, W, 4) uint8 RGBA arrays on the Python side.
 
-Reading: imagecodecs' libpng/zlib-ng decoder when installed (about 3x faster
-than Pillow on 80 MB page images, and it releases the GIL so two images decode
-on two cores at once; benchmarks/diff_bench.py prints both), else Pillow. Both
+Reading: imagecodecs' libspng decoder when installed (about 3x faster than
+Pillow on 80 MB page images, and it releases the GIL so two images decode on
+two cores at once), else Pillow. Both
 give the same pixels; tests/unit/test_images.py checks that.
 
 Writing: Pillow, always, so the bytes of a file depend only on the pixels, the
@@ -70,14 +70,33 @@ def decode_png(data: bytes, *, name: str = "<bytes>") -> np.ndarray:
         raise ImageError(f"{name}: corrupt or truncated PNG ({err}); re-create the file") from None
 
 
+def _plain_8bit_colour(data: bytes) -> bool:
+    """True for an 8-bit RGBA PNG, or an 8-bit RGB one without a tRNS chunk (the
+    fast decoder drops transparency chunks): what screenshots and theme's own files are."""
+    if len(data) < 26 or data[12:16] != b"IHDR":
+        return False
+    depth, colour = data[24], data[25]
+    if depth != 8 or colour not in (2, 6):
+        return False
+    if colour == 2:
+        end = data.find(b"IDAT")
+        return b"tRNS" not in (data[:end] if end >= 0 else data)
+    return True
+
+
 def _fast_decode(data: bytes) -> np.ndarray | None:
     """imagecodecs for the common 8-bit RGB/RGBA case; None means "ask Pillow"."""
     try:
         import imagecodecs
     except ImportError:
         return None
+    if not _plain_8bit_colour(data):
+        return None  # grey, palette, 16-bit, tRNS: Pillow's conversions define the RGBA we want
     try:
-        arr = imagecodecs.png_decode(data)
+        # libspng, not libpng (png_decode): measured here, png_decode holds the GIL,
+        # so two images "in parallel" took as long as one after the other (0.38 s
+        # for two 1280×16 000 pages); spng_decode releases it (0.22 s).
+        arr = imagecodecs.spng_decode(data)
     except Exception:  # noqa: BLE001 - any failure: Pillow decides and names the error
         return None
     if arr.dtype != np.uint8 or arr.ndim != 3 or arr.shape[2] not in (3, 4):

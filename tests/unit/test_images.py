@@ -91,3 +91,21 @@ def test_write_is_atomic_and_leaves_no_temp_files(tmp_path):
         images.write_png(tmp_path / "sub" / "a.png", np.zeros((2, 2, 4), np.float32))
     assert np.array_equal(images.read_png(tmp_path / "sub" / "a.png"), rgba())
     assert sorted(p.name for p in (tmp_path / "sub").iterdir()) == ["a.png"]
+
+
+def test_rgb_with_a_transparent_colour_keeps_its_transparency(tmp_path):
+    """The fast decoder would drop a tRNS chunk: such files go to Pillow."""
+    src = Image.fromarray(rgba()[..., :3].copy(), "RGB")
+    colour = tuple(int(c) for c in np.asarray(src)[0, 0])
+    src.save(tmp_path / "t.png", transparency=colour)
+    got = images.read_png(tmp_path / "t.png")
+    assert np.array_equal(got, np.array(Image.open(tmp_path / "t.png").convert("RGBA")))
+    assert got[0, 0, 3] == 0
+
+
+def test_the_fast_decoder_takes_only_8_bit_rgb_and_rgba(tmp_path):
+    pytest.importorskip("imagecodecs")
+    images.write_png(tmp_path / "a.png", rgba(9, 4))
+    assert images._fast_decode((tmp_path / "a.png").read_bytes()) is not None
+    images.write_png(tmp_path / "p.png", np.zeros((3, 3), np.uint8), palette=np.array([[1, 2, 3, 0]], np.uint8))
+    assert images._fast_decode((tmp_path / "p.png").read_bytes()) is None
