@@ -278,6 +278,7 @@ pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6p
   <h1>{{TITLE}}</h1>
   <div class="counts" id="counts"></div>
   <div class="meta hidden" id="revisions"></div>
+  <div class="meta hidden" id="realigned"></div>
   <div class="filters" id="filters"></div>
 </header>
 <div class="banner hidden" id="drift"></div>
@@ -349,6 +350,9 @@ function applyFilters() {
 function init() {
   const entries = REPORT.entries.filter(e => e.status !== "matched");
   document.getElementById("counts").append(...Object.entries(REPORT.counts).sort().map(([k, v]) => el("span", {text: `${v} ${k}`})));
+  const moved = REPORT.entries.filter(e => e.realigned).length;  // theme/phase.py
+  if (moved) { const m = document.getElementById("realigned"); m.classList.remove("hidden");
+    m.textContent = `${moved} matched only at their baseline's sub-pixel position (content above them moved by a fraction of a pixel)`; }
   const revs = (REPORT.environment || {}).revisions;  // written by `theme compare`
   if (revs) { const r = document.getElementById("revisions"); const side = (s) => `${s.ref} (${(s.commit || "").slice(0, 10)})`;
     r.textContent = `base ${side(revs.base)} → head ${side(revs.head)}`; r.classList.remove("hidden"); }

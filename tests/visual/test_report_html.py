@@ -63,7 +63,7 @@ def sample(art: Path, drift: str | None) -> report.Report:
         entry(art, "index/mobile-dark/code/old.png", "removed", ("expected",), page="index",
               viewport="mobile", scheme="dark", region_key="code"),
         report.Entry(key="index/desktop-dark/page.png", status="matched", page="index",
-                     viewport="desktop", scheme="dark"),
+                     viewport="desktop", scheme="dark", realigned=True),
         report.Entry(key="old/desktop-light/page.png", status="unused", message=HOSTILE),
     ), {"browser": {"name": "chromium", "version": "156"}}, drift)
 
@@ -146,6 +146,8 @@ def test_one_card_per_entry_to_review_and_images_load(opened):
     counts = page.locator("#counts").inner_text()
     assert all(f"{n} {s}" in counts for n, s in ((2, "failed"), (1, "added"), (1, "removed"), (1, "matched")))
     assert "1 added, 1 removed" in page.locator("h1").inner_text()
+    assert page.locator("#realigned").inner_text().startswith(
+        "1 matched only at their baseline's sub-pixel position")
 
 
 def test_free_text_is_shown_as_text(opened):
