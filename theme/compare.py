@@ -23,7 +23,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import diff as diff_mod
-from . import images
+from . import images, phase
 from .config import Tolerance
 from .errors import ImageError
 from .store import Store, describe_drift
@@ -106,13 +106,9 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         return _missing(ctx, key, actual, box)
     # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
     # and it writes straight out as an 8-bit palette PNG.
-    result = diff_mod.compare(expected, actual, tolerance, diff_image="indexed")
-    note = ""
-    if not result.matches and realigned is not None:
-        again = diff_mod.compare(expected, realigned, tolerance, diff_image=False)
-        if again.matches:
-            result, note = again, (" at its baseline's sub-pixel position (only its place on the page "
-                                   "moved, by a fraction of a pixel)")
+    result, moved = phase.compare(expected, actual, realigned, tolerance)
+    note = (" at its baseline's sub-pixel position (only its place on the page moved, by a fraction "
+            "of a pixel)") if moved else ""
     if result.matches:
         if ctx.update is Update.ALL and _may_write(ctx):
             changed = ctx.store.write(key, actual, ctx.fingerprint, box)

@@ -132,4 +132,17 @@ def realign_all(session, shots: Iterable, store: Store, tolerance_for: Callable[
             for again in session.capture_all(list(nudges), progress, nudges)}
 
 
-__all__ = ["STEP", "phase_offset", "plan", "plan_against", "realign_all", "realigned", "recorded_boxes"]
+def compare(expected: np.ndarray, actual: np.ndarray, again: np.ndarray | None, tolerance: Tolerance,
+            diff_image="indexed") -> tuple:
+    """(DiffResult, realigned): `actual` against `expected`; when that fails and `again`
+    (the same region re-rendered at the expected image's phase) matches, its result
+    and True: the region only moved by a fraction of a pixel."""
+    result = diff_mod.compare(expected, actual, tolerance, diff_image=diff_image)
+    if not result.matches and again is not None:
+        moved = diff_mod.compare(expected, again, tolerance, diff_image=False)
+        if moved.matches:
+            return moved, True
+    return result, False
+
+
+__all__ = ["STEP", "compare", "phase_offset", "plan", "plan_against", "realign_all", "realigned", "recorded_boxes"]

@@ -435,14 +435,12 @@ def _compared(key, old: _Image, new: _Image, visual: VisualConfig, scratch: Path
               head_shot, base_shot, common: dict) -> report.Entry:
     region_key = new.region.key if new.region is not None else None
     tolerance = visual.tolerance_for(region_key)
-    result = diff_mod.compare(old.pixels, new.pixels, tolerance)
     again = head_shot.realigned.get(new.region.path.as_posix()) if new.region else None
-    if not result.matches and again is not None:
-        moved = diff_mod.compare(old.pixels, again, tolerance, diff_image=False)
-        if moved.matches:
-            return report.Entry(status="matched", diff=moved.to_json(), realigned=True, **common,
-                                message=f"{key}: matches at the base's sub-pixel position (only its "
-                                        "place on the page moved, by a fraction of a pixel)")
+    result, moved = phase.compare(old.pixels, new.pixels, again, tolerance, diff_image=True)
+    if moved:
+        return report.Entry(status="matched", diff=result.to_json(), realigned=True, **common,
+                            message=f"{key}: matches at the base's sub-pixel position (only its "
+                                    "place on the page moved, by a fraction of a pixel)")
     if result.matches:
         return report.Entry(status="matched", message=f"{key}: {result.summary()}",
                             diff=result.to_json(), **common)
