@@ -10,7 +10,7 @@ Prints, for screenshot-like pairs (benchmarks/synthetic.py: text lines shifted
     (screenshot pairs at 1280×720 and 1280×16 000, and every pixel different)
   * MP/s, and peak RSS of a 1280×120 000 compare() in a fresh process (target < 2 GiB),
     with an RGBA and with an indexed diff image
-Engines: "aot" is the numba kernel compiled ahead of time (theme/diff/aot.py, what
+Engines: "aot" is the numba kernel compiled ahead of time (theme/aot.py, what
 `theme diff` uses), "numba" the same kernel JIT-compiled, "numpy" the fallback.
 Times are the best of --repeat runs, peers and ours interleaved, because the
 machine is shared. JS peers are installed with npm into .bench/peers (git-ignored);
@@ -154,6 +154,10 @@ def bench_odiff(peers, repeat, cases) -> None:
         print("odiff: skipped (node/npm missing or odiff-bin install failed)")
         return
     theme_cmd = [sys.executable, "-m", "theme", "diff"]
+    import importlib.util
+    if not Path(importlib.util.cache_from_source(str(ROOT / "theme" / "cli" / "diff.py"))).is_file():
+        print("note: theme has no bytecode (an editable install with PYTHONDONTWRITEBYTECODE): "
+              "each `theme diff` below compiles its modules first; `theme setup` compiles them")
     for name, make in cases:
         a, b = make()
         h, w = a.shape[:2]

@@ -227,15 +227,15 @@ def _write_artifacts(
     diff_image: np.ndarray | None = None,
 ) -> Artifacts:
     paths = artifact_paths(ctx.artifacts_dir, key)
-    # Artefacts are for review, not for git: a fast zlib level beats a small file.
-    images.write_png(paths.actual, actual, level=1)
+    # Artefacts are for review, not for git: fast to write beats a small file.
+    images.write_png(paths.actual, actual, artefact=True)
     if expected is not None:
-        images.write_png(paths.expected, expected, level=1)
+        images.write_png(paths.expected, expected, artefact=True)
     if diff_image is not None:
         if hasattr(diff_image, "palette"):  # theme.diff.IndexedImage
-            images.write_png(paths.diff, diff_image.indices, level=1, palette=diff_image.palette)
+            images.write_png(paths.diff, diff_image.indices, palette=diff_image.palette, artefact=True)
         else:
-            images.write_png(paths.diff, diff_image, level=1)
+            images.write_png(paths.diff, diff_image, artefact=True)
     return Artifacts(
         expected=paths.expected if expected is not None else None,
         actual=paths.actual,

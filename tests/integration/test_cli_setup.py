@@ -12,3 +12,16 @@ def test_setup_is_idempotent_and_says_what_it_found():
     assert lines[0] == "fonts: found Noto Color Emoji"
     assert lines[1].startswith("browser: found ")
     assert "apt-get" not in done.stderr  # nothing was installed
+    # what makes the short-lived commands fast: theme's bytecode and the compiled kernels
+    import importlib.util
+    from pathlib import Path
+
+    import theme
+    from theme import aot
+
+    assert lines[2].startswith("bytecode: compiled ")
+    for module in Path(theme.__file__).parent.rglob("*.py"):
+        assert Path(importlib.util.cache_from_source(str(module))).is_file(), module
+    assert lines[3].startswith("kernels: ")
+    if aot.module_name() is not None and "could not" not in lines[3]:
+        assert aot.load() is not None

@@ -109,3 +109,130 @@ def test_the_fast_decoder_takes_only_8_bit_rgb_and_rgba(tmp_path):
     assert images._fast_decode((tmp_path / "a.png").read_bytes()) is not None
     images.write_png(tmp_path / "p.png", np.zeros((3, 3), np.uint8), palette=np.array([[1, 2, 3, 0]], np.uint8))
     assert images._fast_decode((tmp_path / "p.png").read_bytes()) is None
+
+
+# --- the libdeflate + unfilter decoder (theme/pngfilter.py) -------------------------------
+
+def _filter_bytes(data: bytes) -> set[int]:
+    """The scanline filter types a PNG file uses (inflated independently of theme)."""
+    import struct
+    import zlib
+
+    pos, stream, width, bpp = 8, b"", 0, 4
+    while pos < len(data):
+        length, kind = struct.unpack_from(">I4s", data, pos)
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, bpp = struct.unpack(">I", body[:4])[0], {2: 3, 6: 4}[body[9]]
+        elif kind == b"IDAT":
+            stream += body
+        pos += 12 + length
+    raw = zlib.decompress(stream)
+    return set(raw[:: width * bpp + 1])
+
+
+@pytest.fixture
+def kernels():
+    from theme import aot
+
+    module = aot.get()
+    if module is None:
+        pytest.skip("the compiled kernels cannot be built here (numba or a C compiler missing)")
+    return module
+
+
+FILTERS = ["NONE", "SUB", "UP", "AVG", "PAETH", "ALL"]
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (9, 1), (33, 47)])
+@pytest.mark.parametrize("kind", FILTERS)
+def test_every_png_filter_decodes_as_pillow_decodes_it(kernels, channels, shape, kind):
+    """libpng (through imagecodecs) writes each filter type; ours must undo it exactly."""
+    imagecodecs = pytest.importorskip("imagecodecs")
+    rng = np.random.default_rng(shape[0] * 100 + shape[1])
+    # smooth gradients plus noise: every predictor (left, up, upper-left) gets exercised
+    y, x = np.mgrid[: shape[0], : shape[1]]
+    base = (y[..., None] * 7 + x[..., None] * 3 + np.arange(channels) * 50) % 256
+    pixels = (base + rng.integers(0, 20, shape + (channels,))).astype(np.uint8)
+    data = imagecodecs.png_encode(pixels, level=6, filter=int(getattr(imagecodecs.PNG.FILTER, kind)))
+    if kind != "ALL" and min(shape) > 1:  # libpng may use a simpler filter on row 0 or 1 px
+        assert FILTERS.index(kind) in _filter_bytes(data)  # the case tests what it says
+    got = images._inflate_and_unfilter(data, imagecodecs)
+    assert got is not None and got.shape == shape + (channels,)
+    assert np.array_equal(got, pixels)
+    want = np.array(Image.open(__import__("io").BytesIO(data)).convert("RGBA"))
+    assert np.array_equal(images.decode_png(data), want)
+
+
+def test_a_page_image_takes_the_fast_path(kernels, tmp_path, monkeypatch):
+    page = np.random.default_rng(2).integers(0, 256, (300, 64, 4), dtype=np.uint8)
+    images.write_png(tmp_path / "p.png", page, level=9)  # Pillow's adaptive filters: a mix
+    assert len(_filter_bytes((tmp_path / "p.png").read_bytes())) > 1
+    monkeypatch.setattr(images, "_spng", lambda *a: pytest.fail("libspng used"))
+    got = images.read_png(tmp_path / "p.png")
+    assert np.array_equal(got, page) and got.flags.c_contiguous and got.flags.writeable
+
+
+@pytest.mark.parametrize("damage", ["crc", "filter byte", "short stream", "no IEND", "interlaced"])
+def test_anything_unusual_leaves_the_fast_path_and_errors_still_name_the_file(
+        kernels, tmp_path, damage):
+    import struct
+    import zlib
+
+    imagecodecs = pytest.importorskip("imagecodecs")
+    pixels = rgba(20, 10)
+    data = bytearray(images.encode_png(pixels, level=6))
+    idat = data.index(b"IDAT")
+    length = struct.unpack_from(">I", data, idat - 4)[0]
+
+    def rechunk(body: bytes) -> bytes:
+        chunk = struct.pack(">I", len(body)) + b"IDAT" + body
+        return chunk + struct.pack(">I", zlib.crc32(b"IDAT" + body))
+
+    stream = bytes(data[idat + 4:idat + 4 + length])
+    if damage == "crc":
+        data[idat + 10] ^= 0xFF
+    elif damage == "filter byte":
+        raw = bytearray(zlib.decompress(stream))
+        raw[(10 * 4 + 1) * 3] = 9  # row 3: filter type 9 does not exist
+        data = data[:idat - 4] + rechunk(zlib.compress(bytes(raw))) + data[idat + 8 + length:]
+    elif damage == "short stream":
+        raw = zlib.decompress(stream)[:-41]
+        data = data[:idat - 4] + rechunk(zlib.compress(raw)) + data[idat + 8 + length:]
+    elif damage == "no IEND":
+        data = data[:data.index(b"IEND") - 4]
+    elif damage == "interlaced":  # Adam7: left to libspng or Pillow
+        data = bytearray(images.encode_png(pixels))
+        data[28] = 1  # IHDR's interlace byte, with its CRC fixed (the pixels then read as garbage)
+        data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
+    assert images._inflate_and_unfilter(bytes(data), imagecodecs) is None
+    path = tmp_path / "bad.png"
+    path.write_bytes(bytes(data))
+    if damage in ("short stream", "no IEND"):  # the other decoders take these
+        with Image.open(path) as im:
+            assert np.array_equal(images.read_png(path), np.array(im.convert("RGBA")))
+        return
+    with pytest.raises(ImageError) as err:
+        images.read_png(path)
+    assert str(err.value).startswith(f"{path}: ")
+
+
+# --- the artefact encoder -----------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(1, 1, 4), (1, 7, 3), (9, 1, 4), (31, 17, 4), (31, 17, 3)])
+def test_artefact_pngs_hold_exactly_the_pixels(tmp_path, shape):
+    pixels = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
+    images.write_png(tmp_path / "a.png", pixels, artefact=True)
+    with Image.open(tmp_path / "a.png") as im:
+        assert np.array_equal(np.array(im), pixels)
+
+
+def test_artefact_palette_pngs_keep_colours_and_transparency(tmp_path):
+    indices = np.random.default_rng(4).integers(0, 3, (40, 25), dtype=np.uint8)
+    palette = np.array([[255, 0, 0, 255], [240, 240, 240, 255], [0, 0, 0, 0]], np.uint8)
+    images.write_png(tmp_path / "p.png", indices, palette=palette, artefact=True)
+    with Image.open(tmp_path / "p.png") as im:
+        assert im.mode == "P"
+        assert np.array_equal(np.array(im.convert("RGBA")), palette[indices])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.png"]

@@ -5,8 +5,10 @@ unreadable or not a PNG (one line naming the file).
 
 This command is a short-lived process, so its fixed costs matter as much as the
 diff itself (benchmarks/diff_bench.py times it end to end against odiff): only
-numpy, imagecodecs and, for --out, Pillow are imported, and the kernel is the
-ahead-of-time compiled one (no numba import) whenever it can be had (see _engine).
+numpy and imagecodecs are imported (PNGs are decoded by libdeflate and the
+compiled unfilter kernel, the diff image deflated by zlib-ng: see images.py),
+and the kernel is the ahead-of-time compiled one (no numba import) whenever it
+can be had (see _engine).
 """
 
 from __future__ import annotations
@@ -40,8 +42,6 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
         # meanwhile this thread does the imports the rest needs (~50 ms hidden)
         from ..config import Tolerance
         from ..diff import compare
-        if out is not None:
-            images.pillow()
         img_a, img_b = decoded
 
     engine = _engine(img_a, img_b)
@@ -62,7 +62,7 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
         raise SystemExit(1)
 
 
-# Which kernel: the ahead-of-time compiled one (theme/diff/aot.py) when it can be
+# Which kernel: the ahead-of-time compiled one (theme/aot.py) when it can be
 # had: it loads in under a millisecond. Without it, the choice is between numpy
 # and the numba JIT, which costs ~0.6 s per process before its first pixel. Costs
 # per pixel measured with benchmarks/diff_bench.py on 1280×16 000 (two cores):
@@ -78,7 +78,7 @@ def _engine(img_a, img_b) -> str:
     than the JIT's start-up, else "numpy"."""
     import numpy as np
 
-    from ..diff import aot
+    from .. import aot
 
     if aot.load() is None:
         name = aot.module_name()
@@ -116,8 +116,8 @@ def _faded(img, engine: str):
 
 
 def _write_diff(path: Path, image) -> None:
-    """A throw-away artefact: an 8-bit palette PNG at zlib level 1 (a quarter of the
-    bytes of RGBA to filter and deflate)."""
+    """A throw-away artefact: an 8-bit palette PNG (a quarter of the bytes of RGBA to
+    filter and deflate), written by images' fast encoder."""
     from .. import images
 
-    images.write_png(path, image.indices, level=1, palette=image.palette)
+    images.write_png(path, image.indices, palette=image.palette, artefact=True)

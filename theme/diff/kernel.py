@@ -308,7 +308,7 @@ def _jit():
 
 def _aot():
     """The kernel compiled ahead of time (aot.py; built on first use), or None."""
-    from . import aot
+    from .. import aot
 
     return aot.get()
 

@@ -11,7 +11,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from theme.diff import aot, kernel
+from theme import aot
+from theme.diff import kernel
 
 pytest.importorskip("numba")
 
@@ -37,7 +38,8 @@ def test_a_second_process_loads_the_cached_module_without_importing_numba(built)
     code = textwrap.dedent("""
         import sys
         import numpy as np
-        from theme.diff import aot, kernel
+        from theme import aot
+        from theme.diff import kernel
         module = aot.load()
         a = np.full((40, 50, 4), 255, np.uint8)
         b = a.copy()
@@ -69,11 +71,14 @@ def test_key_follows_the_source_and_the_versions():
     assert aot.key(b"kernel source", "0.61.0") != base
 
 
-def test_the_module_name_changes_when_jit_py_changes(monkeypatch, tmp_path):
+@pytest.mark.parametrize("which", [0, 1], ids=["jit.py", "pngfilter.py"])
+def test_the_module_name_changes_when_a_kernel_source_changes(monkeypatch, tmp_path, which):
     before = aot.module_name()
-    changed = tmp_path / "jit.py"
-    changed.write_bytes(aot.SOURCE.read_bytes() + b"\n# an edit\n")
-    monkeypatch.setattr(aot, "SOURCE", changed)
+    sources = list(aot.SOURCES)
+    changed = tmp_path / sources[which].name
+    changed.write_bytes(sources[which].read_bytes() + b"\n# an edit\n")
+    sources[which] = changed
+    monkeypatch.setattr(aot, "SOURCES", sources)
     assert aot.module_name() != before
     assert aot.load() is None  # the module built from the old source is not used
 
@@ -94,17 +99,17 @@ def test_no_writable_cache_folder_means_no_module_and_the_jit_takes_over(monkeyp
 def test_a_failed_build_is_remembered_and_not_retried(monkeypatch, tmp_path):
     monkeypatch.setattr(aot, "cache_dirs", lambda: [tmp_path])
     monkeypatch.setattr(aot, "_loaded", {})
-    monkeypatch.setattr(aot, "module_name", lambda: "_pixelmatch_test0000")
+    monkeypatch.setattr(aot, "module_name", lambda: "_theme_kernels_test0000")
     monkeypatch.setattr(aot.sys, "executable", "/bin/false")  # the build child fails
     assert aot.get() is None
-    marker = tmp_path / "_pixelmatch_test0000.failed"
+    marker = tmp_path / "_theme_kernels_test0000.failed"
     assert marker.exists() and "exit 1" in marker.read_text()
     monkeypatch.undo()  # a real interpreter again: a retry would now build
     monkeypatch.setattr(aot, "cache_dirs", lambda: [tmp_path])
     monkeypatch.setattr(aot, "_loaded", {})
-    monkeypatch.setattr(aot, "module_name", lambda: "_pixelmatch_test0000")
+    monkeypatch.setattr(aot, "module_name", lambda: "_theme_kernels_test0000")
     assert aot.get() is None
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["_pixelmatch_test0000.failed"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_theme_kernels_test0000.failed"]
 
 
 def test_jit_without_a_writable_cache_still_compiles():

@@ -1,4 +1,8 @@
-"""The numba kernel (jit.py) compiled ahead of time into an extension module, cached on disk.
+"""theme's numba kernels compiled ahead of time into one extension module, cached on disk.
+
+The kernels (EXPORTS): diff_rows, the pixelmatch kernel (theme/diff/jit.py), and
+unfilter, PNG's scanline filters undone in place (theme/pngfilter.py), which with
+libdeflate decodes page images twice as fast as libspng (see theme/images.py).
 
 Why: the JIT costs 0.5-0.8 s in every new process before its first pixel, even
 with numba's on-disk cache warm: importing numba (~0.2 s), then, on the first
@@ -29,20 +33,28 @@ import importlib.util
 import os
 import platform
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE / "jit.py"
-# The C types of jit.diff_rows' arguments as kernel._numba_band passes them
-# (C-contiguous arrays; kernel checks contiguity before choosing this module).
-SIGNATURE = ("Tuple((i8, i8))(u1[:, :, ::1], u1[:, :, ::1], u4[:, ::1], u4[:, ::1], "
-             "u1[:, :, ::1], u1[:, ::1], b1, b1, i8, i8, f8, b1, f8, u1[::1], u1[::1], "
-             "b1, b1, i4[::1], i4[:, ::1], i8)")
+PREFIX = "_theme_kernels_"
+# export name -> (module holding the numba function, its C signature). The arrays
+# are C-contiguous: the callers check contiguity before choosing this module.
+EXPORTS = {
+    # as kernel._numba_band passes them
+    "diff_rows": ("theme.diff.jit", "Tuple((i8, i8))(u1[:, :, ::1], u1[:, :, ::1], u4[:, ::1], "
+                  "u4[:, ::1], u1[:, :, ::1], u1[:, ::1], b1, b1, i8, i8, f8, b1, f8, u1[::1], "
+                  "u1[::1], b1, b1, i4[::1], i4[:, ::1], i8)"),
+    # as images._inflate_png passes them
+    "unfilter": ("theme.pngfilter", "i8(u1[::1], i8, i8, i8)"),
+}
+SOURCES = [HERE / "diff" / "jit.py", HERE / "pngfilter.py"]
 BUILD_TIMEOUT = 600  # s; a first build on a loaded 2-core machine takes ~10 s
 
 _loaded: dict[str, object] = {}
+_lock = threading.Lock()  # two decoder threads may ask for the module at once
 
 
 def _numba_version() -> str | None:
@@ -60,10 +72,11 @@ def _numba_version() -> str | None:
 def key(source: bytes, numba_version: str) -> str:
     """What the compiled module depends on, hashed: a change in any builds a new one.
 
-    `source`: the bytes of jit.py (the kernel) and aot.py (the build recipe);
+    `source`: the bytes of the kernels' sources and of aot.py (the build recipe);
     `numba_version`: the text of numba's _version.py (its version and revision).
     """
-    parts = [source, SIGNATURE.encode(), numba_version.encode(), np.__version__.encode(),
+    signatures = "".join(f"{name}{sig}" for name, (_, sig) in sorted(EXPORTS.items()))
+    parts = [source, signatures.encode(), numba_version.encode(), np.__version__.encode(),
              sys.version.encode(), platform.machine().encode(),
              importlib.machinery.EXTENSION_SUFFIXES[0].encode()]
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
@@ -74,8 +87,8 @@ def module_name() -> str | None:
     if numba_version is None:
         return None
     # this file too: it holds the build recipe
-    source = SOURCE.read_bytes() + Path(__file__).read_bytes()
-    return f"_pixelmatch_{key(source, numba_version)}"
+    source = b"".join(path.read_bytes() for path in SOURCES) + Path(__file__).read_bytes()
+    return f"{PREFIX}{key(source, numba_version)}"
 
 
 def cache_dirs() -> list[Path]:
@@ -93,15 +106,16 @@ def load() -> object | None:
     name = module_name()
     if name is None:
         return None
-    if name in _loaded:
-        return _loaded[name]
-    for folder in cache_dirs():
-        path = _file(folder, name)
-        if path.is_file():
-            module = _import(name, path)
-            if module is not None:
-                _loaded[name] = module
-                return module
+    with _lock:
+        if name in _loaded:
+            return _loaded[name]
+        for folder in cache_dirs():
+            path = _file(folder, name)
+            if path.is_file():
+                module = _import(name, path)
+                if module is not None:
+                    _loaded[name] = module
+                    return module
     return None
 
 
@@ -112,7 +126,7 @@ def _import(name: str, path: Path):
         spec.loader.exec_module(module)
     except (ImportError, OSError):
         return None  # e.g. truncated by a full disk: the next build replaces it
-    return module if hasattr(module, "diff_rows") else None
+    return module if all(hasattr(module, name) for name in EXPORTS) else None
 
 
 def get() -> object | None:
@@ -165,7 +179,7 @@ def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
     except OSError:
         return False, None  # not writable: try the next folder
     try:
-        res = subprocess.run([sys.executable, "-m", "theme.diff.aot", name, str(work)],
+        res = subprocess.run([sys.executable, "-m", "theme.aot", name, str(work)],
                              capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         built = _file(work, name)
         if res.returncode != 0 or not built.is_file():
@@ -190,7 +204,8 @@ def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
 def _prune(folder: Path, keep: str) -> None:
     """Remove modules and failure marks of older sources (a running process that
     has one loaded keeps its mapping; the file name is never reused)."""
-    for old in folder.glob("_pixelmatch_*"):
+    olds = [*folder.glob(f"{PREFIX}*"), *folder.glob("_pixelmatch_*")]  # the latter: before 0.2
+    for old in olds:
         if not old.name.startswith(keep):
             try:
                 old.unlink()
@@ -199,20 +214,20 @@ def _prune(folder: Path, keep: str) -> None:
 
 
 def _compile(name: str, out_dir: str) -> None:
-    """Child process: compile jit.diff_rows into `out_dir`/`name`.so with numba.pycc."""
+    """Child process: compile EXPORTS into `out_dir`/`name`.so with numba.pycc."""
     import warnings
+
+    import importlib
 
     import numba.core.compiler
     import numba.pycc.compiler
     from numba.pycc import CC
 
-    from . import jit
-
     warnings.simplefilter("ignore")  # pycc's pending-deprecation notice
 
     class _NoGilFlags(numba.core.compiler.Flags):
         """Flags for pycc's Python wrapper: release the GIL as jit.py's nogil=True does,
-        so kernel.run's two band threads run on two cores."""
+        so kernel.run's two band threads, and two PNG decodes, run on two cores."""
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
@@ -222,7 +237,8 @@ def _compile(name: str, out_dir: str) -> None:
     cc = CC(name)
     cc.output_dir = out_dir
     cc.verbose = False
-    cc.export("diff_rows", SIGNATURE)(jit.diff_rows.py_func)
+    for export, (module, signature) in EXPORTS.items():
+        cc.export(export, signature)(getattr(importlib.import_module(module), export).py_func)
     cc.compile()
 
 
