@@ -1,12 +1,12 @@
 """PNG's five scanline filters undone in place, by numba (compiled ahead of time by aot.py).
 
 Why not a library's decoder: libspng (imagecodecs) takes 0.23 s for a 1280×16 000
-page, and most of that is its zlib; libdeflate inflates the same stream in 65 ms,
-so inflating with libdeflate and unfiltering here halves the decode (0.11 s),
-which is most of `theme diff`'s time and of a check's on long pages. Only the
-filters are done here; images.py parses the chunks and inflates, and every PNG
-this path does not take (interlaced, palette, grey, 16-bit, tRNS) goes to libspng
-or Pillow. tests/unit/test_images.py checks every filter against Pillow.
+page, most of it in its zlib, and a page screenshot comes from Chromium as RGB,
+whose expansion to RGBA took another 0.4 s for a 1280×24 666 tile in numpy.
+libdeflate inflates the same stream in 65 ms, and this kernel undoes the filters
+and widens RGB to RGBA in place: 0.11 s for the page. images.py parses the chunks and inflates; every PNG this path
+does not take (interlaced, palette, grey, 16-bit, tRNS) goes to libspng or
+Pillow. tests/unit/test_images.py checks every filter against libpng and Pillow.
 
 Optional: importing this module raises ImportError when numba is missing.
 """
@@ -18,15 +18,21 @@ import numpy as np
 
 
 @numba.njit(nogil=True, boundscheck=False, cache=False)
-def unfilter(buf, height, stride, bpp):
-    """Decode `height` filtered scanlines in `buf` (each a filter byte then `stride`
-    bytes) into their first height*stride bytes, in place; bpp = bytes per pixel.
+def unfilter(buf, height, width, channels):
+    """Decode `height` filtered scanlines of `width` 8-bit RGB (channels=3) or RGBA
+    (4) pixels at the start of `buf` (each a filter byte, then the row) into RGBA
+    at the start of `buf`, in place. `buf` holds max(H·(C·W+1), 4·W·H) bytes.
+    Returns -1, or the first row whose filter type is unknown.
 
-    In place works because row y's output (at y*stride) starts before its input
-    (at y*(stride+1)+1) and is written left to right: every byte written has been
-    read, and row y-1's output, which the Up, Average and Paeth filters read, lies
-    wholly before row y's. Returns -1, or the first row with an unknown filter type.
+    Two passes, each in place. First the filters: row y's output (at y·C·W)
+    starts before its input (at y·(C·W+1)+1) and is written left to right, so
+    every byte written has been read, and row y-1's output, which Up, Average and
+    Paeth read, lies wholly before row y's. Then, for RGB, the rows are widened
+    to RGBA from the last pixel back: pixel k moves from 3k to 4k, never onto a
+    pixel not yet moved. (One fused pass ran 3-5x slower: per-byte branches.)
     """
+    stride = channels * width
+    bpp = channels
     for y in range(height):
         src = y * (stride + 1) + 1
         dst = y * stride
@@ -35,7 +41,7 @@ def unfilter(buf, height, stride, bpp):
         if kind == 0 or (kind == 2 and y == 0):  # None; Up of an all-zero row above
             for i in range(stride):
                 buf[dst + i] = buf[src + i]
-        elif kind == 1:  # Sub: plus the byte one pixel to the left
+        elif kind == 1 or (kind == 4 and y == 0):  # Sub (Paeth picks "left" on row 0)
             for i in range(bpp):
                 buf[dst + i] = buf[src + i]
             for i in range(bpp, stride):
@@ -49,10 +55,12 @@ def unfilter(buf, height, stride, bpp):
                 above = np.int32(buf[up + i]) if y > 0 else np.int32(0)
                 buf[dst + i] = buf[src + i] + np.uint8((left + above) >> 1)
         elif kind == 4:  # Paeth: whichever of left, above, upper-left is nearest left+above-upper-left
-            for i in range(stride):
-                a = np.int32(buf[dst + i - bpp]) if i >= bpp else np.int32(0)
-                b = np.int32(buf[up + i]) if y > 0 else np.int32(0)
-                c = np.int32(buf[up + i - bpp]) if i >= bpp and y > 0 else np.int32(0)
+            for i in range(bpp):
+                buf[dst + i] = buf[src + i] + buf[up + i]  # left = upper-left = 0: above wins
+            for i in range(bpp, stride):
+                a = np.int32(buf[dst + i - bpp])
+                b = np.int32(buf[up + i])
+                c = np.int32(buf[up + i - bpp])
                 pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
                 if pa <= pb and pa <= pc:
                     pred = a
@@ -63,4 +71,10 @@ def unfilter(buf, height, stride, bpp):
                 buf[dst + i] = buf[src + i] + np.uint8(pred)
         else:
             return y
+    if channels == 3:
+        for k in range(width * height - 1, -1, -1):
+            buf[4 * k + 3] = 255
+            buf[4 * k + 2] = buf[3 * k + 2]
+            buf[4 * k + 1] = buf[3 * k + 1]
+            buf[4 * k] = buf[3 * k]
     return -1

@@ -159,8 +159,10 @@ def test_every_png_filter_decodes_as_pillow_decodes_it(kernels, channels, shape,
     if kind != "ALL" and min(shape) > 1:  # libpng may use a simpler filter on row 0 or 1 px
         assert FILTERS.index(kind) in _filter_bytes(data)  # the case tests what it says
     got = images._inflate_and_unfilter(data, imagecodecs)
-    assert got is not None and got.shape == shape + (channels,)
-    assert np.array_equal(got, pixels)
+    assert got is not None and got.shape == shape + (4,) and got.flags.c_contiguous
+    assert np.array_equal(got[..., :channels], pixels)
+    if channels == 3:
+        assert (got[..., 3] == 255).all()
     want = np.array(Image.open(__import__("io").BytesIO(data)).convert("RGBA"))
     assert np.array_equal(images.decode_png(data), want)
 
