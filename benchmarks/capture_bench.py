@@ -34,6 +34,7 @@ import numpy as np
 from theme import config
 from theme.capture import Session, Variant, variants
 from theme.capture.server import LocalServer
+from theme.capture.tiles import tile_clips
 
 REPO = Path(__file__).resolve().parents[1]
 TALL = 120_000
@@ -92,11 +93,11 @@ def bare_calls(session: Session, variant: Variant, height: int, width: int, tile
             t = time.perf_counter()
             cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
             spent += time.perf_counter() - t
-        for y in range(0, height, tile):
+        for y, rows, shared in tile_clips(height, tile):  # the engine's clips, seam rows included
             t = time.perf_counter()
             cdp.send("Page.captureScreenshot", {
                 "format": "png", "captureBeyondViewport": True, "optimizeForSpeed": True,
-                "clip": {"x": 0, "y": y, "width": width, "height": min(tile, height - y), "scale": 1}})
+                "clip": {"x": 0, "y": y, "width": width, "height": rows + shared, "scale": 1}})
             spent += time.perf_counter() - t
         return spent
 

@@ -50,3 +50,23 @@ def test_boxes_are_shrunk_so_a_neighbour_on_the_edge_does_not_count_as_ink():
 def test_boxes_too_small_or_outside_are_skipped():
     image = np.full((100, 100, 4), 255, np.uint8)
     assert inkless_lines(image, [[10.0, 10.0, 2.0, 2.0], [10.0, 500.0, 20.0, 20.0]]) == []
+
+
+def test_every_call_but_the_last_shares_rows_with_the_next():
+    from theme.capture.tiles import SEAM_ROWS, tile_clips
+
+    clips = tile_clips(40_000, 16_384)
+    assert clips == [(0, 16_384, SEAM_ROWS), (16_384, 16_384, SEAM_ROWS), (32_768, 7_232, 0)]
+    assert tile_clips(16_390, 16_384) == [(0, 16_384, 6), (16_384, 6, 0)]  # never beyond the page
+    assert tile_clips(500, 16_384) == [(0, 500, 0)]
+
+
+def test_a_seam_that_does_not_continue_the_tile_above_is_refused():
+    from theme.capture.tiles import check_seams
+
+    image = np.random.default_rng(3).integers(0, 256, (300, 40, 4), dtype=np.uint8)
+    seams = {100: image[100:116].copy(), 200: image[200:216].copy()}
+    check_seams(image, seams)  # both continue: nothing raised
+    seams[200][5, 7, 1] ^= 1  # one channel of one pixel
+    with pytest.raises(CaptureError, match=r"the tile at y=200 does not continue the one above \(1 of 640 px"):
+        check_seams(image, seams)

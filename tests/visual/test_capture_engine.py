@@ -306,3 +306,25 @@ def test_wholeness_guard_fires_when_a_tile_comes_back_blank(visual):
             s.capture(at("lines.html"))
         s.tile_hook = None
         assert np.array_equal(s.capture(at("lines.html")).image, whole.image)
+
+
+def test_seam_guard_fires_when_a_tile_repeats_the_band_above(visual):
+    """A tile whose rows come from elsewhere (here: the previous tile's, so every text
+    line still has ink and check_whole cannot see it) does not continue the tile above."""
+    import dataclasses
+
+    small_tiles = dataclasses.replace(visual, tile_height=1024, mask=(), style=None)
+    with Session(small_tiles) as s:
+        whole = s.capture(at("lines.html"))
+        seen = {}
+
+        def repeat_second_tile(y, tile):
+            seen[y] = tile.copy()
+            if y == 2048:
+                tile[:] = seen[1024][:len(tile)]  # the band above, again
+        s.tile_hook = repeat_second_tile
+        with pytest.raises(CaptureError, match=r"not whole: the tile at y=2048 does not continue the one above "
+                                               r"\(\d+ of 20480 px of the 16 rows both hold differ\)"):
+            s.capture(at("lines.html"))
+        s.tile_hook = None
+        assert np.array_equal(s.capture(at("lines.html")).image, whole.image)

@@ -12,7 +12,8 @@ Steps of one capture, and why each is there:
   3. load → custom elements defined → maths typeset → images decoded → fonts ready;
   4. screenshot-only CSS (no animation, transition or caret) + the user's `style`;
   5. masks painted, then "stable" (see `_wait_stable`), regions and text lines measured;
-  6. tiles captured and stitched (tiles.py), layout re-checked, wholeness guarded.
+  6. tiles captured and stitched (tiles.py), layout re-checked, wholeness guarded
+     (no blank text line, and every tile continues the one above it).
 capture_all() overlaps neighbouring variants: step 6 of one runs in the
 background while steps 1–5 of the next run (see its docstring).
 """
@@ -44,7 +45,7 @@ from .browser import BrowserInfo, find_browser, launch_flags
 from .fonts import fallback_fonts, split_stack
 from .naming import Variant, heading_bases, region_names, safe_segment
 from .server import LocalServer, resolve
-from .tiles import TileJob, TileTimes, check_whole, decode_png
+from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
@@ -530,6 +531,7 @@ class Session:
         image = shooting.tiles.image()
         t = self._mark(timings, "tiles", t)
         check_whole(image, after["lines"], self.visual.tile_height)
+        check_seams(image, shooting.tiles.seams)
         t = self._mark(timings, "guard", t)
         regions = self._regions(after["found"], ready.width, ready.height)
         web = set(after["fonts"]["web"])
