@@ -514,7 +514,7 @@ class Session:
             # font, an image, a script): compare the layout hash again. The
             # same round trip measures regions and text lines; they describe
             # the tiles only when the hash is unchanged.
-            after = page.evaluate(scripts.AFTER_TILES, arg)
+            after = json.loads(page.evaluate(scripts.AFTER_TILES, arg))
             t = self._mark(timings, "regions", t)
             if after["hash"] == ready.before[0]:
                 break
