@@ -76,6 +76,15 @@ def site(tmp_path_factory) -> Path:
         "unstable.html": page('<p id="t">0</p><script>let n = 0; (function tick() {'
                               ' document.getElementById("t").style.marginLeft = (++n % 50) + "px";'
                               ' requestAnimationFrame(tick); })();</script>'),
+        # A capture call with captureBeyondViewport resizes the view, and the page
+        # gets a `resize` event: these pages move their layout then, once or always.
+        "late.html": page('<div style="height:1500px;background:#fff">body</div><script>let once = true;'
+                          ' addEventListener("resize", () => { if (!once) return; once = false;'
+                          ' const d = document.createElement("div"); d.style.cssText = "height:300px;background:#0a0";'
+                          ' document.body.prepend(d); });</script>'),
+        "restless.html": page('<div id="m" style="height:1500px">body</div><script>let n = 0;'
+                              ' addEventListener("resize", () => {'
+                              ' document.getElementById("m").style.marginTop = (++n % 2) * 50 + "px"; });</script>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
                               '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
@@ -185,6 +194,20 @@ def test_lazy_images_are_loaded_and_animations_stopped(session):
 def test_a_page_that_never_settles_raises_unstable_render(session):
     with pytest.raises(UnstableRender, match="unstable.html .*kept changing"):
         session.capture(at("unstable.html"))
+
+
+def test_a_layout_that_moves_during_the_tiles_is_captured_again(session):
+    said = []
+    cap = session.capture(at("late.html"), progress=said.append)
+    assert any("layout changed during capture, retrying (2/3)" in line for line in said), said
+    # the second capture shows the page as it became: the block the page added on top
+    assert cap.image.shape[0] == 1800
+    assert tuple(cap.image[150, 640, :3]) == (0, 170, 0) and tuple(cap.image[1000, 640, :3]) == (255, 255, 255)
+
+
+def test_a_layout_that_moves_during_every_capture_raises_unstable_render(session):
+    with pytest.raises(UnstableRender, match=r"restless.html .*the layout changed during each of 3 captures"):
+        session.capture(at("restless.html"))
 
 
 def test_capture_all_overlapping_variants_gives_the_pixels_of_single_captures(session):
