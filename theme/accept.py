@@ -66,6 +66,8 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
     done = []
     for entry in candidates(rep, only):
         source = folder / entry.images["actual"]
-        store.write(entry.key, images.read_png(source), rep.environment)
+        # the box too: a later run can then re-render this region at its phase (theme/phase.py)
+        store.write(entry.key, images.read_png(source), rep.environment,
+                    box=tuple(entry.box) if entry.box is not None else None)
         done.append(Accepted(entry.key, source))
     return done

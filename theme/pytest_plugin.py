@@ -501,6 +501,8 @@ def _entry(result, variant, region) -> dict[str, Any]:
     if region is not None:
         entry.update(region_key=region.key, region_name=region.name, heading=region.heading,
                      selector=region.selector)
+        if region.css_box is not None:  # `theme accept` records it with the baseline (theme/phase.py)
+            entry["box"] = [float(v) for v in region.css_box]
     return entry
 
 

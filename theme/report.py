@@ -50,6 +50,7 @@ class Entry:
     images: Mapping[str, str] = field(default_factory=dict)  # kind -> absolute path of the artefact
     attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.attribution
     realigned: bool = False  # matched once re-rendered at its baseline's sub-pixel phase (theme/phase.py)
+    box: tuple[float, ...] | None = None  # a region's CSS box (x, y, w, h) as its actual image was captured
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Entry":

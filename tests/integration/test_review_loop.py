@@ -46,6 +46,11 @@ def test_accept_round_trip_and_fingerprint_refusal(project: Path) -> None:
 
     rest = theme(project, "accept", str(report))
     assert rest.returncode == 0
+    # an accepted region baseline keeps its CSS box, as one written by --update-snapshots does
+    boxes = {e["key"]: e.get("box") for e in data["entries"]}
+    manifest = json.loads((project / "snapshots/manifest.json").read_text())["baselines"]
+    assert boxes["index/desktop-light/box/beta.png"] is not None
+    assert manifest["index/desktop-light/box/beta.png"]["box"] == boxes["index/desktop-light/box/beta.png"]
     assert run(project).returncode == 0  # fail -> accept -> pass, with no re-capture in between
 
 
