@@ -175,7 +175,12 @@ def diff_rows(a8, b8, a32, b32, out, out_idx, draw, indexed, y0, y1, limit, incl
                     ny2 = min(y + 1, height - 1)
                     za = 1 if (x == nx0 or x == nx2 or y == ny0 or y == ny2) else 0
                     zb = za
+                    # only "more than 2" matters, so stop counting once both are: in a
+                    # flat area that is after 3 of the 8 neighbours (a page where
+                    # everything changed is mostly flat areas)
                     for nx in range(nx0, nx2 + 1):
+                        if za > 2 and zb > 2:
+                            break
                         for ny in range(ny0, ny2 + 1):
                             if nx == x and ny == y:
                                 continue
