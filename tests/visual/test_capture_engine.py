@@ -311,43 +311,43 @@ def test_unknown_page_is_a_config_error(visual):
         Session(dataclasses.replace(visual, pages=("nope.html",)))
 
 
-def test_wholeness_guard_fires_when_a_tile_comes_back_blank(visual):
-    """A tile the browser returned blank (simulated by the tile hook) is refused, not stitched."""
+def refused_with_tile_hook(visual, hook, match: str) -> None:
+    """lines.html in 1024-px tiles: with `hook` changing the decoded tiles the capture
+    raises CaptureError matching `match`; without it the same session captures the page
+    exactly as before (nothing of the refused capture is left behind)."""
     import dataclasses
 
     small_tiles = dataclasses.replace(visual, tile_height=1024, mask=(), style=None)
     with Session(small_tiles) as s:
         whole = s.capture(at("lines.html"))
         assert whole.image.shape[0] > 3000 and whole.timings["tile_calls"] >= 3
-
-        def blank_second_tile(y, tile):
-            if y == 1024:
-                tile[:] = 255  # white like the page background: a band with no content
-        s.tile_hook = blank_second_tile
-        with pytest.raises(CaptureError, match=r"not whole: \d+ of \d+ visible text lines are blank "
-                                               r"\(first at y=10\d\d.*tiles 1 of 1024 px"):
+        s.tile_hook = hook
+        with pytest.raises(CaptureError, match=match):
             s.capture(at("lines.html"))
         s.tile_hook = None
         assert np.array_equal(s.capture(at("lines.html")).image, whole.image)
+
+
+def test_wholeness_guard_fires_when_a_tile_comes_back_blank(visual):
+    """A tile the browser returned blank (simulated by the tile hook) is refused, not stitched."""
+    def blank_second_tile(y, tile):
+        if y == 1024:
+            tile[:] = 255  # white like the page background: a band with no content
+
+    refused_with_tile_hook(visual, blank_second_tile,
+                           r"not whole: \d+ of \d+ visible text lines are blank \(first at y=10\d\d.*tiles 1 of 1024 px")
 
 
 def test_seam_guard_fires_when_a_tile_repeats_the_band_above(visual):
     """A tile whose rows come from elsewhere (here: the previous tile's, so every text
     line still has ink and check_whole cannot see it) does not continue the tile above."""
-    import dataclasses
+    seen = {}
 
-    small_tiles = dataclasses.replace(visual, tile_height=1024, mask=(), style=None)
-    with Session(small_tiles) as s:
-        whole = s.capture(at("lines.html"))
-        seen = {}
+    def repeat_second_tile(y, tile):
+        seen[y] = tile.copy()
+        if y == 2048:
+            tile[:] = seen[1024][:len(tile)]  # the band above, again
 
-        def repeat_second_tile(y, tile):
-            seen[y] = tile.copy()
-            if y == 2048:
-                tile[:] = seen[1024][:len(tile)]  # the band above, again
-        s.tile_hook = repeat_second_tile
-        with pytest.raises(CaptureError, match=r"not whole: the tile at y=2048 does not continue the one above "
-                                               r"\(\d+ of 20480 px of the 16 rows both hold differ\)"):
-            s.capture(at("lines.html"))
-        s.tile_hook = None
-        assert np.array_equal(s.capture(at("lines.html")).image, whole.image)
+    refused_with_tile_hook(visual, repeat_second_tile,
+                           r"not whole: the tile at y=2048 does not continue the one above "
+                           r"\(\d+ of 20480 px of the 16 rows both hold differ\)")
