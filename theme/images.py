@@ -104,14 +104,7 @@ def _fast_decode(data: bytes) -> np.ndarray | None:
     except ImportError:
         return None
     arr = _inflate_and_unfilter(data, imagecodecs)
-    if arr is None:
-        arr = _spng(data, imagecodecs)
-    if arr is None or arr.shape[2] == 4:
-        return arr
-    rgba = np.empty(arr.shape[:2] + (4,), np.uint8)
-    rgba[..., :3] = arr
-    rgba[..., 3] = 255
-    return rgba
+    return arr if arr is not None else _spng(data, imagecodecs)
 
 
 def _inflate_and_unfilter(data: bytes, imagecodecs) -> np.ndarray | None:
@@ -165,6 +158,7 @@ def _chunks(data: bytes) -> list[tuple[bytes, memoryview]] | None:
 
 
 def _spng(data: bytes, imagecodecs) -> np.ndarray | None:
+    """(H, W, 4) RGBA by libspng, or None."""
     try:
         # libspng, not libpng (png_decode): measured here, png_decode holds the GIL,
         # so two images "in parallel" took as long as one after the other (0.38 s
@@ -174,7 +168,12 @@ def _spng(data: bytes, imagecodecs) -> np.ndarray | None:
         return None
     if arr.dtype != np.uint8 or arr.ndim != 3 or arr.shape[2] not in (3, 4):
         return None  # grey, palette, 16-bit: Pillow's conversions define the RGBA we want
-    return np.ascontiguousarray(arr)
+    if arr.shape[2] == 4:
+        return np.ascontiguousarray(arr)
+    rgba = np.empty(arr.shape[:2] + (4,), np.uint8)
+    rgba[..., :3] = arr
+    rgba[..., 3] = 255
+    return rgba
 
 
 def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,

@@ -238,3 +238,16 @@ def test_artefact_palette_pngs_keep_colours_and_transparency(tmp_path):
         assert im.mode == "P"
         assert np.array_equal(np.array(im.convert("RGBA")), palette[indices])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.png"]
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA"])
+def test_without_the_compiled_kernel_libspng_gives_the_same_rgba(tmp_path, monkeypatch, mode):
+    pytest.importorskip("imagecodecs")
+    from theme import aot
+
+    monkeypatch.setattr(aot, "load", lambda: None)
+    pixels = rgba(23, 17)[..., : len(mode)].copy()
+    Image.fromarray(pixels, mode).save(tmp_path / "a.png")
+    got = images.read_png(tmp_path / "a.png")
+    with Image.open(tmp_path / "a.png") as im:
+        assert np.array_equal(got, np.array(im.convert("RGBA"))) and got.flags.c_contiguous
