@@ -56,12 +56,20 @@ def read_png(path: Path | str) -> np.ndarray:
     return decode_png(data, name=str(path))
 
 
-def decode_png(data: bytes, *, name: str = "<bytes>") -> np.ndarray:
-    """Decode PNG bytes to (H, W, 4) uint8 RGBA; ImageError naming `name` if broken."""
+def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = None) -> np.ndarray:
+    """Decode PNG bytes to (H, W, 4) uint8 RGBA; ImageError naming `name` if broken.
+
+    `out`: a 1-D uint8 buffer the fastest decoder may decode into (it then returns
+    a view of `out`'s first 4·W·H bytes, and may have written up to H bytes past
+    them, the filter bytes of an RGBA stream); it needs decode_room(width, height) bytes.
+    Any other decoder ignores it and returns a new array: compare `result.base`.
+    Decoding a tile straight into the page image saves a second image-sized
+    buffer: its fresh pages cost as much to fault in as the decode itself.
+    """
     if not data.startswith(PNG_SIGNATURE):
         what = "empty file" if not data else "not a PNG file (bad signature)"
         raise ImageError(f"{name}: {what}; give a PNG image")
-    fast = _fast_decode(data)
+    fast = _fast_decode(data, out)
     if fast is not None:
         return fast
     Image = pillow()
@@ -88,7 +96,13 @@ def _plain_8bit_colour(data: bytes) -> bool:
     return True
 
 
-def _fast_decode(data: bytes) -> np.ndarray | None:
+def decode_room(width: int, height: int) -> int:
+    """Bytes decode_png(out=...) needs for a width × height image: its RGBA, plus an
+    RGBA stream's filter bytes (one per row), which are inflated before being undone."""
+    return height * (4 * width + 1)
+
+
+def _fast_decode(data: bytes, out: np.ndarray | None = None) -> np.ndarray | None:
     """The common 8-bit RGB/RGBA case without Pillow; None means "ask Pillow".
 
     Fastest first: libdeflate plus theme's unfilter kernel, which also turns RGB
@@ -103,11 +117,11 @@ def _fast_decode(data: bytes) -> np.ndarray | None:
         import imagecodecs
     except ImportError:
         return None
-    arr = _inflate_and_unfilter(data, imagecodecs)
+    arr = _inflate_and_unfilter(data, imagecodecs, out)
     return arr if arr is not None else _spng(data, imagecodecs)
 
 
-def _inflate_and_unfilter(data: bytes, imagecodecs) -> np.ndarray | None:
+def _inflate_and_unfilter(data: bytes, imagecodecs, out: np.ndarray | None = None) -> np.ndarray | None:
     """Chunks parsed here, IDAT inflated by libdeflate into the output buffer, the
     filters undone and RGB widened to RGBA in place by the compiled kernel
     (theme/pngfilter.py): (H, W, 4), or None for anything unusual (interlaced, a
@@ -127,7 +141,12 @@ def _inflate_and_unfilter(data: bytes, imagecodecs) -> np.ndarray | None:
         return None  # Pillow names it (a decompression bomb, or no pixels)
     channels = 3 if colour == 2 else 4
     filtered = height * (channels * width + 1)
-    buf = np.empty(max(filtered, 4 * width * height), np.uint8)  # room for the RGBA it becomes
+    room = max(filtered, 4 * width * height)  # the RGBA it becomes, and the stream before that
+    if (out is not None and out.dtype == np.uint8 and out.ndim == 1 and out.flags.c_contiguous
+            and out.flags.writeable and len(out) >= room):
+        buf = out[:room]
+    else:
+        buf = np.empty(room, np.uint8)
     stream = b"".join(body for kind, body in chunks if kind == b"IDAT")
     try:
         got = imagecodecs.deflate_decode(stream, out=buf[:filtered])

@@ -70,3 +70,61 @@ def test_a_seam_that_does_not_continue_the_tile_above_is_refused():
     seams[200][5, 7, 1] ^= 1  # one channel of one pixel
     with pytest.raises(CaptureError, match=r"the tile at y=200 does not continue the one above \(1 of 640 px"):
         check_seams(image, seams)
+
+
+class _ClipServer:
+    """Answers Page.captureScreenshot clips of `image` as real PNGs, as Chromium does
+    (RGB, base64); a stand-in for the DevTools session only: the browser's side of
+    tiling is tested in tests/visual/test_capture_engine.py."""
+
+    def __init__(self, image: np.ndarray, channels: int):
+        self.image, self.channels, self.clips = image, channels, []
+
+    def send(self, method, params):
+        import base64
+
+        from theme import images
+
+        clip = params["clip"]
+        self.clips.append((clip["y"], clip["height"]))
+        band = self.image[clip["y"]:clip["y"] + clip["height"], :, :self.channels]
+        return {"data": base64.b64encode(images.encode_png(band, level=1)).decode()}
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+def test_tiles_decoded_in_place_stitch_to_the_page_with_their_seams(channels):
+    """Each tile is decoded into its rows of the page image and spills its seam rows
+    (and an RGBA stream's filter bytes) into the next tile's rows: the stitched image
+    must still be the page, and each seam the rows the tile above saw."""
+    from theme.capture.tiles import SEAM_ROWS, TileJob
+
+    height, width = 1000, 31
+    page = np.random.default_rng(channels).integers(0, 256, (height, width, 4), dtype=np.uint8)
+    if channels == 3:
+        page[..., 3] = 255
+    seen = []
+    server = _ClipServer(page, channels)
+    job = TileJob(server, width, height, 300, hook=lambda y, tile: seen.append((y, tile.shape))).start()
+    got = job.image()
+    assert np.array_equal(got, page)
+    assert server.clips == [(0, 300 + SEAM_ROWS), (300, 300 + SEAM_ROWS), (600, 300 + SEAM_ROWS), (900, 100)]
+    assert seen == [(0, (316, width, 4)), (300, (316, width, 4)), (600, (316, width, 4)), (900, (100, width, 4))]
+    assert sorted(job.seams) == [300, 600, 900]
+    for y, rows in job.seams.items():
+        assert np.array_equal(rows, page[y:y + SEAM_ROWS])
+
+
+def test_a_hook_that_changes_a_tile_in_place_changes_the_stitched_image():
+    """The tests' blank-tile hook edits the decoded tile; in place, that is the page image."""
+    from theme.capture.tiles import TileJob
+
+    page = np.random.default_rng(9).integers(0, 256, (600, 20, 4), dtype=np.uint8)
+    page[..., 3] = 255
+
+    def blank_second(y, tile):
+        if y == 200:
+            tile[:] = 255
+
+    got = TileJob(_ClipServer(page, 3), 20, 600, 200, hook=blank_second).start().image()
+    assert (got[200:400] == 255).all()
+    assert np.array_equal(got[:200], page[:200]) and np.array_equal(got[400:], page[400:])

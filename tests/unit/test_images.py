@@ -251,3 +251,29 @@ def test_without_the_compiled_kernel_libspng_gives_the_same_rgba(tmp_path, monke
     got = images.read_png(tmp_path / "a.png")
     with Image.open(tmp_path / "a.png") as im:
         assert np.array_equal(got, np.array(im.convert("RGBA"))) and got.flags.c_contiguous
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+def test_decoding_into_a_buffer_gives_pillows_pixels_and_writes_only_its_room(kernels, channels):
+    """out= is how a page's tiles are decoded straight into the page image: the pixels
+    are Pillow's, the result is a view of the buffer, and nothing past
+    decode_room() is touched (the next tile's rows and the seam copy depend on it)."""
+    imagecodecs = pytest.importorskip("imagecodecs")
+    pixels = np.random.default_rng(channels).integers(0, 256, (37, 23, channels), dtype=np.uint8)
+    data = imagecodecs.png_encode(pixels, level=6, filter=int(imagecodecs.PNG.FILTER.ALL))
+    room = images.decode_room(23, 37)
+    buf = np.full(room + 64, 77, np.uint8)
+    got = images.decode_png(data, out=buf[10:])
+    want = np.array(Image.open(__import__("io").BytesIO(data)).convert("RGBA"))
+    assert np.array_equal(got, want) and np.shares_memory(got, buf)
+    assert got.__array_interface__["data"][0] == buf[10:].__array_interface__["data"][0]
+    assert (buf[:10] == 77).all() and (buf[10 + room:] == 77).all()
+
+
+def test_a_buffer_too_small_is_not_used_and_the_pixels_are_the_same(kernels):
+    imagecodecs = pytest.importorskip("imagecodecs")
+    pixels = np.random.default_rng(5).integers(0, 256, (20, 9, 4), dtype=np.uint8)
+    data = imagecodecs.png_encode(pixels, level=6)
+    small = np.full(images.decode_room(9, 20) - 1, 77, np.uint8)
+    got = images.decode_png(data, out=small)
+    assert np.array_equal(got, pixels) and not np.shares_memory(got, small) and (small == 77).all()
