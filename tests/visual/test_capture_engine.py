@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import textwrap
 from pathlib import Path
 
@@ -87,6 +88,15 @@ def site(tmp_path_factory) -> Path:
         "restless.html": page('<div id="m" style="height:1500px">body</div><script>let n = 0;'
                               ' addEventListener("resize", () => {'
                               ' document.getElementById("m").style.marginTop = ++n * 50 + "px"; });</script>'),
+        # Reports, as its first heading, what it found when its scripts ran, then
+        # stores things: the next variant on the same reused page must find none of them.
+        "memory.html": page(
+            '<script>window.seenTheme = document.documentElement.getAttribute("data-theme");</script>'
+            '<script>const seen = [localStorage.getItem("k"), sessionStorage.getItem("k"), document.cookie,'
+            ' window.seenTheme, screen.width, innerWidth, matchMedia("(prefers-color-scheme: dark)").matches];'
+            ' const h = document.createElement("h2"); h.textContent = JSON.stringify(seen); document.body.prepend(h);'
+            ' localStorage.setItem("k", "local"); sessionStorage.setItem("k", "session");'
+            ' document.cookie = "k=cookie"; window.name = "stale";</script><div class="note-box"><p>x</p></div>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
                               '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
@@ -353,3 +363,21 @@ def test_seam_guard_fires_when_a_tile_repeats_the_band_above(visual):
     refused_with_tile_hook(visual, repeat_second_tile,
                            r"not whole: the tile at y=2048 does not continue the one above "
                            r"\(\d+ of 20480 px of the 16 rows both hold differ\)")
+
+
+def test_variants_reuse_pages_but_nothing_of_one_reaches_the_next(session):
+    """Pages are handed from variant to variant (a new context costs ~1 CPU-s): each
+    variant still starts from nothing, with its own viewport, screen and scheme, and
+    an -attr variant's data-theme is there before the page's first script runs."""
+    todo = [at("memory.html"), at("memory.html", "dark-attr"), at("memory.html", width=390, height=844),
+            at("memory.html", "dark"), at("memory.html"), at("memory.html")]
+    seen = [json.loads(c.regions[0].heading) for c in session.capture_all(todo)]
+    assert seen == [
+        [None, None, "", None, 1280, 1280, False],
+        [None, None, "", "dark", 1280, 1280, False],
+        [None, None, "", None, 390, 390, False],
+        [None, None, "", None, 1280, 1280, True],
+        [None, None, "", None, 1280, 1280, False],
+        [None, None, "", None, 1280, 1280, False],
+    ]
+    assert 1 <= len(session._browser.contexts) <= 3  # six variants, at most three pages alive at once

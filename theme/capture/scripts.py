@@ -3,20 +3,40 @@
 Each function is passed to `page.evaluate(SCRIPT, arg)`; results are plain JSON.
 """
 
-# Runs before any page script (context.add_init_script). Forces the explicit
-# colour switch when a variant asks for one, and turns lazy images and frames
-# eager as soon as the parser has created them, so they load with the page
-# instead of only when scrolled to (a full-page capture never scrolls).
-INIT = r"""
+# Runs before any page script, in every frame (a context init script): lazy
+# images and frames are made eager once the parser has created them, so they
+# load with the page instead of only when scrolled to (a full-page capture
+# never scrolls).
+EAGER = r"""
 (() => {
-  const theme = %(data_theme)s;
-  const html = document.documentElement;
-  if (theme !== null) html.setAttribute('data-theme', theme);
   const eager = () => {
     for (const el of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) el.loading = 'eager';
   };
   document.addEventListener('DOMContentLoaded', eager, { once: true });
 })();
+"""
+
+# <html data-theme> forced for one navigation (the -attr schemes), before any of
+# the page's scripts run. At document start there is no <html> element yet, so
+# the attribute is set when the parser inserts it: a mutation observer's
+# callback runs at the microtask checkpoint before the first script executes.
+DATA_THEME = r"""
+(() => {
+  const theme = %(data_theme)s;
+  const set = () => {
+    const html = document.documentElement;
+    if (html && html.getAttribute('data-theme') !== theme) html.setAttribute('data-theme', theme);
+    return !!html;
+  };
+  if (!set()) new MutationObserver((_, seen) => { if (set()) seen.disconnect(); }).observe(document, { childList: true });
+})();
+"""
+
+# Before a lane's page is handed to the next variant: what the last one stored
+# where only a script of its origin can reach (sessionStorage lives as long as
+# the tab; Storage.clearDataForOrigin does not clear it).
+FORGET = r"""
+() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }
 """
 
 # Screenshot-only CSS that removes motion and blinking: CSS animations and
