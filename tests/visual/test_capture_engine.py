@@ -97,6 +97,13 @@ def site(tmp_path_factory) -> Path:
             ' const h = document.createElement("h2"); h.textContent = JSON.stringify(seen); document.body.prepend(h);'
             ' localStorage.setItem("k", "local"); sessionStorage.setItem("k", "session");'
             ' document.cookie = "k=cookie"; window.name = "stale";</script><div class="note-box"><p>x</p></div>'),
+        # Several tiles at a tile height of 4096, nothing that depends on the viewport's height.
+        "long.html": page("".join(f'<h2>Part {k}</h2><p>{"Words that wrap across the line. " * 40}</p>'
+                                  f'<div class="note-box"><p>Box {k}</p></div>' for k in range(40))),
+        # ... and the same with a 100vh hero and a fixed footer: a grown viewport would change both.
+        "hero.html": page('<div style="height:100vh;background:rgb(200,0,0)"></div>'
+                          '<div style="height:12000px"></div>'
+                          '<div style="position:fixed;bottom:0;left:0;width:200px;height:50px;background:rgb(0,0,200)"></div>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
                               '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
@@ -381,3 +388,41 @@ def test_variants_reuse_pages_but_nothing_of_one_reaches_the_next(session):
         [None, None, "", None, 1280, 1280, False],
     ]
     assert 1 <= len(session._browser.contexts) <= 3  # six variants, at most three pages alive at once
+
+
+@pytest.fixture(scope="module")
+def small_tiles(visual):
+    import dataclasses
+
+    with Session(dataclasses.replace(visual, tile_height=4096, mask=())) as s:
+        yield s
+
+
+def test_a_page_of_several_tiles_is_taken_grown_with_the_pixels_of_the_usual_way(small_tiles, monkeypatch):
+    """The viewport is grown to the page once instead of by every captureBeyondViewport
+    call: the same image, region for region."""
+    grown = small_tiles.capture(at("long.html"))
+    assert grown.timings["grown"] is True and grown.timings["tile_calls"] >= 3
+    monkeypatch.setattr(Session, "_grow", lambda self, ready: False)
+    usual = small_tiles.capture(at("long.html"))
+    assert usual.timings["grown"] is False
+    assert np.array_equal(grown.image, usual.image)
+    assert [(r.path, r.box) for r in grown.regions] == [(r.path, r.box) for r in usual.regions]
+
+
+def test_a_page_that_depends_on_the_viewport_height_is_not_grown(small_tiles):
+    cap = small_tiles.capture(at("hero.html"))
+    assert cap.timings["grown"] is False and cap.timings["tile_calls"] >= 3
+    red = np.nonzero((cap.image[:, 640, :3] == (200, 0, 0)).all(axis=1))[0]
+    assert (red.min(), red.max()) == (0, 799)  # 100vh is the 800 px viewport, as the page is seen
+    blue = np.nonzero((cap.image[:, 100, :3] == (0, 0, 200)).all(axis=1))[0]
+    assert (blue.min(), blue.max()) == (750, 799)  # the fixed footer at the first screen's bottom
+
+
+def test_after_a_grown_capture_the_page_has_the_next_variants_viewport(small_tiles):
+    assert small_tiles.capture(at("long.html")).timings["grown"] is True
+    for width, height in ((390, 844), (1280, 800)):
+        seen = json.loads(small_tiles.capture(at("memory.html", width=width, height=height)).regions[0].heading)
+        assert seen[4:6] == [width, width]
+        with small_tiles.open(at("memory.html", width=width, height=height)) as pg:
+            assert pg.evaluate("[innerWidth, innerHeight, screen.width, screen.height]") == [width, height, width, height]

@@ -50,7 +50,7 @@ from .browser import BrowserInfo, find_browser, launch_flags
 from .fonts import fallback_fonts, split_stack
 from .naming import Variant, heading_bases, region_names, safe_segment
 from .server import LocalServer, resolve
-from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png
+from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png, tile_clips
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
@@ -228,6 +228,7 @@ class _Ready:
     width: int = 0
     height: int = 0
     tiles_started: float = 0.0
+    grown: bool = False  # the viewport is as tall as the page while the tiles are taken (Session._grow)
     nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
 
 
@@ -247,9 +248,14 @@ class _Shots:
         self.calls = 0
         self.seconds = 0.0
 
-    def viewport_hash(self) -> str:
+    def viewport_hash(self, clip: tuple[int, int] | None = None) -> str:
+        """sha256 of a PNG of the viewport, or of its top-left `clip` = (width, height) px:
+        the same pixels give the same bytes either way (one encoder, same options)."""
         t0 = time.perf_counter()
-        data = self.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
+        params = {"format": "png", "optimizeForSpeed": True}
+        if clip is not None:
+            params["clip"] = {"x": 0, "y": 0, "width": clip[0], "height": clip[1], "scale": 1}
+        data = self.cdp.send("Page.captureScreenshot", params)["data"]
         self.seconds += time.perf_counter() - t0
         self.calls += 1
         return hashlib.sha256(data.encode()).hexdigest()
@@ -569,9 +575,57 @@ class Session:
     def _start_tiles(self, ready: "_Ready", say: Progress) -> "_Shooting":
         say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
         ready.tiles_started = time.perf_counter()
+        grown = self._grow(ready)
         tiles = TileJob(ready.cdp, ready.width, ready.height, self.visual.tile_height,
-                        times=ready.tile_times, hook=self.tile_hook).start()
+                        times=ready.tile_times, hook=self.tile_hook, beyond=not grown).start()
         return _Shooting(ready, tiles)
+
+    def _grow(self, ready: "_Ready") -> bool:
+        """Make the viewport as tall as the page for the tiles, if that changes nothing the
+        page shows; True when it did.
+
+        Why: a captureBeyondViewport call grows the view to the page and shrinks it
+        back, each time a style recalc, layout and paint of the whole page; with the
+        viewport grown once, each tile is only rastered and encoded. Measured on the
+        119 100 px tall specimen, four 32 768 px tiles: 21.8 s and 23 CPU-s the
+        usual way, 13.0 s and 13.7 CPU-s grown once, not one pixel different.
+        Why the check: a grown viewport is not what captureBeyondViewport draws
+        when the page depends on the viewport's height (100vh, position: fixed,
+        height media queries: the page sees innerHeight = the page). So every
+        element's box, the document size and the first screen's pixels must be
+        what the stability check saw at the real viewport; else the viewport is
+        put back and the tiles are taken the usual way. Pages of one tile are
+        not grown: the one call's grow is all there is to save.
+        """
+        variant, page = ready.job.variant, ready.job.page
+        if len(tile_clips(ready.height, self.visual.tile_height)) < 2 or ready.height <= variant.height:
+            return False
+        # Through this module's own DevTools session: Playwright's set_viewport_size to
+        # a 119 100 px height stalled the next call for 153 s (it sizes the window too).
+        ready.cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": variant.width, "height": ready.height, "deviceScaleFactor": 1, "mobile": False,
+            "screenWidth": variant.width, "screenHeight": variant.height})
+        ready.grown = True
+        look = (page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME),
+                ready.shots.viewport_hash(clip=(variant.width, variant.height)))
+        if look == ready.before:
+            return True
+        self._shrink(ready)
+        return False
+
+    def _shrink(self, ready: "_Ready") -> None:
+        """Put Playwright's viewport back after _grow.
+
+        Clearing this session's override leaves no emulation at all, and Chromium
+        ignores Playwright re-sending the size it believes is in force; so Playwright
+        is asked for one px more, then the real size. An override left in this
+        session would win over Playwright's after the lane's next navigation."""
+        if ready.grown:
+            variant, page = ready.job.variant, ready.job.page
+            ready.cdp.send("Emulation.clearDeviceMetricsOverride")
+            page.set_viewport_size({"width": variant.width, "height": variant.height + 1})
+            page.set_viewport_size({"width": variant.width, "height": variant.height})
+            ready.grown = False
 
     def _complete(self, shooting: "_Shooting", say: Progress) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
@@ -581,6 +635,7 @@ class Session:
                "masks": list(self.visual.mask)}
         for attempt in range(CAPTURE_ATTEMPTS):
             shooting.tiles.wait_calls()
+            self._shrink(ready)  # before the layout is compared with the one the tiles started from
             t = self._mark(timings, "tiles", ready.tiles_started)
             # The page must not have moved while the tiles were taken (a late
             # font, an image, a script): compare the layout hash again. The
@@ -612,7 +667,7 @@ class Session:
                        "system_fonts": fallback_fonts(families)}
         self._mark(timings, "regions", t)
         tt, shots = ready.tile_times, ready.shots
-        timings.update(tile_calls=tt.calls, tile_seconds=tt.browser, check_shots=shots.calls,
+        timings.update(grown=shooting.tiles.beyond is False, tile_calls=tt.calls, tile_seconds=tt.browser, check_shots=shots.calls,
                        check_shot_seconds=shots.seconds, decode_seconds=tt.decode, decode_wait=tt.wait)
         return Capture(
             variant=ready.job.variant, image=image, regions=regions, aborted=sorted(ready.job.aborted),

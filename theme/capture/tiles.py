@@ -67,11 +67,12 @@ class TileTimes:
     per_call: list[float] = field(default_factory=list)
 
 
-def _clip_params(x: int, y: int, width: int, height: int) -> dict:
+def _clip_params(x: int, y: int, width: int, height: int, beyond: bool = True) -> dict:
     return {
         "format": "png",
         "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
-        "captureBeyondViewport": True,
+        # False when the viewport was already grown to the page (see Session._grow).
+        "captureBeyondViewport": beyond,
         # zlib's fastest settings in the browser's PNG encoder; decoding is unaffected
         # and the pixels are the same (PNG is lossless), only the file is larger.
         "optimizeForSpeed": True,
@@ -117,8 +118,10 @@ class TileJob:
     """
 
     def __init__(self, cdp, width: int, height: int, tile_height: int, *,
-                 times: TileTimes | None = None, hook: Callable[[int, np.ndarray], None] | None = None):
+                 times: TileTimes | None = None, hook: Callable[[int, np.ndarray], None] | None = None,
+                 beyond: bool = True):
         self.cdp, self.width, self.height, self.tile_height = cdp, width, height, tile_height
+        self.beyond = beyond  # captureBeyondViewport; False when the viewport already holds the whole page
         self.times = times if times is not None else TileTimes()
         self.hook = hook
         # The page's RGBA, then room for the last tile's filter bytes (decode_room).
@@ -137,7 +140,7 @@ class TileJob:
         if sender is None:
             for y, h, extra in self.clips():
                 t0 = time.perf_counter()
-                data = self.cdp.send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra))["data"]
+                data = self.cdp.send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra, self.beyond))["data"]
                 self._received(y, h, extra, data, time.perf_counter() - t0)
             return self
         loop, send = sender
@@ -147,7 +150,7 @@ class TileJob:
     async def _run(self, send) -> None:
         for y, h, extra in self.clips():
             t0 = time.perf_counter()
-            data = (await send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra), None))["data"]
+            data = (await send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra, self.beyond), None))["data"]
             self._received(y, h, extra, data, time.perf_counter() - t0)
 
     def _received(self, y: int, h: int, extra: int, b64: str, spent: float) -> None:
