@@ -9,7 +9,9 @@
     Target: <= 1.3x.
 (b) a generated ~120 000 px article (the specimen's body repeated) at 1280x800,
     light and dark: seconds per variant (target < 15 s), peak RSS, and where the
-    time goes.
+    time goes; and one variant alone against the bare captureBeyondViewport tile
+    calls a plain Playwright user would make (the engine grows the viewport once
+    instead when the page allows it: see Session._grow).
 (c) N consecutive captures of the specimen (desktop, light): differing pixels
     against the first (target 0).
 --sweep adds bare tile calls on the tall page at 16 384, 24 576 and 32 768 px
@@ -134,7 +136,8 @@ def bench_specimen(visual, rounds: int) -> None:
         t = c.timings
         print(f"    {c.variant.folder}: {c.image.shape[1]}x{c.image.shape[0]} px, {c.seconds:.2f} s from open "
               f"(load {t['load']:.2f}, settle {t['settle']:.2f}, stable {t['stable']:.2f}, tiles {t['tiles']:.2f}, "
-              f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; {t['tile_calls']} tile + {t['check_shots']} check shots)")
+              f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; {t['tile_calls']} tile + {t['check_shots']} check shots"
+              f"{', grown' if t['grown'] else ''})")
     print(f"RATIO specimen engine / bare screenshot calls = {engine / peer:.2f}x (best of {rounds} each; target <= 1.3x)")
     print(f"RATIO specimen capture() per variant / capture_all = {one_by_one / engine:.2f}x "
           f"({one_by_one:.2f} s vs {engine:.2f} s; differing pixels between the two: {overlap_diff})")
@@ -170,7 +173,8 @@ def bench_tall(visual, workdir: Path, sweep: bool, rounds: int) -> None:
             t = c.timings
             print(f"(b) tall {c.variant.scheme}: {c.image.shape[1]}x{c.image.shape[0]} px, {len(c.regions)} regions, "
                   f"{c.seconds:.2f} s from open: open {t['open']:.2f}, load {t['load']:.2f}, settle {t['settle']:.2f}, "
-                  f"stable checks {t['stable']:.2f}, tiles {t['tiles']:.2f} ({t['tile_calls']} calls, browser "
+                  f"stable checks {t['stable']:.2f}, tiles {t['tiles']:.2f} ({t['tile_calls']} calls"
+                  f"{', viewport grown to the page' if t['grown'] else ''}, browser "
                   f"{t['tile_seconds']:.2f}, decode {t['decode_seconds']:.2f} overlapped, waited {t['decode_wait']:.2f}), "
                   f"guard {t['guard']:.2f}, regions {t['regions']:.2f}")
         height = results[0].image.shape[0]
