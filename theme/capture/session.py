@@ -16,8 +16,10 @@ Steps of one capture, and why each is there:
   3. load → custom elements defined → maths typeset → images decoded → fonts ready;
   4. screenshot-only CSS (no animation, transition or caret) + the user's `style`;
   5. masks painted, then "stable" (see `_wait_stable`), regions and text lines measured;
-  6. tiles captured and stitched (tiles.py), layout re-checked, wholeness guarded
-     (no blank text line, and every tile continues the one above it).
+  6. tiles captured and stitched (tiles.py) — with the viewport grown to the
+     page once when that changes nothing the page shows (_grow) — layout
+     re-checked, wholeness guarded (no blank text line, and every tile
+     continues the one above it).
 capture_all() overlaps neighbouring variants: step 6 of one runs in the
 background while steps 1–5 of the next run, and two pages' tiles may be taken
 at once (see its docstring).
