@@ -63,6 +63,9 @@ def site(tmp_path_factory) -> Path:
     (base / "pyproject.toml").write_text("[tool.theme]\nsecret = 1\n")
     (base / "vendor" / "lib").mkdir(parents=True)
     (base / "vendor" / "lib" / "paint.js").write_text(PAINT_JS)
+    # A routed origin's frame: tells its parent what it found in its storage, then stores something.
+    (base / "vendor" / "lib" / "frame.html").write_text(
+        '<script>parent.postMessage(String(localStorage.getItem("k")), "*"); localStorage.setItem("k", "cdn");</script>')
     (base / "shot.css").write_text(".styled { background: rgb(255, 200, 0) !important; }")
     files = {
         "a.html": sections(extra_in_a=False),
@@ -104,6 +107,9 @@ def site(tmp_path_factory) -> Path:
         "hero.html": page('<div style="height:100vh;background:rgb(200,0,0)"></div>'
                           '<div style="height:12000px"></div>'
                           '<div style="position:fixed;bottom:0;left:0;width:200px;height:50px;background:rgb(0,0,200)"></div>'),
+        "framed.html": page('<div id="out"></div><iframe src="https://cdn.example.com/lib/frame.html"></iframe>'
+                            '<script>addEventListener("message", (e) => { document.getElementById("out").innerHTML ='
+                            ' "<h2>frame " + e.data + "</h2><div class=note-box><p>x</p></div>"; });</script>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
                               '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
@@ -426,3 +432,9 @@ def test_after_a_grown_capture_the_page_has_the_next_variants_viewport(small_til
         assert seen[4:6] == [width, width]
         with small_tiles.open(at("memory.html", width=width, height=height)) as pg:
             assert pg.evaluate("[innerWidth, innerHeight, screen.width, screen.height]") == [width, height, width, height]
+
+
+def test_a_routed_origins_storage_does_not_reach_the_next_variant(session):
+    seen = [c.regions[0].heading for c in session.capture_all([at("framed.html"), at("framed.html")])]
+    seen.append(session.capture(at("framed.html")).regions[0].heading)
+    assert seen == ["frame null"] * 3

@@ -32,9 +32,10 @@ DATA_THEME = r"""
 })();
 """
 
-# Before a lane's page is handed to the next variant: what the last one stored
-# where only a script of its origin can reach (sessionStorage lives as long as
-# the tab; Storage.clearDataForOrigin does not clear it).
+# Before a lane's page is handed to the next variant, in every frame: what the
+# last one stored where only a script of its origin can reach (sessionStorage
+# lives as long as the tab, and a third-party frame's storage is partitioned by
+# the top-level site: Storage.clearDataForOrigin clears neither).
 FORGET = r"""
 () => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }
 """

@@ -192,7 +192,8 @@ class _Lane:
     the load, took 2.0-2.6 CPU-s (1.0-1.4 s); navigating a page that already
     exists, 1.0-1.1 CPU-s (0.7 s), the same pixels. The difference is the new
     renderer process and context. Between variants the lane forgets: the old
-    document's session and local storage, the origin's other storage, cookies;
+    document's session and local storage, the other storage of our origin and
+    of every routed one, cookies;
     then it waits on about:blank, so the next variant's viewport change does
     not re-lay out the old page. A lane that saw an error is closed, not reused.
     """
@@ -506,8 +507,10 @@ class Session:
                 if lane.script is not None:
                     lane.cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": lane.script})
                     lane.script = None
-                lane.page.evaluate(scripts.FORGET)
-                lane.cdp.send("Storage.clearDataForOrigin", {"origin": self.server.origin, "storageTypes": "all"})
+                for frame in lane.page.frames:  # each frame's own storage: a routed origin's frame
+                    frame.evaluate(scripts.FORGET)  # has a partition that clearDataForOrigin misses
+                for origin in self._origins():
+                    lane.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
                 lane.context.clear_cookies()
                 lane.page.goto("about:blank")
                 lane.aborted = set()
@@ -517,6 +520,11 @@ class Session:
                 pass  # a page that cannot be parked is not trusted with another variant
         with contextlib.suppress(PlaywrightError):
             lane.context.close()
+
+    def _origins(self) -> list[str]:
+        """Every origin a page can have stored something under: our server's, and each routed prefix's."""
+        routed = {f"{u.scheme}://{u.netloc}" for u in map(urlsplit, self.visual.route) if u.scheme and u.netloc}
+        return [self.server.origin, *sorted(routed - {self.server.origin})]
 
     def _close_lanes(self) -> None:
         lanes, self._lanes = self._lanes, []
