@@ -62,7 +62,7 @@ def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = N
     `out`: a 1-D uint8 buffer the fastest decoder may decode into (it then returns
     a view of `out`'s first 4·W·H bytes, and may have written up to H bytes past
     them, the filter bytes of an RGBA stream); it needs decode_room(width, height) bytes.
-    Any other decoder ignores it and returns a new array: compare `result.base`.
+    Any other decoder ignores it and returns a new array (np.may_share_memory tells).
     Decoding a tile straight into the page image saves a second image-sized
     buffer: its fresh pages cost as much to fault in as the decode itself.
     """

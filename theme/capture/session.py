@@ -513,7 +513,6 @@ class Session:
                     lane.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
                 lane.context.clear_cookies()
                 lane.page.goto("about:blank")
-                lane.aborted = set()
                 self._lanes.append(lane)
                 return
             except PlaywrightError:
@@ -585,14 +584,14 @@ class Session:
     def _start_tiles(self, ready: "_Ready", say: Progress) -> "_Shooting":
         say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
         ready.tiles_started = time.perf_counter()
-        grown = self._grow(ready)
+        self._grow(ready)
         tiles = TileJob(ready.cdp, ready.width, ready.height, self.visual.tile_height,
-                        times=ready.tile_times, hook=self.tile_hook, beyond=not grown).start()
+                        times=ready.tile_times, hook=self.tile_hook, beyond=not ready.grown).start()
         return _Shooting(ready, tiles)
 
-    def _grow(self, ready: "_Ready") -> bool:
-        """Make the viewport as tall as the page for the tiles, if that changes nothing the
-        page shows; True when it did.
+    def _grow(self, ready: "_Ready") -> None:
+        """Make the viewport as tall as the page for the tiles (ready.grown), if that
+        changes nothing the page shows.
 
         Why: a captureBeyondViewport call grows the view to the page and shrinks it
         back, each time a style recalc, layout and paint of the whole page; with the
@@ -609,7 +608,7 @@ class Session:
         """
         variant, page = ready.job.variant, ready.job.page
         if len(tile_clips(ready.height, self.visual.tile_height)) < 2 or ready.height <= variant.height:
-            return False
+            return
         # Through this module's own DevTools session: Playwright's set_viewport_size to
         # a 119 100 px height stalled the next call for 153 s (it sizes the window too).
         ready.cdp.send("Emulation.setDeviceMetricsOverride", {
@@ -618,10 +617,8 @@ class Session:
         ready.grown = True
         look = (page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME),
                 ready.shots.viewport_hash(clip=(variant.width, variant.height)))
-        if look == ready.before:
-            return True
-        self._shrink(ready)
-        return False
+        if look != ready.before:
+            self._shrink(ready)
 
     def _shrink(self, ready: "_Ready") -> None:
         """Put Playwright's viewport back after _grow.
@@ -677,8 +674,9 @@ class Session:
                        "system_fonts": fallback_fonts(families)}
         self._mark(timings, "regions", t)
         tt, shots = ready.tile_times, ready.shots
-        timings.update(grown=shooting.tiles.beyond is False, tile_calls=tt.calls, tile_seconds=tt.browser, check_shots=shots.calls,
-                       check_shot_seconds=shots.seconds, decode_seconds=tt.decode, decode_wait=tt.wait)
+        timings.update(grown=not shooting.tiles.beyond, tile_calls=tt.calls, tile_seconds=tt.browser,
+                       check_shots=shots.calls, check_shot_seconds=shots.seconds, decode_seconds=tt.decode,
+                       decode_wait=tt.wait)
         return Capture(
             variant=ready.job.variant, image=image, regions=regions, aborted=sorted(ready.job.aborted),
             fingerprint=fingerprint, seconds=time.perf_counter() - ready.job.opened,
