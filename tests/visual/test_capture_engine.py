@@ -110,6 +110,22 @@ def site(tmp_path_factory) -> Path:
         "framed.html": page('<div id="out"></div><iframe src="https://cdn.example.com/lib/frame.html"></iframe>'
                             '<script>addEventListener("message", (e) => { document.getElementById("out").innerHTML ='
                             ' "<h2>frame " + e.data + "</h2><div class=note-box><p>x</p></div>"; });</script>'),
+        # Dark by CSS alone: colours, a taller note-box (which moves the masked box below it),
+        # a <picture> source, an SVG image's own media query, and form controls (color-scheme).
+        "schemes.html": page(
+            '<div class="note-box"><p>box</p></div><div class="secret" style="height:30px">secret</div>'
+            '<picture><source srcset="img/blue.svg" media="(prefers-color-scheme: dark)">'
+            '<img src="img/red.svg" width="40" height="40"></picture>'
+            '<img src="img/scheme.svg" width="40" height="40"><input type="checkbox" checked>',
+            '<style>:root { color-scheme: light dark; } @media (prefers-color-scheme: dark) {'
+            ' body { background: #111; color: #eee; } .note-box { padding-top: 40px; } }</style>'),
+        # ... and two pages whose scripts learn the scheme as they load, and draw it.
+        "asks.html": page('<h2 id="s"></h2><script>document.getElementById("s").textContent ='
+                          ' matchMedia("(prefers-color-scheme: dark)").matches ? "asked: dark" : "asked: light";'
+                          '</script>', '<style>@media (prefers-color-scheme: dark) { body { background: #111; } }</style>'),
+        "computes.html": page('<h2 id="s"></h2><script>document.getElementById("s").textContent ='
+                              ' "computed: " + getComputedStyle(document.body).backgroundColor;</script>',
+                              '<style>@media (prefers-color-scheme: dark) { body { background: #111 !important; } }</style>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
                               '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
@@ -117,6 +133,11 @@ def site(tmp_path_factory) -> Path:
     }
     for name, html in files.items():
         (root / name).write_text(html, encoding="utf-8")
+    (root / "img" / "blue.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#00f"/></svg>')
+    (root / "img" / "scheme.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><style>rect { fill: #0f0; }'
+        ' @media (prefers-color-scheme: dark) { rect { fill: #0ff; } }</style><rect width="40" height="40"/></svg>')
     (root / "img" / "red.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#f00"/></svg>')
     return root
@@ -438,3 +459,43 @@ def test_a_routed_origins_storage_does_not_reach_the_next_variant(session):
     seen = [c.regions[0].heading for c in session.capture_all([at("framed.html"), at("framed.html")])]
     seen.append(session.capture(at("framed.html")).regions[0].heading)
     assert seen == ["frame null"] * 3
+
+
+def four(page_: str) -> list[Variant]:
+    return [Variant(page_, vp, w, h, scheme) for vp, (w, h) in (("mobile", (390, 844)), ("desktop", (1280, 800)))
+            for scheme in ("light", "dark")]
+
+
+def test_dark_taken_from_the_light_page_has_the_pixels_of_a_fresh_dark_load(session):
+    """Two viewports × light and dark: each dark variant switches its light page's scheme
+    instead of loading again, and gives what a fresh dark load gives, pixel for pixel,
+    regions, masks, <picture> sources and images' own media queries included."""
+    todo = four("schemes.html")
+    together = list(session.capture_all(todo))
+    assert [c.variant for c in together] == todo
+    assert [bool(c.timings.get("switched")) for c in together] == [False, True, False, True]
+    for cap in together:
+        alone = session.capture(cap.variant)
+        assert "switched" not in alone.timings
+        assert np.array_equal(cap.image, alone.image), cap.variant
+        assert [(r.path, r.box) for r in cap.regions] == [(r.path, r.box) for r in alone.regions]
+    light, dark = together[2].image, together[3].image
+    picture = light[:, :, :3].reshape(-1, 3)
+    assert ((picture == (255, 0, 0)).all(axis=1)).any() and not ((dark[:, :, :3].reshape(-1, 3) == (255, 0, 0)).all(axis=1)).any()
+    assert ((dark[:, :, :3].reshape(-1, 3) == (0, 0, 255)).all(axis=1)).any()  # the dark <picture> source
+    assert ((dark[:, :, :3].reshape(-1, 3) == (0, 255, 255)).all(axis=1)).any()  # the SVG's own dark rule
+    masked = lambda img: np.flatnonzero(np.all(img[:, 600, :3] == (255, 0, 255), axis=1))  # noqa: E731
+    assert masked(dark).min() - masked(light).min() == 32  # the mask moved with the note-box, 32 px taller in dark
+
+
+@pytest.mark.parametrize("page_, said", [("asks.html", "asked: dark"), ("computes.html", "computed: rgb(17, 17, 17)")])
+def test_a_page_whose_scripts_learn_the_scheme_is_loaded_afresh_in_each(session, page_, said):
+    """Switching the scheme would keep what such a script drew in light: these are loaded again."""
+    todo = four(page_)
+    together = list(session.capture_all(todo))
+    assert not any(c.timings.get("switched") for c in together)
+    for cap in together:
+        assert np.array_equal(cap.image, session.capture(cap.variant).image), cap.variant
+    with session.open(todo[1]) as pg:
+        assert pg.text_content("#s") == said
+    assert not np.array_equal(together[0].image, together[1].image)

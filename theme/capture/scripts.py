@@ -16,6 +16,39 @@ EAGER = r"""
 })();
 """
 
+# Also before any page script, in every frame: notes the first way a script of
+# the page could have learned the colour scheme (window.__themeSchemeRead):
+# a prefers-color-scheme query, or any computed style (colours, custom
+# properties). A page that did neither was drawn by its CSS alone, so switching
+# its emulated scheme gives what a fresh load in the other scheme gives, and
+# Session may take its dark variant from its light one's page (_Plan). This
+# module's own scripts use the unwrapped getComputedStyle (__themeStyleOf), so
+# they never count.
+SCHEME_PROBE = r"""
+(() => {
+  const mark = (how) => { if (!window.__themeSchemeRead) window.__themeSchemeRead = how; };
+  const style = window.getComputedStyle;
+  Object.defineProperty(window, '__themeStyleOf', { value: (el, pseudo) => style.call(window, el, pseudo) });
+  window.getComputedStyle = function getComputedStyle(el, pseudo) {
+    mark('getComputedStyle');
+    return style.call(window, el, pseudo);
+  };
+  const query = window.matchMedia;
+  if (query) window.matchMedia = function matchMedia(text) {
+    if (/prefers-color-scheme/i.test(String(text))) mark('matchMedia(' + String(text) + ')');
+    return query.call(window, text);
+  };
+  const map = Element.prototype.computedStyleMap;
+  if (map) Element.prototype.computedStyleMap = function computedStyleMap() {
+    mark('computedStyleMap');
+    return map.call(this);
+  };
+})();
+"""
+
+# What SCHEME_PROBE saw in this frame (null: nothing).
+SCHEME_READ = "() => window.__themeSchemeRead || null"
+
 # <html data-theme> forced for one navigation (the -attr schemes), before any of
 # the page's scripts run. At document start there is no <html> element yet, so
 # the attribute is set when the parser inserts it: a mutation observer's
@@ -188,6 +221,12 @@ MASK = r"""
 }
 """
 
+# Removes MASK's boxes (before a page is taken again in another scheme).
+UNMASK = "() => { for (const box of document.querySelectorAll('[data-theme-mask]')) box.remove(); }"
+
+# Resolves after two animation frames: style, layout and media queries brought up to date, and painted.
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
 # Regions: for each key, every matched element with a box, the index of the
 # nearest heading (h1–h4) that precedes it in document order, and a readable
 # selector path. Headings come back as text so Python makes the names.
@@ -256,7 +295,7 @@ NUDGE = r"""
     });
     const el = visible[ordinal];
     if (!el) continue;
-    const cs = getComputedStyle(el);
+    const cs = (window.__themeStyleOf || getComputedStyle)(el);
     if (cs.position !== 'static' && cs.position !== 'relative') continue;
     const px = (v) => (v === 'auto' ? 0 : parseFloat(v) || 0);
     el.style.setProperty('position', 'relative', 'important');
@@ -277,6 +316,7 @@ NUDGE = r"""
 # colour) in the stitched image: a tile that came back blank fails at once.
 TEXT_LINES = r"""
 ({ maxSamples, masks }) => {
+  const getComputedStyle = window.__themeStyleOf || window.getComputedStyle;  // see SCHEME_PROBE
   const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
   const cache = new Map();
   const sx = window.scrollX, sy = window.scrollY;
@@ -341,7 +381,8 @@ TEXT_LINES = r"""
 FONT_FAMILIES = r"""
 () => {
   const stacks = new Set();
-  for (const el of document.getElementsByTagName('*')) stacks.add(getComputedStyle(el).fontFamily);
+  const style = window.__themeStyleOf || getComputedStyle;  // see SCHEME_PROBE
+  for (const el of document.getElementsByTagName('*')) stacks.add(style(el).fontFamily);
   const web = new Set([...document.fonts].filter((f) => f.status === 'loaded')
     .map((f) => f.family.replace(/^["']|["']$/g, '')));
   return { stacks: [...stacks].sort(), web: [...web].sort() };
