@@ -63,9 +63,23 @@ def site(tmp_path_factory) -> Path:
     (base / "pyproject.toml").write_text("[tool.theme]\nsecret = 1\n")
     (base / "vendor" / "lib").mkdir(parents=True)
     (base / "vendor" / "lib" / "paint.js").write_text(PAINT_JS)
-    # A routed origin's frame: tells its parent what it found in its storage, then stores something.
-    (base / "vendor" / "lib" / "frame.html").write_text(
-        '<script>parent.postMessage(String(localStorage.getItem("k")), "*"); localStorage.setItem("k", "cdn");</script>')
+    # A routed origin's frame: stores something in each kind of storage, then tells its
+    # parent what it had found there (local storage, IndexedDB, Cache Storage).
+    (base / "vendor" / "lib" / "frame.html").write_text(textwrap.dedent("""\
+        <script>(async () => {
+          const local = String(localStorage.getItem("k"));
+          localStorage.setItem("k", "cdn");
+          const db = await new Promise((ok) => { const r = indexedDB.open("t", 1);
+            r.onupgradeneeded = () => r.result.createObjectStore("s"); r.onsuccess = () => ok(r.result); r.onerror = () => ok(null); });
+          const kept = await new Promise((ok) => { const q = db.transaction("s").objectStore("s").get("k");
+            q.onsuccess = () => ok(String(q.result)); q.onerror = () => ok("error"); });
+          await new Promise((ok) => { const tx = db.transaction("s", "readwrite"); tx.objectStore("s").put("cdn", "k");
+            tx.oncomplete = ok; tx.onerror = ok; });
+          const cache = await caches.open("t");
+          const cached = (await cache.match("/x")) ? "cached" : "none";
+          await cache.put("/x", new Response("x"));
+          parent.postMessage([local, kept, cached].join(" "), "*");
+        })();</script>"""))
     (base / "shot.css").write_text(".styled { background: rgb(255, 200, 0) !important; }")
     files = {
         "a.html": sections(extra_in_a=False),
@@ -107,9 +121,12 @@ def site(tmp_path_factory) -> Path:
         "hero.html": page('<div style="height:100vh;background:rgb(200,0,0)"></div>'
                           '<div style="height:12000px"></div>'
                           '<div style="position:fixed;bottom:0;left:0;width:200px;height:50px;background:rgb(0,0,200)"></div>'),
+        # data-typeset: the capture waits for "done" (the specimen's contract), set once the frame has told.
         "framed.html": page('<div id="out"></div><iframe src="https://cdn.example.com/lib/frame.html"></iframe>'
-                            '<script>addEventListener("message", (e) => { document.getElementById("out").innerHTML ='
-                            ' "<h2>frame " + e.data + "</h2><div class=note-box><p>x</p></div>"; });</script>'),
+                            '<script>document.documentElement.dataset.typeset = "pending";'
+                            ' addEventListener("message", (e) => { document.getElementById("out").innerHTML ='
+                            ' "<h2>frame " + e.data + "</h2><div class=note-box><p>x</p></div>";'
+                            ' document.documentElement.dataset.typeset = "done"; });</script>'),
         # Dark by CSS alone: colours, a taller note-box (which moves the masked box below it),
         # a <picture> source, an SVG image's own media query, and form controls (color-scheme).
         "schemes.html": page(
@@ -458,7 +475,7 @@ def test_after_a_grown_capture_the_page_has_the_next_variants_viewport(small_til
 def test_a_routed_origins_storage_does_not_reach_the_next_variant(session):
     seen = [c.regions[0].heading for c in session.capture_all([at("framed.html"), at("framed.html")])]
     seen.append(session.capture(at("framed.html")).regions[0].heading)
-    assert seen == ["frame null"] * 3
+    assert seen == ["frame null undefined none"] * 3
 
 
 def four(page_: str) -> list[Variant]:
