@@ -16,8 +16,13 @@ def every(_variant) -> bool:
 
 
 def test_two_viewports_interleave_and_each_dark_follows_its_light_two_steps_back():
-    todo = [v("light", "mobile"), v("dark", "mobile"), v("light"), v("dark")]
+    todo = [v("light"), v("dark"), v("light", "mobile"), v("dark", "mobile")]
     assert _plan(todo, every) == [_Step(0), _Step(2), _Step(1, follows=0), _Step(3, follows=1)]
+
+
+def test_the_wider_view_is_taken_first():
+    todo = [v("light", "mobile"), v("dark", "mobile"), v("light"), v("dark")]
+    assert _plan(todo, every) == [_Step(2), _Step(0), _Step(3, follows=0), _Step(1, follows=1)]
 
 
 def test_a_run_without_a_partner_is_taken_fresh_in_order():
