@@ -66,6 +66,10 @@ class VisualConfig:
     # lost a band; here 36 723 changed 9 382 pixels). 32 768 and 16 384 give the
     # same pixels on the specimen; 24 576 does not (44 px differ at 390 wide).
     tile_height: int = 32768
+    # Take a dark variant from its light page by switching the emulated scheme, when
+    # the page's scripts never read the scheme (theme/capture/session.py, _plan):
+    # the same pixels, one load less. false loads every variant afresh.
+    switch_schemes: bool = True
     tolerance: Tolerance = Tolerance()
     region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
 
@@ -175,6 +179,7 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         artifacts=base / r.string(t, "artifacts", ".theme-artifacts"),
         report=base / r.string(t, "report", "visual-report"),
         tile_height=_tile_height(r, t, defaults.tile_height),
+        switch_schemes=r.boolean(t, "switch_schemes", True),
         tolerance=default_tolerance,
         region_tolerance={
             k: _tolerance(r, v, default_tolerance, f"visual.tolerance.{k}")

@@ -516,3 +516,12 @@ def test_a_page_whose_scripts_learn_the_scheme_is_loaded_afresh_in_each(session,
     with session.open(todo[1]) as pg:
         assert pg.text_content("#s") == said
     assert not np.array_equal(together[0].image, together[1].image)
+
+
+def test_switch_schemes_false_loads_every_variant_afresh(visual):
+    import dataclasses
+
+    with Session(dataclasses.replace(visual, switch_schemes=False)) as s:
+        together = list(s.capture_all(four("schemes.html")))
+    assert [c.variant for c in together] == four("schemes.html")
+    assert not any(c.timings.get("switched") for c in together)

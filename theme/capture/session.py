@@ -538,9 +538,10 @@ class Session:
                 self._release(lane, reuse=False)
 
     def _switchable(self, variant: Variant) -> bool:
-        """Whether `variant` may be taken from another scheme's page (_plan): not when it
-        forces <html data-theme> before the page's scripts, nor when regions are nudged."""
-        return variant.data_theme is None and not self._nudges.get(variant)
+        """Whether `variant` may be taken from another scheme's page (_plan): not when the
+        config says `switch_schemes = false`, when it forces <html data-theme> before the
+        page's scripts, nor when regions are nudged."""
+        return self.visual.switch_schemes and variant.data_theme is None and not self._nudges.get(variant)
 
     def _scheme_read(self, page) -> str | None:
         """How a script of the page, in any frame, learned the colour scheme (scripts.SCHEME_PROBE)."""
