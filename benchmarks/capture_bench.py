@@ -142,7 +142,7 @@ def bench_specimen(visual, rounds: int) -> None:
         print(f"    {c.variant.folder}: {c.image.shape[1]}x{c.image.shape[0]} px, {c.seconds:.2f} s from open "
               f"(load {t['load']:.2f}, settle {t['settle']:.2f}, stable {t['stable']:.2f}, tiles {t['tiles']:.2f}, "
               f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; {t['tile_calls']} tile + {t['check_shots']} check shots"
-              f"{', grown' if t['grown'] else ''}{', scheme switched' if t.get('switched') else ''})")
+              f"{', grown' if t['grown'] else ''}{', scheme switched' if t['switched'] else ''})")
     median = statistics.median(e / p for e, p in zip(engines, peers))
     print(f"RATIO specimen engine / bare screenshot calls = {engine / peer:.2f}x (best of {rounds} each, after a "
           f"warm-up round; median of the rounds' ratios {median:.2f}x; target <= 1.3x)")

@@ -184,10 +184,12 @@ LAYOUT_HASH = r"""
 }
 """
 
-# The same after two animation frames: one round of the stability check.
+# Resolves after two animation frames: style, layout and media queries brought up to date, and painted.
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+# LAYOUT_HASH after NEXT_FRAME: one round of the stability check.
 LAYOUT_HASH_NEXT_FRAME = (
-    "async () => { await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
-    " return (" + LAYOUT_HASH.strip() + ")(); }"
+    "async () => { await (" + NEXT_FRAME + ")(); return (" + LAYOUT_HASH.strip() + ")(); }"
 )
 
 # The size of the whole page in CSS px (= device px at scale factor 1).
@@ -235,9 +237,6 @@ MASK = r"""
 
 # Removes MASK's boxes (before a page is taken again in another scheme).
 UNMASK = "() => { for (const box of document.querySelectorAll('[data-theme-mask]')) box.remove(); }"
-
-# Resolves after two animation frames: style, layout and media queries brought up to date, and painted.
-NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 # Regions: for each key, every matched element with a box, the index of the
 # nearest heading (h1–h4) that precedes it in document order, and a readable

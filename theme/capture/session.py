@@ -321,7 +321,7 @@ def _plan(todo: list[Variant], switchable: Callable[[Variant], bool]) -> list[_S
             run = a if i in a else b
             k = run.index(i)
             prev = place[run[k - 1]] if k else None
-            steps.append(_Step(i, prev if prev is not None and prev == len(steps) - 2 else None))
+            steps.append(_Step(i, prev if prev == len(steps) - 2 else None))
         r += 2
     return steps
 
@@ -485,13 +485,14 @@ class Session:
         kept: dict[int, _Lane] = {}  # place of a switched step -> the page it is to take
         read: dict[int, str | None] = {}  # place -> how its page learned the scheme (None: it did not)
         finished: dict[int, Capture] = {}  # todo index -> capture, held until the ones before it are out
-        turn = [0]  # the todo index yielded next
+        turn = 0  # the todo index yielded next
         shooting: tuple[int, _Shooting] | None = None
 
         def due() -> Iterator[Capture]:
-            while turn[0] in finished:
-                yield finished.pop(turn[0])
-                turn[0] += 1
+            nonlocal turn
+            while turn in finished:
+                yield finished.pop(turn)
+                turn += 1
 
         def finish(done: tuple[int, _Shooting]) -> None:
             place, work = done
@@ -532,7 +533,7 @@ class Session:
             if shooting is not None:
                 shooting[1].tiles.cancel()
                 self._release(shooting[1].ready.job.lane, reuse=False)
-            for left in [*opened.values()]:
+            for left in opened.values():
                 self._release(left.lane, reuse=False)
             for lane in kept.values():
                 self._release(lane, reuse=False)
@@ -556,11 +557,12 @@ class Session:
         there is no lane or its page's scripts have since learned the scheme."""
         if lane is not None:
             try:
-                if self._scheme_read(lane.page) is None:
-                    return self._switch(lane, variant)
+                how = self._scheme_read(lane.page)
             except BaseException:
                 self._release(lane, reuse=False)
                 raise
+            if how is None:
+                return self._switch(lane, variant)  # releases the lane itself if it fails
             self._release(lane, reuse=True)
         return self._open(variant)
 
@@ -579,7 +581,7 @@ class Session:
             self._release(lane, reuse=False)
             raise
         return _Pending(variant, lane, lane.page, lane.aborted, self.server.url(variant.page), started,
-                        {"open": time.perf_counter() - started, "switched": True}, switched=True)
+                        {"open": time.perf_counter() - started}, switched=True)
 
     def _complete_and_close(self, shooting: "_Shooting", say: Progress, keep: bool = False) -> Capture:
         """Finish `shooting`; its lane is parked, or with `keep` left as it is for a switched step."""
@@ -814,7 +816,7 @@ class Session:
                        "system_fonts": fallback_fonts(families)}
         self._mark(timings, "regions", t)
         tt, shots = ready.tile_times, ready.shots
-        timings.update(grown=not shooting.tiles.beyond, tile_calls=tt.calls, tile_seconds=tt.browser,
+        timings.update(grown=not shooting.tiles.beyond, switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
                        check_shots=shots.calls, check_shot_seconds=shots.seconds, decode_seconds=tt.decode,
                        decode_wait=tt.wait)
         return Capture(
