@@ -70,6 +70,10 @@ class VisualConfig:
     # the page's scripts never read the scheme (theme/capture/session.py, _plan):
     # the same pixels, one load less. false loads every variant afresh.
     switch_schemes: bool = True
+    # Seconds a page may take, after its load event, until what it fetches, defines,
+    # typesets and decodes is done (theme/capture/session.py, _wait_quiet); past it
+    # the capture stops and names what was still pending.
+    settle_timeout: int = 30
     tolerance: Tolerance = Tolerance()
     region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
 
@@ -180,6 +184,7 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         report=base / r.string(t, "report", "visual-report"),
         tile_height=_tile_height(r, t, defaults.tile_height),
         switch_schemes=r.boolean(t, "switch_schemes", True),
+        settle_timeout=r.positive_int(t, "settle_timeout", defaults.settle_timeout),
         tolerance=default_tolerance,
         region_tolerance={
             k: _tolerance(r, v, default_tolerance, f"visual.tolerance.{k}")

@@ -442,29 +442,20 @@ def small_tiles(visual):
         yield s
 
 
-def test_a_page_of_several_tiles_is_taken_grown_with_the_pixels_of_the_usual_way(small_tiles, monkeypatch):
-    """The viewport is grown to the page once instead of by every captureBeyondViewport
-    call: the same image, region for region."""
-    grown = small_tiles.capture(at("long.html"))
-    assert grown.timings["grown"] is True and grown.timings["tile_calls"] >= 3
-    monkeypatch.setattr(Session, "_grow", lambda self, ready: None)  # never grown
-    usual = small_tiles.capture(at("long.html"))
-    assert usual.timings["grown"] is False
-    assert np.array_equal(grown.image, usual.image)
-    assert [(r.path, r.box) for r in grown.regions] == [(r.path, r.box) for r in usual.regions]
-
-
-def test_a_page_that_depends_on_the_viewport_height_is_not_grown(small_tiles):
+def test_a_fixed_footer_is_shown_once_where_it_sits_at_scroll_0(small_tiles):
+    """A 100vh hero and a fixed footer on a page of several tiles: the hero is the
+    800 px first screen and the footer is pinned at that screen's bottom, once."""
     cap = small_tiles.capture(at("hero.html"))
-    assert cap.timings["grown"] is False and cap.timings["tile_calls"] >= 3
+    assert cap.timings["tile_calls"] >= 3
     red = np.nonzero((cap.image[:, 640, :3] == (200, 0, 0)).all(axis=1))[0]
     assert (red.min(), red.max()) == (0, 799)  # 100vh is the 800 px viewport, as the page is seen
     blue = np.nonzero((cap.image[:, 100, :3] == (0, 0, 200)).all(axis=1))[0]
-    assert (blue.min(), blue.max()) == (750, 799)  # the fixed footer at the first screen's bottom
+    assert (blue.min(), blue.max(), len(blue)) == (750, 799, 50)  # the fixed footer at the first screen's bottom
+    assert cap.explain["frozen"]["pinned"] == [["div", "fixed", 750]]
 
 
-def test_after_a_grown_capture_the_page_has_the_next_variants_viewport(small_tiles):
-    assert small_tiles.capture(at("long.html")).timings["grown"] is True
+def test_after_a_tall_capture_the_page_has_the_next_variants_viewport(small_tiles):
+    assert small_tiles.capture(at("long.html")).timings["tile_calls"] >= 3
     for width, height in ((390, 844), (1280, 800)):
         seen = json.loads(small_tiles.capture(at("memory.html", width=width, height=height)).regions[0].heading)
         assert seen[4:6] == [width, width]

@@ -110,48 +110,178 @@ ADOPT_CSS = r"""
 }
 """
 
-# Waits for everything that changes pixels after the load event. Returns what
-# it could not get (never throws), so Python can word the error.
-SETTLE = r"""
-async ({ timeoutMs, dataTheme }) => {
-  const deadline = performance.now() + timeoutMs;
-  const left = () => Math.max(0, deadline - performance.now());
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+# Before any page script, in every frame: what the settle loop asks about
+# (scripts.PROBE). It notes when the page last did something that changes what
+# is drawn: defined a custom element, changed the DOM (in the document or in any
+# shadow root, open or closed), and which IntersectionObservers and scroll
+# listeners it made (the reader's view needs a scroll through the article only
+# when something listens). Closed shadow roots are kept so maths typeset inside
+# them can be seen.
+WATCH = r"""
+(() => {
+  if (window.__themeWatch) return;
+  const w = window.__themeWatch = { lastChange: performance.now(), defines: 0, observers: [], scrollers: 0, roots: [] };
+  const touch = () => { w.lastChange = performance.now(); };
+  const mo = new MutationObserver(touch);
+  const watch = (node) => mo.observe(node, { childList: true, subtree: true, attributes: true, characterData: true });
+  watch(document);
+  const define = customElements.define;
+  customElements.define = function (...args) { w.defines++; touch(); return define.apply(this, args); };
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (...args) { const root = attach.apply(this, args); w.roots.push(root); watch(root); return root; };
+  const IO = window.IntersectionObserver;
+  if (IO) {
+    window.IntersectionObserver = function IntersectionObserver(cb, opts) { const o = new IO(cb, opts); w.observers.push(o); return o; };
+    window.IntersectionObserver.prototype = IO.prototype;
+  }
+  // Short timers (up to 1 s) still to fire: a page that fetches a fragment
+  // 300 ms after load, or a runtime that reacts 500 ms after the last scroll,
+  // has work scheduled that network and DOM quiet cannot see yet.
+  const timers = w.timers = new Set();
+  const later = window.setTimeout, cancel = window.clearTimeout;
+  window.setTimeout = function setTimeout(fn, delay, ...args) {
+    if (typeof fn !== 'function' || !(Number(delay || 0) <= 1000)) return later.call(window, fn, delay, ...args);
+    const id = later.call(window, function (...a) { timers.delete(id); return fn.apply(this, a); }, delay, ...args);
+    timers.add(id);
+    return id;
+  };
+  window.clearTimeout = function clearTimeout(id) { timers.delete(id); return cancel.call(window, id); };
+  const listen = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, ...rest) {
+    if (type === 'scroll' || type === 'wheel') w.scrollers++;
+    return listen.call(this, type, ...rest);
+  };
+})();
+"""
+
+# One look at whether the page has settled: what is still pending (never
+# throws). Maths: every <d-math> (the Distill runtime typesets KaTeX into its
+# shadow root) whose source is not empty must hold KaTeX output or a KaTeX
+# error; a page of the specimen's contract sets <html data-typeset> and flips
+# it to "done". Custom tags nothing defined are listed, never waited for: a
+# tag no script defines is plain markup styled by CSS alone.
+PROBE = r"""
+({ dataTheme }) => {
+  const w = window.__themeWatch || { lastChange: 0, defines: 0, observers: [], scrollers: 0, roots: [] };
   const html = document.documentElement;
   if (dataTheme !== null && html.getAttribute('data-theme') !== dataTheme) html.setAttribute('data-theme', dataTheme);
   for (const el of document.querySelectorAll('img[loading="lazy"], iframe[loading="lazy"]')) el.loading = 'eager';
-
-  // Custom elements: when a runtime has defined some of the page's custom tags,
-  // wait for the rest. With no runtime at all the tags stay plain markup
-  // (styled by CSS alone) and waiting would only burn the timeout.
-  const undefinedTags = () => [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))];
-  const anyDefined = [...new Set([...document.querySelectorAll('*')].map((e) => e.localName))]
-    .some((n) => n.includes('-') && customElements.get(n));
-  let pending = undefinedTags();
-  if (pending.length && anyDefined) {
-    await Promise.race([Promise.all(pending.map((n) => customElements.whenDefined(n))), sleep(left())]);
-    pending = undefinedTags();
-  }
-
-  // Maths: a page that typesets asynchronously sets <html data-typeset> and
-  // flips it to "done" at the end (the specimen's contract, MARKUP.md).
-  while (html.hasAttribute('data-typeset') && html.dataset.typeset !== 'done' && left() > 0) await sleep(25);
+  const undefinedTags = [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))].sort();
+  const roots = [document, ...w.roots];
+  const maths = roots.flatMap((r) => [...r.querySelectorAll('d-math')]);
+  const done = (m) => {
+    if (!customElements.get('d-math') || !(m.textContent || '').trim()) return true;
+    const inside = m.shadowRoot || w.roots.find((r) => r.host === m) || m;
+    return !!inside.querySelector('.katex, .katex-error, .katex-display, mjx-container');
+  };
+  const mathsPending = maths.filter((m) => !done(m)).length;
   const typeset = html.hasAttribute('data-typeset') ? html.dataset.typeset : null;
+  const images = [...document.images].filter((i) => !i.complete).map((i) => i.currentSrc || i.src);
+  return {
+    quietMs: performance.now() - w.lastChange, defines: w.defines, undefinedTags, maths: maths.length,
+    mathsPending, typeset, images, fonts: document.fonts.status, readyState: document.readyState,
+    observers: w.observers.length, scrollers: w.scrollers, timers: w.timers ? w.timers.size : 0,
+  };
+}
+"""
 
-  // Images: loaded and decoded, so no half-painted bitmap reaches the screenshot.
-  const images = [...document.images].map((img) =>
-    (img.complete ? Promise.resolve() : new Promise((r) => {
-      img.addEventListener('load', r, { once: true });
-      img.addEventListener('error', r, { once: true });
-    })).then(() => img.decode().catch(() => {})));
-  await Promise.race([Promise.all(images), sleep(left())]);
-  const brokenImages = [...document.images].filter((i) => !i.complete).map((i) => i.currentSrc || i.src);
-
-  await Promise.race([document.fonts.ready, sleep(left())]);
-  // Two animation frames: the first runs style/layout for what just changed,
-  // the second guarantees it was painted.
+# After every image is complete: each one decoded, so no half-painted bitmap
+# reaches the screenshot; then two animation frames.
+DECODE_IMAGES = r"""
+async () => {
+  await Promise.all([...document.images].map((img) => img.decode().catch(() => {})));
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  return { pending, typeset, brokenImages, fontsStatus: document.fonts.status, timedOut: left() === 0 };
+}
+"""
+
+# The reader's view: scroll the whole article one screen at a time, two frames
+# at each stop so IntersectionObservers and scroll handlers see every part of
+# it (d-figure ready/onscreen/offscreen, scroll-spy tables of contents, lazy
+# content), then back to the top. Run only when the page made an observer or
+# listens to scrolling (WATCH): elsewhere it changes nothing.
+READ_THROUGH = r"""
+async () => {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const d = document.documentElement;
+  const step = Math.max(200, window.innerHeight);
+  for (let y = 0; y < d.scrollHeight; y += step) { window.scrollTo(0, y); await frames(); }
+  window.scrollTo(0, 0);
+  await frames();
+  return Math.ceil(d.scrollHeight / step);
+}
+"""
+
+# The reader's view frozen, once the page has settled after READ_THROUGH:
+#  - IntersectionObservers disconnected: a beyond-viewport capture grows the
+#    view to the whole page, and an observer would see every element come on
+#    screen, fire, and change the page during or between the tiles;
+#  - inline SVG animations paused at 0 s; animated GIF/APNG/WebP images drawn
+#    as their first frame (decoded by WebCodecs' ImageDecoder, shown with CSS
+#    `content`), so they show one frame, the same one every run;
+#  - fixed and sticky elements pinned where they sit at scroll 0 (absolute or
+#    relative, with the offset measured): a beyond-viewport capture lays the
+#    page out in a view as tall as the page, where `bottom: 0` or a sticky box
+#    would sit elsewhere; pinned, the full-page image shows them once, where a
+#    reader sees them at the top, and the wholeness guard can measure their text.
+# Returns what it did, for --explain.
+FREEZE_VIEW = r"""
+async () => {
+  const w = window.__themeWatch || { observers: [], roots: [] };
+  for (const o of w.observers) { try { o.disconnect(); } catch (e) {} }
+  const style = window.__themeStyleOf || getComputedStyle;
+  for (const svg of document.querySelectorAll('svg')) {
+    try { if (svg.animationsPaused && !svg.animationsPaused()) { svg.pauseAnimations(); svg.setCurrentTime(0); } } catch (e) {}
+  }
+  const frozen = [];
+  if ('ImageDecoder' in window) {
+    for (const img of [...document.images]) {
+      const src = img.currentSrc || img.src;
+      if (!src || src.startsWith('data:') || !img.naturalWidth || /\.(svg|jpe?g)([?#]|$)/i.test(src)) continue;
+      try {
+        const res = await fetch(src);
+        const data = await res.arrayBuffer();  // read whole: a body left unread is a request never finished
+        const type = (res.headers.get('content-type') || '').split(';')[0].trim();
+        if (!/^image\/(gif|png|apng|webp|avif)$/.test(type) || !(await ImageDecoder.isTypeSupported(type))) continue;
+        const dec = new ImageDecoder({ data, type });
+        await dec.tracks.ready;
+        const track = dec.tracks.selectedTrack;
+        if (!track || !track.animated) { dec.close(); continue; }
+        const { image } = await dec.decode({ frameIndex: 0 });
+        const canvas = document.createElement('canvas');
+        canvas.width = image.displayWidth; canvas.height = image.displayHeight;
+        canvas.getContext('2d').drawImage(image, 0, 0);
+        image.close(); dec.close();
+        const blob = await new Promise((r) => canvas.toBlob(r, 'image/png'));
+        // Drawn in place of the animation by CSS `content`, so src, srcset and the
+        // page's selectors on them stay as the author wrote them.
+        const still = new Image();
+        still.src = URL.createObjectURL(blob);
+        await still.decode().catch(() => {});
+        img.style.setProperty('content', `url("${still.src}")`, 'important');
+        frozen.push(src);
+      } catch (e) {}
+    }
+  }
+  const pinned = [];
+  const set = (el, props) => { for (const [k, v] of Object.entries(props)) el.style.setProperty(k, v, 'important'); };
+  const boxes = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const cs = style(el);
+    if (cs.position !== 'fixed' && cs.position !== 'sticky') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    boxes.push([el, cs.position, r, cs.width, cs.height]);
+  }
+  for (const [el, position, r, width, height] of boxes) {
+    if (position === 'fixed') set(el, { position: 'absolute', width, height, top: '0px', left: '0px', right: 'auto', bottom: 'auto', margin: '0px' });
+    else set(el, { position: 'relative', top: '0px', left: '0px', right: 'auto', bottom: 'auto' });
+    const now = el.getBoundingClientRect();
+    set(el, { top: `${r.top - now.top}px`, left: `${r.left - now.left}px` });
+    const name = el.localName + (el.id ? '#' + el.id : '') + [...el.classList].slice(0, 2).map((c) => '.' + c).join('');
+    pinned.push([name, position, Math.round(r.top + window.scrollY)]);
+  }
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return { frozen, pinned, observers: w.observers.length };
 }
 """
 
@@ -368,16 +498,24 @@ TEXT_LINES = r"""
     if (!clip) continue;
     const cs = getComputedStyle(el);
     if (transparent(cs.color) || transparent(cs.webkitTextFillColor)) continue;
-    // Only the node's first word: a whole node's rects include fragments that
-    // are all whitespace (the indentation line of a code block), which have no ink.
-    const word = /[^\s\u200b-\u200f\u2060\ufeff]+/.exec(node.data);
-    range.setStart(node, word.index);
-    range.setEnd(node, word.index + word[0].length);
-    for (const r of range.getClientRects()) {
-      const l = Math.max(clip.l, r.left + sx), t = Math.max(clip.t, r.top + sy);
-      const rr = Math.min(clip.r, r.right + sx), b = Math.min(clip.b, r.bottom + sy);
-      if (rr - l < 4 || b - t < 4 || (rr - l) * (b - t) < 0.5 * r.width * r.height) continue;
-      lines.push([l, t, rr - l, b - t]);
+    // Words, not the node's whole range: a whole node's rects include fragments
+    // that are all whitespace (the indentation line of a code block), which have
+    // no ink. One word about every 60 characters: about one a line of prose, so a
+    // band of lost paragraphs is caught even where each paragraph is one node.
+    const words = /[^\s\u200b-\u200f\u2060\ufeff]+/g;
+    let lastTop = null;
+    for (let word = words.exec(node.data); word; word = words.exec(node.data)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      for (const r of range.getClientRects()) {
+        const l = Math.max(clip.l, r.left + sx), t = Math.max(clip.t, r.top + sy);
+        const rr = Math.min(clip.r, r.right + sx), b = Math.min(clip.b, r.bottom + sy);
+        if (rr - l < 4 || b - t < 4 || (rr - l) * (b - t) < 0.5 * r.width * r.height) continue;
+        if (t === lastTop) continue;
+        lastTop = t;
+        lines.push([l, t, rr - l, b - t]);
+      }
+      words.lastIndex = word.index + word[0].length + 60;
     }
   }
   if (lines.length <= maxSamples) return lines;
@@ -412,7 +550,8 @@ FONT_FAMILIES = r"""
 AFTER_TILES = (
     "(arg) => JSON.stringify({ hash: (" + LAYOUT_HASH.strip() + ")(), found: (" + REGIONS.strip() + ")(arg),"
     " lines: (" + TEXT_LINES.strip() + ")(arg), fonts: (" + FONT_FAMILIES.strip() + ")(),"
-    " resources: performance.getEntriesByType('resource').map((e) => e.name) })"
+    " resources: performance.getEntriesByType('resource').map((e) => e.name),"
+    " undefined: [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))].sort() })"
 )
 
 # The end of settling, in one round trip: screenshot-only sheets adopted (see
@@ -424,3 +563,43 @@ FREEZE = (
     " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true;"
     " return (" + CHECK_SELECTORS.strip() + ")(selectors); }"
 )
+
+
+# For `theme capture --explain`: the smallest element whose box holds each
+# changed area (x, y, w, h in page px) that two captures disagree on, as a
+# selector path to paste into `mask`. Elements inside open shadow roots are
+# answered with their host (a mask selector cannot reach inside).
+ELEMENTS_AT = r"""
+(boxes) => {
+  const sx = window.scrollX, sy = window.scrollY;
+  const all = [...document.body.getElementsByTagName('*')].map((el) => {
+    const r = el.getBoundingClientRect();
+    return [el, r.left + sx, r.top + sy, r.right + sx, r.bottom + sy, r.width * r.height];
+  }).filter((e) => e[5] > 0);
+  const step = (el) => {
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    let s = el.localName + [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
+    const parent = el.parentElement;
+    if (parent) {
+      const same = [...parent.children].filter((c) => c.localName === el.localName);
+      if (same.length > 1) s += `:nth-of-type(${same.indexOf(el) + 1})`;
+    }
+    return s;
+  };
+  const pathOf = (el) => {
+    const parts = [];
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      parts.unshift(step(e));
+      if (e.id || e === document.body) break;
+    }
+    return parts.join(' > ');
+  };
+  return boxes.map(([x, y, w, h]) => {
+    let best = null;
+    for (const e of all) {
+      if (e[1] <= x + 1 && e[2] <= y + 1 && e[3] >= x + w - 1 && e[4] >= y + h - 1 && (!best || e[5] < best[5])) best = e;
+    }
+    return best ? pathOf(best[0]) : null;
+  });
+}
+"""

@@ -13,11 +13,16 @@ Steps of one capture, and why each is there:
      one could have written is cleared first;
   2. every request routed: our server passes, `route` prefixes are served from
      local folders, anything else is aborted and listed (hermetic);
-  3. load → custom elements defined → maths typeset → images decoded → fonts ready;
-  4. screenshot-only CSS (no animation, transition or caret) + the user's `style`;
+  3. settled by what the page does (_wait_quiet): its requests answered, fonts,
+     images, maths typeset, then a short quiet with no request, definition, DOM
+     change or short timer; custom tags nothing defines are plain markup;
+  4. the reader's view (_settle): scrolled through once and back to the top when
+     something observes scrolling, then frozen: observers disconnected, animated
+     images at their first frame, fixed and sticky elements pinned where they
+     sit at scroll 0; screenshot-only CSS (no animation, transition or caret)
+     + the user's `style`;
   5. masks painted, then "stable" (see `_wait_stable`), regions and text lines measured;
-  6. tiles captured and stitched (tiles.py) — with the viewport grown to the
-     page once when that changes nothing the page shows (_grow) — layout
+  6. tiles captured with captureBeyondViewport and stitched (tiles.py), layout
      re-checked, wholeness guarded (no blank text line, and every tile
      continues the one above it).
 capture_all() overlaps neighbouring variants: step 6 of one runs in the
@@ -61,8 +66,10 @@ MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for co
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
 CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
 NAV_TIMEOUT_MS = 60_000
-SETTLE_TIMEOUT_MS = 30_000
-TEXT_SAMPLES = 6000  # text lines checked by the wholeness guard (evenly spread)
+QUIET_MS = 250  # no request, definition, DOM change or short timer for this long: the page is done
+SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
+POLL_MS = 40
+TEXT_SAMPLES = 20000  # text lines checked by the wholeness guard (evenly spread)
 _FONT_EXT = (".woff2", ".woff", ".ttf", ".otf")
 
 Progress = Callable[[str], None]
@@ -102,6 +109,9 @@ class Capture:
     nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) CSS px it was moved by
     # region path -> its crop from a second capture at a baseline's sub-pixel phase (theme/phase.py)
     realigned: dict = field(default_factory=dict)
+    # What settling waited for and how long, undefined tags, routed URLs, pinned
+    # fixed/sticky elements, frozen images: `theme capture --explain` prints it.
+    explain: dict = field(default_factory=dict)
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box
@@ -206,6 +216,9 @@ class _Lane:
     cdp: object
     aborted: set  # the current variant's blocked URLs: the route handler adds to whatever set is here
     script: str | None = None  # id of the current variant's DATA_THEME script
+    routed: set = field(default_factory=set)  # the current variant's URLs served from a route
+    inflight: set = field(default_factory=set)  # requests to our origin or a route not yet answered
+    net_last: float = 0.0  # time.monotonic() of the last such request's start or end
 
 
 @dataclass
@@ -220,6 +233,7 @@ class _Pending:
     opened: float
     timings: dict
     switched: bool = False  # the page was already loaded, in another scheme (Session._switch)
+    explain: dict = field(default_factory=dict)  # what settling waited for and did (Capture.explain)
 
 
 @dataclass
@@ -235,7 +249,6 @@ class _Ready:
     width: int = 0
     height: int = 0
     tiles_started: float = 0.0
-    grown: bool = False  # the viewport is as tall as the page while the tiles are taken (Session._grow)
     nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
 
 
@@ -422,6 +435,7 @@ class Session:
                 return
             matched, local = self._routed_file(url)
             if local is not None:
+                lane.routed.add(url)
                 route.fulfill(path=str(local), headers={"Access-Control-Allow-Origin": "*"})
             elif matched or offline:
                 lane.aborted.add(url)
@@ -603,10 +617,18 @@ class Session:
         try:
             where = f"{variant.page} ({variant.viewport}-{variant.scheme})"
             self._wait_loaded(job.page, job.url, where)
-            self._settle(job.page, variant, where)
+            self._settle(job.lane, variant, where, {})
             yield job.page
         finally:
             self._release(job.lane, reuse=False)  # the caller may have changed anything
+
+    def elements_at(self, variant: Variant, boxes: list[tuple[int, int, int, int]]) -> list[str | None]:
+        """For each box (x, y, w, h in page px), a selector of the smallest element holding it,
+        on a freshly loaded and settled page of `variant` (for `theme capture --explain`)."""
+        if not boxes:
+            return []
+        with self.open(variant) as page:
+            return page.evaluate(scripts.ELEMENTS_AT, [list(b) for b in boxes])
 
     def _mark(self, timings: dict, name: str, since: float) -> float:
         now = time.perf_counter()
@@ -624,9 +646,10 @@ class Session:
             service_workers="block",
         )
         try:
-            context.add_init_script(scripts.EAGER + scripts.SCHEME_PROBE)
+            context.add_init_script(scripts.EAGER + scripts.SCHEME_PROBE + scripts.WATCH)
             page = context.new_page()
             lane = _Lane(context, page, context.new_cdp_session(page), set())
+            self._track_requests(lane)
             lane.cdp.send("Page.enable")  # else this session's addScriptToEvaluateOnNewDocument never runs
             # Only requests that do NOT go to our server are intercepted: the pattern
             # is matched inside the browser driver, so local files (most requests)
@@ -636,6 +659,26 @@ class Session:
             context.close()
             raise
         return lane
+
+    def _track_requests(self, lane: _Lane) -> None:
+        """Count the lane's requests to our server and to routes while they are in flight
+        (network quiet, _wait_quiet). Third-party requests are aborted, or when online
+        never waited for: a beacon that hangs must not hold the capture."""
+        ours = (self.server.origin + "/", *self.visual.route)
+
+        def started(request) -> None:
+            if request.url.startswith(ours):
+                lane.inflight.add(request)
+                lane.net_last = time.monotonic()
+
+        def ended(request) -> None:
+            if request in lane.inflight:
+                lane.inflight.discard(request)
+                lane.net_last = time.monotonic()
+
+        lane.page.on("request", started)
+        lane.page.on("requestfinished", ended)
+        lane.page.on("requestfailed", ended)
 
     def _release(self, lane: _Lane, *, reuse: bool) -> None:
         """Park `lane` for the next variant, or close it (after an error, or when parking fails)."""
@@ -677,7 +720,7 @@ class Session:
             page = lane.page
             page.set_viewport_size({"width": variant.width, "height": variant.height})  # also screen.width/height
             page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
-            lane.aborted = set()
+            lane.aborted, lane.routed, lane.inflight = set(), set(), set()
             if variant.data_theme is not None:
                 source = scripts.DATA_THEME % {"data_theme": json.dumps(variant.data_theme)}
                 lane.script = lane.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
@@ -701,7 +744,7 @@ class Session:
         else:
             self._wait_loaded(page, job.url, where)
         t = self._mark(timings, "load", t)
-        self._check_selectors(self._settle(page, variant, where, again=job.switched))
+        self._check_selectors(self._settle(job.lane, variant, where, job.explain, again=job.switched))
         t = self._mark(timings, "settle", t)
         cdp = job.lane.cdp
         ready = _Ready(job, where, cdp, _Shots(cdp), TileTimes())
@@ -726,55 +769,9 @@ class Session:
     def _start_tiles(self, ready: "_Ready", say: Progress) -> "_Shooting":
         say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
         ready.tiles_started = time.perf_counter()
-        self._grow(ready)
         tiles = TileJob(ready.cdp, ready.width, ready.height, self.visual.tile_height,
-                        times=ready.tile_times, hook=self.tile_hook, beyond=not ready.grown).start()
+                        times=ready.tile_times, hook=self.tile_hook).start()
         return _Shooting(ready, tiles)
-
-    def _grow(self, ready: "_Ready") -> None:
-        """Make the viewport as tall as the page for the tiles (ready.grown), if that
-        changes nothing the page shows.
-
-        Why: a captureBeyondViewport call grows the view to the page and shrinks it
-        back, each time a style recalc, layout and paint of the whole page; with the
-        viewport grown once, each tile is only rastered and encoded. Measured on the
-        119 100 px tall specimen, four 32 768 px tiles: 21.8 s and 23 CPU-s the
-        usual way, 13.0 s and 13.7 CPU-s grown once, not one pixel different.
-        Why the check: a grown viewport is not what captureBeyondViewport draws
-        when the page depends on the viewport's height (100vh, position: fixed,
-        height media queries: the page sees innerHeight = the page). So every
-        element's box, the document size and the first screen's pixels must be
-        what the stability check saw at the real viewport; else the viewport is
-        put back and the tiles are taken the usual way. Pages of one tile are
-        not grown: the one call's grow is all there is to save.
-        """
-        variant, page = ready.job.variant, ready.job.page
-        if len(tile_clips(ready.height, self.visual.tile_height)) < 2 or ready.height <= variant.height:
-            return
-        # Through this module's own DevTools session: Playwright's set_viewport_size to
-        # a 119 100 px height stalled the next call for 153 s (it sizes the window too).
-        ready.cdp.send("Emulation.setDeviceMetricsOverride", {
-            "width": variant.width, "height": ready.height, "deviceScaleFactor": 1, "mobile": False,
-            "screenWidth": variant.width, "screenHeight": variant.height})
-        ready.grown = True
-        look = (page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME),
-                ready.shots.viewport_hash(clip=(variant.width, variant.height)))
-        if look != ready.before:
-            self._shrink(ready)
-
-    def _shrink(self, ready: "_Ready") -> None:
-        """Put Playwright's viewport back after _grow.
-
-        Clearing this session's override leaves no emulation at all, and Chromium
-        ignores Playwright re-sending the size it believes is in force; so Playwright
-        is asked for one px more, then the real size. An override left in this
-        session would win over Playwright's after the lane's next navigation."""
-        if ready.grown:
-            variant, page = ready.job.variant, ready.job.page
-            ready.cdp.send("Emulation.clearDeviceMetricsOverride")
-            page.set_viewport_size({"width": variant.width, "height": variant.height + 1})
-            page.set_viewport_size({"width": variant.width, "height": variant.height})
-            ready.grown = False
 
     def _complete(self, shooting: "_Shooting", say: Progress) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
@@ -784,7 +781,6 @@ class Session:
                "masks": list(self.visual.mask)}
         for attempt in range(CAPTURE_ATTEMPTS):
             shooting.tiles.wait_calls()
-            self._shrink(ready)  # before the layout is compared with the one the tiles started from
             t = self._mark(timings, "tiles", ready.tiles_started)
             # The page must not have moved while the tiles were taken (a late
             # font, an image, a script): compare the layout hash again. The
@@ -816,13 +812,15 @@ class Session:
                        "system_fonts": fallback_fonts(families)}
         self._mark(timings, "regions", t)
         tt, shots = ready.tile_times, ready.shots
-        timings.update(grown=not shooting.tiles.beyond, switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
+        timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
                        check_shots=shots.calls, check_shot_seconds=shots.seconds, decode_seconds=tt.decode,
                        decode_wait=tt.wait)
         return Capture(
             variant=ready.job.variant, image=image, regions=regions, aborted=sorted(ready.job.aborted),
             fingerprint=fingerprint, seconds=time.perf_counter() - ready.job.opened,
             full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
+            explain={**ready.job.explain, "undefined_tags": after["undefined"],
+                     "routed": sorted(ready.job.lane.routed), "aborted": sorted(ready.job.aborted)},
         )
 
     def _wait_loaded(self, page, url: str, where: str) -> None:
@@ -833,30 +831,88 @@ class Session:
         except PlaywrightError as err:
             raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
-    def _settle(self, page, variant: Variant, where: str, again: bool = False) -> dict | None:
-        """Wait for fonts, custom elements, maths and images; then screenshot-only CSS.
-        Returns the first configured selector that does not parse (see _check_selectors), or None.
-        `again`: the page was settled before (in another scheme); its sheets are in place."""
-        settle = page.evaluate(scripts.SETTLE, {"timeoutMs": SETTLE_TIMEOUT_MS, "dataTheme": variant.data_theme})
-        self._check_settle(settle, where)
+    def _settle(self, lane: "_Lane", variant: Variant, where: str, explain: dict,
+                again: bool = False) -> dict | None:
+        """Wait until the page has done what it does after load (_wait_quiet), give it the
+        reader's view (scrolled through once, back at the top, then frozen: FREEZE_VIEW),
+        then screenshot-only CSS. Returns the first configured selector that does not
+        parse (see _check_selectors), or None. `again`: the page was settled and frozen
+        before (in another scheme); its sheets are in place."""
+        page = lane.page
+        self._wait_quiet(lane, variant, where, explain, "load")
         if again:
             page.evaluate(scripts.STOP_ANIMATIONS)
             return None
+        status = explain["load"]["status"]
+        if status["observers"] or status["scrollers"]:
+            t = time.perf_counter()
+            steps = page.evaluate(scripts.READ_THROUGH)
+            explain["read_through"] = {"screens": steps, "seconds": round(time.perf_counter() - t, 3)}
+            self._wait_quiet(lane, variant, where, explain, "read_through_settle")
+        explain["frozen"] = page.evaluate(scripts.FREEZE_VIEW)
         sheets = [scripts.STABLE_CSS] + ([self._style_css] if self._style_css is not None else [])
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
         return page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
 
-    def _check_settle(self, settle: dict, where: str) -> None:
-        if settle["typeset"] not in (None, "done"):
-            raise CaptureError(
-                f"{where}: <html data-typeset> is {settle['typeset']!r}, never 'done' within "
-                f"{SETTLE_TIMEOUT_MS // 1000} s; the maths script did not finish"
-            )
-        if settle["pending"] and settle["timedOut"]:
-            raise CaptureError(
-                f"{where}: custom elements never defined within {SETTLE_TIMEOUT_MS // 1000} s: "
-                f"{', '.join(settle['pending'])}; is their script missing or aborted?"
-            )
+    def _wait_quiet(self, lane: "_Lane", variant: Variant, where: str, explain: dict, what: str) -> None:
+        """Return once the page is done: no request to our server or a route in flight,
+        fonts loaded, every image complete, maths typeset (d-math shadow roots, or
+        <html data-typeset="done">), and then QUIET_MS with no request, no new custom
+        element definition, no DOM change and no short timer pending.
+
+        The first four are waited for up to settle_timeout, then a CaptureError names
+        what was still pending. The quiet is waited for up to SOFT_WAIT_S more: a page
+        whose DOM never stops changing (a clock) is left to the stability check, which
+        says what to mask. Custom tags nothing defines are listed, never waited for."""
+        page = lane.page
+        t0 = time.monotonic()
+        deadline = t0 + self.visual.settle_timeout
+        hard_done = None
+        while True:
+            status = page.evaluate(scripts.PROBE, {"dataTheme": variant.data_theme})
+            now = time.monotonic()
+            pending = self._pending(lane, status)
+            net_quiet = 0.0 if lane.inflight else (now - lane.net_last) * 1000
+            quiet = min(net_quiet, status["quietMs"]) if not status["timers"] else 0.0
+            if not pending:
+                hard_done = hard_done or now
+                if quiet >= QUIET_MS or now - hard_done > SOFT_WAIT_S:
+                    break
+            elif now > deadline:
+                raise CaptureError(
+                    f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(pending)}; "
+                    f"{self._pending_advice(lane, status)}")
+            page.wait_for_timeout(POLL_MS)
+        page.evaluate(scripts.DECODE_IMAGES)
+        explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": status,
+                         "quiet": quiet >= QUIET_MS}
+
+    @staticmethod
+    def _pending(lane: "_Lane", status: dict) -> list[str]:
+        """What a settled page must not still be doing, in words for the error."""
+        out = []
+        if lane.inflight:
+            urls = sorted(r.url for r in lane.inflight)
+            out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
+        if status["readyState"] != "complete":
+            out.append(f"the load event (document is {status['readyState']!r})")
+        if status["mathsPending"]:
+            out.append(f"{status['mathsPending']} of {status['maths']} d-math elements to be typeset")
+        if status["typeset"] not in (None, "done"):
+            out.append(f"<html data-typeset> to be 'done' (it is {status['typeset']!r})")
+        if status["images"]:
+            out.append(f"{len(status['images'])} image(s) ({status['images'][0]})")
+        if status["fonts"] != "loaded":
+            out.append("web fonts to load")
+        return out
+
+    def _pending_advice(self, lane: "_Lane", status: dict) -> str:
+        """The config key that helps with what was pending."""
+        if status["mathsPending"] and lane.aborted:
+            return (f"the page's maths library may be among the {len(lane.aborted)} aborted request(s) "
+                    f"(first {sorted(lane.aborted)[0]}): serve it from a local copy with `route` in "
+                    f"{config_position(self.source, 'route')}")
+        return f"raise settle_timeout in {config_position(self.source, 'settle_timeout')} if the page is only slow"
 
     def _check_selectors(self, bad: dict | None) -> None:
         """ConfigError naming the config key of a selector the browser could not parse."""

@@ -71,7 +71,6 @@ def _clip_params(x: int, y: int, width: int, height: int, beyond: bool = True) -
     return {
         "format": "png",
         "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
-        # False when the viewport was already grown to the page (see Session._grow).
         "captureBeyondViewport": beyond,
         # zlib's fastest settings in the browser's PNG encoder; decoding is unaffected
         # and the pixels are the same (PNG is lossless), only the file is larger.

@@ -5,6 +5,12 @@
     <out>/<page>/<viewport>-<scheme>/fingerprint.json
 
 One line per variant on stdout; progress on stderr while it works.
+
+`--explain` is for an article that misbehaves: every variant is captured twice,
+and for each one it prints what settling waited for and how long, the custom
+tags nothing defined, the requests routed and aborted, the fixed and sticky
+elements pinned, the animated images frozen, and the elements whose pixels
+differed between the two captures, as selectors to paste into `mask`.
 """
 
 from __future__ import annotations
@@ -52,8 +58,10 @@ def _line(capture: Capture, count: int, seconds: float) -> str:
 @main.command()
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the images (default: <artifacts>/capture, i.e. .theme-artifacts/capture).")
+@click.option("--explain", is_flag=True,
+              help="Capture twice and say what the engine waited for, saw and pinned, and what changed between the two.")
 @project_options
-def capture(load_config, out: Path | None) -> None:
+def capture(load_config, out: Path | None, explain: bool) -> None:
     """Capture every page × viewport × colour scheme of [tool.theme.visual] as PNG files."""
     cfg = load_config()
     if cfg.visual is None:
@@ -66,13 +74,18 @@ def capture(load_config, out: Path | None) -> None:
     # browser keeps taking the next variant's tiles while this one is written.
     with Session(visual, source=cfg.source) as session, ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool:
         writing = None
+        firsts: list[Capture] = []
         for number, cap in enumerate(session.capture_all(todo, progress=progress), start=1):
+            if explain:
+                firsts.append(cap)
             job = (number, cap, time.perf_counter(), pool.submit(_write, cap, out / cap.variant.folder))
             if writing is not None:
                 _report(*writing, total=len(todo), progress=progress)
             writing = job
         if writing is not None:
             _report(*writing, total=len(todo), progress=progress)
+        if explain:
+            _explain(session, firsts, progress)
 
 
 def _report(number: int, cap: Capture, started: float, written, *, total: int, progress) -> None:
@@ -82,3 +95,60 @@ def _report(number: int, cap: Capture, started: float, written, *, total: int, p
     click.echo(_line(cap, count, cap.seconds + time.perf_counter() - started))
     for url in cap.aborted:
         click.echo(f"  aborted: {url}")
+
+
+def _explain(session: Session, firsts: list[Capture], progress) -> None:
+    """Capture every variant again and print what --explain promises, variant by variant."""
+    from ..diff import compare
+
+    progress("capturing every variant a second time, to see what changes between two captures")
+    for first, second in zip(firsts, session.capture_all([c.variant for c in firsts], progress=progress)):
+        changed: list[str] = []
+        if first.image.shape != second.image.shape:
+            changed.append(f"the page is {first.image.shape[1]}×{first.image.shape[0]} px, then "
+                           f"{second.image.shape[1]}×{second.image.shape[0]} px: something changes its height")
+        else:
+            result = compare(first.image, second.image, diff_image=False)
+            if result.diff_pixels:
+                selectors = session.elements_at(first.variant, result.boxes[:10])
+                for box, selector in zip(result.boxes, selectors):
+                    x, y, w, h = box
+                    changed.append(f"{w}×{h} px at ({x}, {y}): {selector or '(no single element holds it)'}")
+        for line in explain_lines(first, changed):
+            click.echo(line)
+
+
+def explain_lines(cap: Capture, changed: list[str]) -> list[str]:
+    """The --explain report of one variant (pure: a capture and the changes found in)."""
+    e = cap.explain
+    out = [f"{cap.variant.folder}:"]
+    waits = [f"{name.replace('_', ' ')} {e[name]['seconds']:.2f} s"
+             + ("" if e[name]["quiet"] else " (the DOM never went quiet; left to the stability check)")
+             for name in ("load", "read_through_settle") if name in e]
+    status = e.get("load", {}).get("status", {})
+    out.append("  waited for: requests to 127.0.0.1 and routes, custom elements, "
+               f"{status.get('maths', 0)} d-math, {len(status.get('images', [])) or 'all'} images decoded, fonts; "
+               + "; ".join(waits))
+    if cap.timings.get("switched"):
+        out.append("  reader's view: the other scheme's page, its emulated scheme switched (its scripts never read it)")
+    elif "read_through" in e:
+        r = e["read_through"]
+        out.append(f"  reader's view: scrolled through {r['screens']} screens and back in {r['seconds']:.2f} s, "
+                   f"{e.get('frozen', {}).get('observers', 0)} IntersectionObserver(s) then disconnected")
+    else:
+        out.append("  reader's view: nothing observes scrolling; not scrolled")
+    tags = e.get("undefined_tags", [])
+    out.append(f"  undefined tags (plain markup, never waited for): {', '.join(tags) if tags else 'none'}")
+    out.append(f"  routed: {len(e.get('routed', []))} request(s)" + "".join(f"\n    {u}" for u in e.get("routed", [])[:20]))
+    out.append(f"  aborted: {len(e.get('aborted', []))} request(s)" + "".join(f"\n    {u}" for u in e.get("aborted", [])[:20]))
+    pinned = e.get("frozen", {}).get("pinned", [])
+    out.append(f"  fixed and sticky, pinned where they sit at scroll 0: {len(pinned)}"
+               + "".join(f"\n    {name} ({how}, y={y})" for name, how, y in pinned))
+    frozen = e.get("frozen", {}).get("frozen", [])
+    out.append(f"  animated images shown at their first frame: {len(frozen)}" + "".join(f"\n    {u}" for u in frozen))
+    if changed:
+        out.append(f"  changed between two captures ({len(changed)} area(s)); mask them if they are not yours to fix:")
+        out += [f"    {c}" for c in changed]
+    else:
+        out.append("  two captures are identical")
+    return out
