@@ -1,30 +1,26 @@
 """Capture engine benchmark: prints ratio lines against peers measured in the same run.
 
-    python benchmarks/capture_bench.py [--repeats 20] [--skip-tall] [--tile-height 32768] [--sweep]
+    python benchmarks/capture_bench.py [--repeats 20] [--skip-tall] [--tile-height 32768] [--rounds 2]
 
 (a) the specimen, every variant of the repo's config: the engine's wall time
     (load, settle, stability checks, tiles, decode, guard, regions) against the
     sum of the bare Playwright/DevTools screenshot calls it makes — measured
     by issuing the very same calls (same clips) on a plainly loaded page.
     Target: <= 1.3x.
-(b) a generated ~120 000 px article (the specimen's body repeated) at 1280x800,
-    light and dark: seconds per variant (target < 15 s), peak RSS, and where the
-    time goes; and one variant alone against the bare captureBeyondViewport tile
-    calls a plain Playwright user would make (the engine grows the viewport once
-    instead when the page allows it: see Session._grow).
+(b) the long runtime page (article/long/make_long.py, ~131 000 px at 1280 px, on the
+    Distill runtime): the whole check, `pytest` with baselines (capture, compare,
+    report), light and dark at 1280x800, against the bare captureBeyondViewport
+    calls for the same tiles (target <= 1.3x); all four variants (target < 60 s);
+    peak RSS of pytest and its browser (target < 2 GiB).
 (c) N consecutive captures of the specimen (desktop, light): differing pixels
     against the first (target 0).
---sweep adds bare tile calls on the tall page at 16 384, 24 576 and 32 768 px
-    (the evidence for the default tile height). Tile heights are passed
-    explicitly (--tile-height), not read from the config.
+Tile heights are passed explicitly (--tile-height), not read from the config.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import resource
-import shutil
 import statistics
 import sys
 import tempfile
@@ -32,15 +28,12 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 
 from theme import config
 from theme.capture import Session, Variant, variants
-from theme.capture.server import LocalServer
 from theme.capture.tiles import tile_clips
 
 REPO = Path(__file__).resolve().parents[1]
-TALL = 120_000
 
 
 def tree_rss_mb() -> float:
@@ -142,7 +135,7 @@ def bench_specimen(visual, rounds: int) -> None:
         print(f"    {c.variant.folder}: {c.image.shape[1]}x{c.image.shape[0]} px, {c.seconds:.2f} s from open "
               f"(load {t['load']:.2f}, settle {t['settle']:.2f}, stable {t['stable']:.2f}, tiles {t['tiles']:.2f}, "
               f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; {t['tile_calls']} tile + {t['check_shots']} check shots"
-              f"{', grown' if t['grown'] else ''}{', scheme switched' if t['switched'] else ''})")
+              f"{', scheme switched' if t['switched'] else ''})")
     median = statistics.median(e / p for e, p in zip(engines, peers))
     print(f"RATIO specimen engine / bare screenshot calls = {engine / peer:.2f}x (best of {rounds} each, after a "
           f"warm-up round; median of the rounds' ratios {median:.2f}x; target <= 1.3x)")
@@ -150,61 +143,83 @@ def bench_specimen(visual, rounds: int) -> None:
           f"({one_by_one:.2f} s vs {engine:.2f} s; differing pixels between the two: {overlap_diff})")
 
 
-def tall_root(visual, workdir: Path, repeats: int) -> Path:
-    """A copy of the specimen whose <d-article> body is repeated `repeats` times."""
-    root = workdir / "tall"
-    root.mkdir(exist_ok=True)
-    html = (visual.root / "index.html").read_text(encoding="utf-8")
-    m = re.search(r"(<d-article>)(.*?)(</d-article>)", html, re.S)
-    body = m.group(2)
-    (root / "index.html").write_text(html[:m.end(1)] + body * repeats + html[m.start(3):], encoding="utf-8")
-    for item in visual.root.iterdir():
-        if item.name != "index.html" and not (root / item.name).exists():
-            (root / item.name).symlink_to(item.resolve())
-    return root
+LONG_PYPROJECT = """
+[tool.theme]
+entry = "scss/style.scss"
+outputs = []
+
+[tool.theme.visual]
+root = "site"
+pages = ["index.html"]
+viewports = {viewports}
+color_schemes = ["light", "dark"]
+regions = {{ note-box = ".note-box", math = "d-math[block]", code = "d-code[block]" }}
+route = {{ "https://distill.pub/third-party/katex/" = "{katex}" }}
+"""
 
 
-def bench_tall(visual, workdir: Path, sweep: bool, rounds: int) -> None:
-    base = dataclasses_replace(visual, viewports={"desktop": (1280, 800)})
-    with Session(base) as probe:
-        cap = probe.capture(Variant("index.html", "desktop", 1280, 800, "light"))
-    repeats = max(1, -(-TALL // cap.image.shape[0]))
-    root = tall_root(visual, workdir, repeats)
-    tall = dataclasses_replace(base, root=root)
-    pair = [Variant("index.html", "desktop", 1280, 800, scheme) for scheme in ("light", "dark")]
-    with Session(tall) as session, PeakRss() as rss:
+def long_project(workdir: Path, name: str, viewports: str) -> Path:
+    """A project around the long runtime page (article/long/make_long.py): its site and config."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_long", REPO / "article/long/make_long.py")
+    make_long = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_long)
+    project = workdir / name
+    make_long.build(project / "site")
+    (project / "pyproject.toml").write_text(LONG_PYPROJECT.format(
+        viewports=viewports, katex=(REPO / "article/dist/assets/katex").as_posix()))
+    return project
+
+
+def timed_pytest(project: Path, *args: str) -> tuple[float, float, str]:
+    """(seconds, peak RSS of pytest and its browser in MB, last line) of one whole check."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    with PeakRss() as rss:
         t0 = time.perf_counter()
-        results = list(session.capture_all(pair))
-        both = time.perf_counter() - t0
-        for c in results:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                              cwd=project, env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - t0
+    tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
+    if done.returncode != 0:
+        sys.exit(f"pytest failed in {project}: {done.stdout[-2000:]}")
+    return seconds, rss.peak, tail
+
+
+def bench_long(workdir: Path, rounds: int) -> None:
+    """(b) the long runtime page: the whole check (pytest: capture, compare, report) against
+    the bare DevTools calls for the same tiles; then all four variants; peak RSS of each."""
+    desktop = long_project(workdir, "desktop", "{ desktop = [1280, 800] }")
+    timed_pytest(desktop, "--update-snapshots")  # baselines, not timed
+    checks = [timed_pytest(desktop) for _ in range(rounds)]
+    visual = config.load(desktop / "pyproject.toml").visual
+    with Session(visual) as session:
+        caps = list(session.capture_all(variants(visual)))
+        heights = [c.image.shape[0] for c in caps]
+        for c in caps:
             t = c.timings
-            print(f"(b) tall {c.variant.scheme}: {c.image.shape[1]}x{c.image.shape[0]} px, {len(c.regions)} regions, "
-                  f"{c.seconds:.2f} s from open: open {t['open']:.2f}, load {t['load']:.2f}, settle {t['settle']:.2f}, "
-                  f"stable checks {t['stable']:.2f}, tiles {t['tiles']:.2f} ({t['tile_calls']} calls"
-                  f"{', viewport grown to the page' if t['grown'] else ''}, browser "
-                  f"{t['tile_seconds']:.2f}, decode {t['decode_seconds']:.2f} overlapped, waited {t['decode_wait']:.2f}), "
-                  f"guard {t['guard']:.2f}, regions {t['regions']:.2f}")
-        height = results[0].image.shape[0]
-        del results
-        alones, peers = [], []
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            session.capture(pair[0])
-            alones.append(time.perf_counter() - t0)
-            peers.append(bare_calls(session, pair[0], height, 1280, tall.tile_height, 0))
-        alone_s, peer = min(alones), min(peers)
-        sweep_rows = [(tile, bare_calls(session, pair[0], height, 1280, tile, 0))
-                      for tile in (16384, 24576, 32768)] if sweep else []
-    print(f"    peak RSS (python + browser): {rss.peak:.0f} MB; python alone "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    for tile, seconds in sweep_rows:
-        print(f"    bare tile calls, {height} px in tiles of {tile} px: {seconds:.2f} s ({-(-height // tile)} calls)")
-    print(f"RATIO tall light+dark wall per variant / 15 s target = {both / 2 / 15:.2f}x "
-          f"({both:.2f} s for both, tiles of {tall.tile_height} px)")
-    print("    rounds (light alone s / bare tile calls s): "
-          + ", ".join(f"{a:.2f}/{p:.2f}" for a, p in zip(alones, peers)))
-    print(f"RATIO tall light alone / 15 s target = {alone_s / 15:.2f}x ({alone_s:.2f} s, best of {rounds})")
-    print(f"RATIO tall light alone / bare tile calls = {alone_s / peer:.2f}x (bare {peer:.2f} s, best of {rounds})")
+            e = c.explain
+            print(f"(b) long {c.variant.scheme}: 1280x{c.image.shape[0]} px, {len(c.regions)} regions, "
+                  f"{c.seconds:.2f} s from open: load {t['load']:.2f}, settle {t['settle']:.2f} (read through "
+                  f"{e.get('read_through', {}).get('seconds', 0):.2f}), stable {t['stable']:.2f}, tiles {t['tiles']:.2f} "
+                  f"({t['tile_calls']} calls, browser {t['tile_seconds']:.2f}), guard {t['guard']:.2f}"
+                  f"{', scheme switched' if t['switched'] else ''}")
+        del caps
+        peers = [sum(bare_calls(session, v, h, 1280, visual.tile_height, 0) for v, h in zip(variants(visual), heights))
+                 for _ in range(rounds)]
+    check, peer = min(c[0] for c in checks), min(peers)
+    print("    whole check rounds: " + ", ".join(f"{c[0]:.1f} s (peak RSS {c[1]:.0f} MB: {c[2]})" for c in checks))
+    print(f"RATIO long page whole check (pytest: capture, compare, report; light+dark) / bare tile calls = "
+          f"{check / peer:.2f}x ({check:.1f} s vs {peer:.1f} s, best of {rounds}; target <= 1.3x)")
+    four = long_project(workdir, "four", "{ mobile = [390, 844], desktop = [1280, 800] }")
+    timed_pytest(four, "--update-snapshots")
+    seconds, peak, tail = timed_pytest(four)
+    print(f"RATIO long page all four variants, whole check / 60 s target = {seconds / 60:.2f}x ({seconds:.1f} s: {tail})")
+    print(f"RATIO long page peak RSS of the four-variant check, pytest + browser / 2 GiB target = "
+          f"{peak / 2048:.2f}x ({peak:.0f} MB)")
 
 
 def bench_repeat(visual, n: int) -> None:
@@ -231,7 +246,6 @@ def main() -> None:
     parser.add_argument("--tile-height", type=int, default=32768,
                         help="px per capture call, for every part (default 32768; the config's default is 16384)")
     parser.add_argument("--rounds", type=int, default=2, help="engine/peer pairs measured back to back; best of each")
-    parser.add_argument("--sweep", action="store_true", help="bare tile calls at 16384/24576/32768 px on the tall page")
     args = parser.parse_args()
     visual = dataclasses_replace(config.load(REPO / "pyproject.toml").visual, tile_height=args.tile_height)
     if not (visual.root / "index.html").is_file():
@@ -239,7 +253,7 @@ def main() -> None:
     bench_specimen(visual, args.rounds)
     if not args.skip_tall:
         with tempfile.TemporaryDirectory() as tmp:
-            bench_tall(visual, Path(tmp), args.sweep, args.rounds)
+            bench_long(Path(tmp), args.rounds)
     bench_repeat(visual, args.repeats)
 
 

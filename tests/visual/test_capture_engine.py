@@ -398,7 +398,7 @@ def test_wholeness_guard_fires_when_a_tile_comes_back_blank(visual):
             tile[:] = 255  # white like the page background: a band with no content
 
     refused_with_tile_hook(visual, blank_second_tile,
-                           r"not whole: \d+ of \d+ visible text lines are blank \(first at y=10\d\d.*tiles 1 of 1024 px")
+                           r"not whole: \d+ of \d+ visible text lines came back blank \(first at y=10\d\d.*tiles 1 of 1024 px")
 
 
 def test_seam_guard_fires_when_a_tile_repeats_the_band_above(visual):

@@ -194,20 +194,30 @@ async () => {
 }
 """
 
-# The reader's view: scroll the whole article one screen at a time, two frames
-# at each stop so IntersectionObservers and scroll handlers see every part of
-# it (d-figure ready/onscreen/offscreen, scroll-spy tables of contents, lazy
-# content), then back to the top. Run only when the page made an observer or
-# listens to scrolling (WATCH): elsewhere it changes nothing.
+# The reader's view: scroll the whole article one screen at a time so that
+# IntersectionObservers and scroll handlers see every part of it (d-figure
+# ready/onscreen/offscreen, scroll-spy tables of contents, lazy content), then
+# back to the top. One frame a screen: each scroll is made inside an animation
+# frame callback, and the same frame's rendering update (scroll events, then
+# intersection observations) sees the new position before the next one is
+# made. Run only when the page made an observer or listens to scrolling (WATCH):
+# elsewhere it changes nothing.
 READ_THROUGH = r"""
 async () => {
-  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const d = document.documentElement;
   const step = Math.max(200, window.innerHeight);
-  for (let y = 0; y < d.scrollHeight; y += step) { window.scrollTo(0, y); await frames(); }
-  window.scrollTo(0, 0);
-  await frames();
-  return Math.ceil(d.scrollHeight / step);
+  let screens = 0;
+  await new Promise((done) => {
+    const next = () => {
+      const y = screens * step;
+      if (y >= d.scrollHeight) { window.scrollTo(0, 0); requestAnimationFrame(() => requestAnimationFrame(done)); return; }
+      window.scrollTo(0, y);
+      screens++;
+      requestAnimationFrame(next);
+    };
+    requestAnimationFrame(next);
+  });
+  return screens;
 }
 """
 

@@ -60,7 +60,7 @@ from .browser import BrowserInfo, find_browser, launch_flags
 from .fonts import fallback_fonts, split_stack
 from .naming import Variant, heading_bases, region_names, safe_segment
 from .server import LocalServer, resolve
-from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png, tile_clips
+from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender

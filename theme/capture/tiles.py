@@ -252,8 +252,12 @@ def check_whole(image: np.ndarray, lines: list[list[float]], tile_height: int) -
     # the tile that lost its ink.
     tiles = sorted({(y + h // 2) // tile_height for _, y, _, h in flat})
     first = ", ".join(f"y={y}" for _, y, _, _ in flat[:5])
+    # Fixed and sticky text is pinned before the capture (scripts.FREEZE_VIEW), so a
+    # blank line here is rows the browser returned empty, not text painted elsewhere.
     raise CaptureError(
-        f"the stitched page image is not whole: {len(flat)} of {len(lines)} visible text lines are blank "
-        f"(first at {first}; tiles {', '.join(str(t) for t in tiles)} of {tile_height} px); "
-        "lower tile_height in [tool.theme.visual] and re-run"
+        f"the stitched page image is not whole: {len(flat)} of {len(lines)} visible text lines came back "
+        f"blank (first at {first}; tiles {', '.join(str(t) for t in tiles)} of {tile_height} px): "
+        f"Chromium drops rows of a capture call too tall to raster, so set tile_height = "
+        f"{max(1024, tile_height // 2)} in [tool.theme.visual]; if the same lines stay blank, an element "
+        "paints them only when on screen (content-visibility, a canvas drawn on scroll): mask it"
     )

@@ -1,0 +1,90 @@
+"""The long runtime page (article/long/make_long.py): about 131 000 px at 1280 px wide, on the
+real Distill v2 runtime, with a sticky table of contents, fetched fragments and GIFs.
+
+Whole and stable, and the one way Chromium is known to lose rows of such a page
+reproduced: a viewport grown to the whole page comes back with blank bands, and the
+wholeness guard refuses the image.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from theme.capture import Session, Variant, scripts
+from theme.capture.tiles import TileJob, check_whole
+from theme.config import VisualConfig
+from theme.errors import CaptureError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from runtime_pages import KATEX_ROUTE  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+DESKTOP = Variant("index.html", "desktop", 1280, 800, "light")
+REGIONS = {"note-box": ".note-box", "math": "d-math[block]", "code": "d-code[block]"}
+
+
+def make_long():
+    spec = importlib.util.spec_from_file_location("make_long", REPO / "article/long/make_long.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    root = make_long().build(tmp_path_factory.mktemp("long") / "site").parent
+    visual = VisualConfig(root=root, pages=("index.html",), viewports={"desktop": (1280, 800)},
+                          color_schemes=("light",), regions=REGIONS, route=KATEX_ROUTE)
+    with Session(visual) as s:
+        yield s
+
+
+def longest_flat_band(image: np.ndarray) -> int:
+    """Rows in the longest run of rows that are one colour from edge to edge."""
+    flat = (image == image[:, :1]).all(axis=(1, 2))
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flat.astype(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
+
+
+def test_twenty_captures_of_the_long_page_are_identical_and_whole(session):
+    first = session.capture(DESKTOP)
+    height = first.image.shape[0]
+    assert height >= 120_000
+    assert longest_flat_band(first.image) < 400  # no band of lost paragraphs anywhere
+    keys = [r.key for r in first.regions]
+    assert keys.count("note-box") >= 15 and keys.count("math") >= 20 and keys.count("code") >= 30
+    assert [how for _n, how, _y in first.explain["frozen"]["pinned"]] == ["sticky"]  # the contents, once
+    assert len(first.explain["frozen"]["frozen"]) == 3  # the three GIFs at their first frame
+    digest = hashlib.sha256(first.image.tobytes()).hexdigest()
+    boxes = [(r.path, r.box) for r in first.regions]
+    for _ in range(19):
+        cap = session.capture(DESKTOP)
+        assert hashlib.sha256(cap.image.tobytes()).hexdigest() == digest
+        assert [(r.path, r.box) for r in cap.regions] == boxes
+
+
+def test_a_viewport_grown_to_the_page_loses_rows_and_the_guard_refuses_it(session):
+    """The same tiles as a capture, but with the viewport grown to the page's full height
+    (one layout instead of one per call; the engine did this until it lost rows of
+    real articles): Chromium returns bands of the page blank, and check_whole sees it."""
+    with session.open(DESKTOP) as page:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": 20000, "masks": []})
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False,
+            "screenWidth": 1280, "screenHeight": 800})
+        image = TileJob(cdp, 1280, height, 32768, beyond=False).start().image()
+    assert len(lines) > 2000
+    with pytest.raises(CaptureError, match=r"not whole: \d+ of \d+ visible text lines came back blank"):
+        check_whole(image, lines, 32768)
+    whole = session.capture(DESKTOP)  # the engine's own way, same page: every line has ink
+    check_whole(whole.image, lines, 32768)
