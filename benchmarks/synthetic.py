@@ -1,6 +1,6 @@
 """Screenshot-like synthetic image pairs for the diff benchmark.
 
-The pairs follow MEASUREMENTS.md ("text lines shifted 1 px plus one real box
+The pairs follow benchmarks/README.md ("text lines shifted 1 px plus one real box
 change, ~1 % of pixels differ"): a white page with lines of dark, anti-aliased
 "glyphs"; in the second image some paragraphs are moved right by one pixel (what a
 sub-pixel layout change does) and one box changes colour (a real change).

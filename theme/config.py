@@ -62,7 +62,7 @@ class VisualConfig:
     artifacts: Path = Path(".theme-artifacts")  # actual/diff images of a failed run (git-ignored)
     report: Path = Path("visual-report")  # HTML/JSON/Markdown report folder
     # px per capture call. Fewer calls is what makes tall pages fast (each costs a
-    # full relayout); beyond 32 768 px a call drops rows (MEASUREMENTS.md: 65 536
+    # full relayout); beyond 32 768 px a call drops rows (benchmarks/README.md: 65 536
     # lost a band; here 36 723 changed 9 382 pixels). 32 768 and 16 384 give the
     # same pixels on the specimen; 24 576 does not (44 px differ at 390 wide).
     tile_height: int = 32768

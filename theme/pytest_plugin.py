@@ -287,7 +287,7 @@ def _capture_all(config: pytest.Config, state: RunState, variants: list):
         for shot in state.capture_session.capture_all(variants):
             variant = shot.variant
             path = state.cache_dir / f"{variant.page_name.replace('/', '_')}-{variant.id}.npy"
-            np.save(path, shot.image)
+            _spill(path, shot.image)
             state.environment = state.environment or dict(shot.fingerprint)
             if shot.aborted:
                 state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
@@ -305,6 +305,21 @@ def _capture_all(config: pytest.Config, state: RunState, variants: list):
         yield shot.variant, cached
     if failure is not None:
         raise failure
+
+
+def _spill(path: Path, image) -> None:
+    """np.save, a band of rows at a time, each band dropped from resident memory once
+    written (a tall page's pixels are file-backed: theme.capture.tiles.release)."""
+    import numpy as np
+
+    from .capture.tiles import release
+
+    band = max(1, (64 * 2**20) // max(1, image.strides[0]))
+    with open(path, "wb") as out:
+        np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(image))
+        for y in range(0, image.shape[0], band):
+            out.write(np.ascontiguousarray(image[y:y + band]).data)
+            release(image, y, y + band)
 
 
 @dataclass

@@ -34,7 +34,7 @@ Decisions, and why:
   sessions cannot be open at once either: Playwright's sync API refuses a second
   instance in one thread (tried). Measured here on a 480×360 page: a Session
   starts and stops in ~1.3 s and a capture takes ~0.8 s; on the real article a
-  variant takes 17-30 s (MEASUREMENTS.md), so the second start is ~1 % of a run.
+  variant takes 17-30 s (benchmarks/README.md), so the second start is ~1 % of a run.
   Base captures are spilled to `.npy` files and read back memory-mapped while
   the head is captured, so one page image at a time is in memory (a 1280 ×
   120 000 page is 600 MB of RGBA), and only differing images are encoded to PNG.
@@ -342,7 +342,7 @@ def _captures(side: Side, todo: list, browser: str | None, say: Progress,
     One Session per side, one after the other: Playwright's sync API refuses a
     second instance in the same thread, and each side serves its own root with
     its own config. A Session starts and stops in ~1.3 s on this machine, against
-    17-30 s per variant of the real article (MEASUREMENTS.md).
+    17-30 s per variant of the real article (benchmarks/README.md).
     """
     from .capture import Session
 

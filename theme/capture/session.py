@@ -60,7 +60,7 @@ from .browser import BrowserInfo, find_browser, launch_flags
 from .fonts import fallback_fonts, split_stack
 from .naming import Variant, heading_bases, region_names, safe_segment
 from .server import LocalServer, resolve
-from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png
+from .tiles import TileJob, TileTimes, check_seams, check_whole, decode_png, release
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
@@ -804,6 +804,7 @@ class Session:
         t = self._mark(timings, "tiles", t)
         check_whole(image, after["lines"], self.visual.tile_height)
         check_seams(image, shooting.tiles.seams)
+        release(image)  # the guard read rows all over a tall page; the caller reads what it needs
         t = self._mark(timings, "guard", t)
         regions = self._regions(after["found"], ready.width, ready.height)
         web = set(after["fonts"]["web"])

@@ -1,7 +1,7 @@
 """Tall pages: clipped DevTools captures stitched into one image, and the guard that checks it.
 
 Why not `page.screenshot(full_page=True)`: on a 122 644 px article it came back
-with rows ~56 000–92 000 blank although the content was there (MEASUREMENTS.md).
+with rows ~56 000–92 000 blank although the content was there (benchmarks/README.md).
 Why DevTools `Page.captureScreenshot` with `captureBeyondViewport` and
 `optimizeForSpeed`: the page is drawn whole for each call whatever the clip.
 A Chromium trace of one call on a 119 100 px page (Chromium 156, 2 cores):
@@ -10,7 +10,7 @@ back, each time a full style recalc (~0.2 s), layout (~0.28 s) and paint and
 pre-paint (~0.33 s) — against ~0.03 s of raster for an 800 px clip. So the cost
 is per call, not per pixel: 8 calls of 16 384 px took 15–16 s, 5 of 24 576 px
 10 s, 4 of 32 768 px 8 s, on the same page in one run (benchmarks/capture_bench.py).
-Too tall a call drops rows silently (65 536 px did, MEASUREMENTS.md), hence
+Too tall a call drops rows silently (65 536 px did, benchmarks/README.md), hence
 `tile_height` and the wholeness guard below.
 
 Each tile is base64- and PNG-decoded in a worker thread as soon as it arrives
@@ -34,6 +34,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import mmap
+import os
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -45,6 +48,47 @@ from .. import images
 from ..errors import CaptureError, ImageError
 
 SEAM_ROWS = 16  # rows each tile shares with the next (a call's cost does not depend on its height)
+# Pages whose RGBA is larger than this are stitched into a file-backed buffer (page_buffer).
+FILE_BACKED_BYTES = 256 * 2**20
+
+
+def page_buffer(nbytes: int) -> tuple[np.ndarray, mmap.mmap | None]:
+    """A flat uint8 buffer of `nbytes` for a page image, and its mapping when file-backed.
+
+    A 1280 × 131 000 page is 670 MB of RGBA, and two are stitched at once while a
+    third is handed over: in anonymous memory that was 2.4 GB of RSS on a long
+    article. Large pages are mapped from an unlinked temporary file instead, so the
+    rows of each placed tile can be dropped from this process's resident memory
+    (TileJob._release): they stay in the page cache, the kernel writes them back
+    when it likes, and reading them again faults them in without a copy."""
+    if nbytes < FILE_BACKED_BYTES:
+        return np.empty(nbytes, dtype=np.uint8), None
+    fd, path = tempfile.mkstemp(prefix="theme-page-", suffix=".rgba")
+    try:
+        os.unlink(path)  # the mapping keeps the space; nothing is left behind
+        os.ftruncate(fd, nbytes)
+        mapping = mmap.mmap(fd, nbytes)
+    finally:
+        os.close(fd)
+    return np.frombuffer(mapping, dtype=np.uint8), mapping
+
+
+def release(image: np.ndarray, y0: int = 0, y1: int | None = None) -> None:
+    """Drop rows y0..y1 of a page image from resident memory when page_buffer mapped it
+    from a file (else nothing): its pixels stay as they are, read back on demand."""
+    base = image
+    while base is not None and not isinstance(base, mmap.mmap):
+        base = base.obj if isinstance(base, memoryview) else getattr(base, "base", None)
+    if base is None or not image.flags.c_contiguous:
+        return
+    start_of_map = np.frombuffer(base, dtype=np.uint8)
+    offset = image.__array_interface__["data"][0] - start_of_map.__array_interface__["data"][0]
+    row = image.strides[0]
+    y1 = image.shape[0] if y1 is None else y1
+    start = -(-(offset + y0 * row) // mmap.PAGESIZE) * mmap.PAGESIZE
+    end = (offset + y1 * row) // mmap.PAGESIZE * mmap.PAGESIZE
+    if end > start:
+        base.madvise(mmap.MADV_DONTNEED, start, end - start)
 
 
 def decode_png(data: bytes, *, what: str = "screenshot", out: np.ndarray | None = None) -> np.ndarray:
@@ -124,7 +168,7 @@ class TileJob:
         self.times = times if times is not None else TileTimes()
         self.hook = hook
         # The page's RGBA, then room for the last tile's filter bytes (decode_room).
-        self._flat = np.empty(images.decode_room(width, height), dtype=np.uint8)
+        self._flat, self._mapping = page_buffer(images.decode_room(width, height))
         self.array = self._flat[:height * width * 4].reshape(height, width, 4)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="theme-decode")
         self._decodes: list = []
@@ -173,7 +217,13 @@ class TileJob:
             self.seams[y + h] = tile[h:].copy()  # before the next tile is decoded over them
         if not np.may_share_memory(tile, self.array):  # a decoder that cannot decode in place
             self.array[y:y + h] = tile[:h]
+        self._release(y, h)
         self.times.decode += time.perf_counter() - t0
+
+    def _release(self, y: int, h: int) -> None:
+        """Drop rows y..y+h, now final, from resident memory (file-backed pages only)."""
+        if self._mapping is not None:
+            release(self.array, y, y + h)
 
     def wait_calls(self) -> None:
         """Block until the browser has answered every call (decoding may still run)."""

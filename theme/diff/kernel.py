@@ -3,7 +3,7 @@
 The algorithm is Mapbox pixelmatch (ISC licence) as ported to Python by the PyPI
 package `pixelmatch` 0.4.0 (pixelmatch/core.py, pixelmatch/utils.py). Parity is
 byte for byte, so every float expression below keeps the reference's operation
-order in float64 (MEASUREMENTS.md, "Facts about the PyPI package"):
+order in float64 (benchmarks/README.md, "Facts about PyPI pixelmatch"):
 
 * colour distance: YIQ of each pixel (after blending alpha < 255 onto white),
   then the differences, then ``0.5053·y² + 0.299·i² + 0.1957·q²``
