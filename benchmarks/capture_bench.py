@@ -81,8 +81,12 @@ def bare_calls(session: Session, variant: Variant, height: int, width: int, tile
     with session._browser.new_context(viewport={"width": variant.width, "height": variant.height},
                                       color_scheme=variant.media_scheme) as ctx:
         page = ctx.new_page()
+        for prefix, folder in session.visual.route.items():  # as a plain Playwright user would route them
+            page.route(prefix + "**", lambda route, prefix=prefix, folder=folder: route.fulfill(
+                path=str(Path(folder) / route.request.url[len(prefix):].split("?")[0]),
+                headers={"Access-Control-Allow-Origin": "*"}))
         page.goto(session.server.url(variant.page), wait_until="load")
-        page.wait_for_timeout(300)
+        page.wait_for_load_state("networkidle")  # KaTeX and fragments arrive after load
         cdp = ctx.new_cdp_session(page)
         spent = 0.0
         for _ in range(viewport_shots):

@@ -142,3 +142,28 @@ def test_every_page_captures_whole_at_both_widths(session):
             cap = session.capture(at(name, width, height))
             assert cap.image.shape[1] == width and cap.image.shape[0] >= height
             assert (cap.image[:height] != cap.image[0, 0]).any(axis=2).mean() > 0.01  # the first screen has content
+
+
+def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path):
+    """`theme capture --explain` on a real-runtime page and on a page that draws a new
+    random number on every load: the second names the element to mask."""
+    import subprocess
+
+    root = site(tmp_path / "site")
+    (root / "restless.html").write_text(
+        '<!doctype html><html><body style="margin:0;font:20px sans-serif"><h2>Steady</h2>'
+        '<p id="lucky">x</p><script>document.getElementById("lucky").textContent ='
+        ' "draw " + Math.random().toFixed(6);</script></body></html>')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.theme]\nentry = "scss/style.scss"\noutputs = []\n\n[tool.theme.visual]\nroot = "site"\n'
+        'pages = ["sticky-toc.html", "restless.html"]\nviewports = { desktop = [1280, 800] }\n'
+        f'color_schemes = ["light"]\nroute = {{ "https://distill.pub/third-party/katex/" = '
+        f'"{KATEX_ROUTE["https://distill.pub/third-party/katex/"].as_posix()}" }}\n')
+    done = subprocess.run([sys.executable, "-m", "theme", "capture", "--explain", "-C", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    toc, restless = done.stdout.split("restless/desktop-light:\n")
+    assert "undefined tags (plain markup, never waited for): d-contents" in toc
+    assert "fixed and sticky, pinned where they sit at scroll 0: 1\n    d-contents (sticky, y=" in toc
+    assert "reader's view: scrolled through" in toc and "two captures are identical" in toc
+    assert "changed between two captures (1 area(s))" in restless and ": #lucky\n" in restless
