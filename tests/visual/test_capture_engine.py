@@ -144,6 +144,10 @@ def site(tmp_path_factory) -> Path:
                               ' "computed: " + getComputedStyle(document.body).backgroundColor;</script>',
                               '<style>@media (prefers-color-scheme: dark) { body { background: #111 !important; } }</style>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
+        # A fade-in whose element is invisible but for its animation's forwards fill.
+        "fadein.html": page('<style>@keyframes show { from { opacity: 0; } to { opacity: 1; } }'
+                            '.f { width:40px;height:40px;background:rgb(200,0,0);opacity:0;'
+                            'animation: show 5s linear forwards; }</style><div class="f"></div>'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
                               '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
                               '<div class="s"></div><input value="caret" autofocus>'),
@@ -252,6 +256,12 @@ def test_lazy_images_are_loaded_and_animations_stopped(session):
     assert tuple(lazy.image[5020, 20, :3]) == (255, 0, 0)
     shots = [session.capture(at("animated.html")).image for _ in range(3)]
     assert all(np.array_equal(shots[0], s) for s in shots[1:])
+
+
+def test_a_finite_animation_is_shown_finished(session):
+    """A 5 s fade-in that fills forwards ends visible, as a reader sees it once it has run."""
+    cap = session.capture(at("fadein.html"))
+    assert tuple(cap.image[20, 20, :3]) == (200, 0, 0)
 
 
 def test_a_page_that_never_settles_raises_unstable_render(session):

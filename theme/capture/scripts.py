@@ -85,13 +85,14 @@ async () => {
 }
 """
 
-# Screenshot-only CSS that removes motion and blinking: CSS animations and
-# transitions off (an animation paused at an arbitrary frame is the classic
-# source of flaky screenshots), the text caret transparent, smooth scrolling
-# off, and scrollbars hidden in case --hide-scrollbars is ignored.
+# Screenshot-only CSS that removes motion and blinking: transitions off (a
+# style change shows its end at once), the text caret transparent, smooth
+# scrolling off, and scrollbars hidden in case --hide-scrollbars is ignored.
+# CSS animations are not switched off here but finished with the page's
+# script animations (STOP_ANIMATIONS): a fade-in that fills forwards must end
+# visible, as the reader sees it, not at its base style.
 STABLE_CSS = """
 *, *::before, *::after {
-  animation: none !important;
   transition: none !important;
   caret-color: transparent !important;
   scroll-behavior: auto !important;
@@ -295,8 +296,8 @@ async () => {
 }
 """
 
-# Web Animations created by scripts are not covered by the CSS above: finish
-# the finite ones (final state, as a reader sees it) and cancel endless ones.
+# CSS animations and Web Animations created by scripts: finish the finite ones
+# (final state, as a reader sees it) and cancel endless ones (initial state).
 STOP_ANIMATIONS = r"""
 () => {
   for (const a of document.getAnimations()) {
