@@ -166,4 +166,4 @@ def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path)
     assert "undefined tags (plain markup, never waited for): d-contents" in toc
     assert "fixed and sticky, pinned where they sit at scroll 0: 1\n    d-contents (sticky, y=" in toc
     assert "reader's view: scrolled through" in toc and "two captures are identical" in toc
-    assert "changed between two captures (1 area(s))" in restless and ": #lucky\n" in restless
+    assert "changed between two captures (1 area(s))" in restless and ": p#lucky\n" in restless

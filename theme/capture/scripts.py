@@ -379,6 +379,30 @@ MASK = r"""
 # Removes MASK's boxes (before a page is taken again in another scheme).
 UNMASK = "() => { for (const box of document.querySelectorAll('[data-theme-mask]')) box.remove(); }"
 
+# A readable selector path of an element, for messages, reports and `mask`:
+# tag, id or first two classes, :nth-of-type among same-tag siblings, up to
+# the nearest ancestor with an id (or body).
+PATH_OF = r"""
+(el) => {
+  const step = (e) => {
+    if (e.id) return `${e.localName}#${CSS.escape(e.id)}`;
+    let s = e.localName + [...e.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
+    const parent = e.parentElement;
+    if (parent) {
+      const same = [...parent.children].filter((c) => c.localName === e.localName);
+      if (same.length > 1) s += `:nth-of-type(${same.indexOf(e) + 1})`;
+    }
+    return s;
+  };
+  const parts = [];
+  for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+    parts.unshift(step(e));
+    if (e.id || e === document.body) break;
+  }
+  return parts.join(' > ');
+}
+""".strip()
+
 # Regions: for each key, every matched element with a box, the index of the
 # nearest heading (h1–h4) that precedes it in document order, and a readable
 # selector path. Headings come back as text so Python makes the names.
@@ -398,26 +422,7 @@ REGIONS = r"""
     }
     return found;
   };
-  const step = (el) => {
-    if (el.id) return `${el.localName}#${CSS.escape(el.id)}`;
-    let s = el.localName;
-    const cls = [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
-    s += cls;
-    const parent = el.parentElement;
-    if (parent) {
-      const same = [...parent.children].filter((c) => c.localName === el.localName);
-      if (same.length > 1) s += `:nth-of-type(${same.indexOf(el) + 1})`;
-    }
-    return s;
-  };
-  const pathOf = (el) => {
-    const parts = [];
-    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
-      parts.unshift(step(e));
-      if (e.id || e === document.body) break;
-    }
-    return parts.join(' > ');
-  };
+  const pathOf = (""" + PATH_OF + r""");
   const out = {};
   for (const [key, selector] of regions) {
     out[key] = [];
@@ -587,24 +592,7 @@ ELEMENTS_AT = r"""
     const r = el.getBoundingClientRect();
     return [el, r.left + sx, r.top + sy, r.right + sx, r.bottom + sy, r.width * r.height];
   }).filter((e) => e[5] > 0);
-  const step = (el) => {
-    if (el.id) return `#${CSS.escape(el.id)}`;
-    let s = el.localName + [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
-    const parent = el.parentElement;
-    if (parent) {
-      const same = [...parent.children].filter((c) => c.localName === el.localName);
-      if (same.length > 1) s += `:nth-of-type(${same.indexOf(el) + 1})`;
-    }
-    return s;
-  };
-  const pathOf = (el) => {
-    const parts = [];
-    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
-      parts.unshift(step(e));
-      if (e.id || e === document.body) break;
-    }
-    return parts.join(' > ');
-  };
+  const pathOf = (""" + PATH_OF + r""");
   return boxes.map(([x, y, w, h]) => {
     let best = null;
     for (const e of all) {
