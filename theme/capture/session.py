@@ -26,8 +26,8 @@ Steps of one capture, and why each is there:
      re-checked, wholeness guarded (no blank text line, and every tile
      continues the one above it).
 capture_all() overlaps neighbouring variants: step 6 of one runs in the
-background while steps 1–5 of the next run, and two pages' tiles may be taken
-at once (see its docstring). And a page whose own scripts never learned the
+background while steps 1–5 of the next run, one page's tiles at a time (see
+its docstring). And a page whose own scripts never learned the
 colour scheme is not loaded again for its other scheme: that variant switches
 the emulated scheme on the page already taken, and steps 3–6 run again
 (_plan, _switch); the same pixels as a fresh load, ~1 CPU-s less.
@@ -480,13 +480,14 @@ class Session:
         Each variant has its own page (its own renderer process), and the machine
         has two cores, so while variant N's tiles are being taken (the browser's
         work) variant N+1 is loaded, settled, checked for stability and measured;
-        N+2's navigation starts as soon as N+1's page is in use. N+1's tiles then
-        start at once, even if N's are still being taken, and N is finished
-        (layout re-checked, wholeness guarded, regions named) and yielded while
-        N+1's tiles are taken: so at most two pages are tiled at a time. Two, because
-        a capture call is mostly its renderer's main thread (one core): the four
-        calls of a 120 000 px page's light and dark variants took 28-30 s one page
-        after the other and 16-18 s both at once, on two cores.
+        N+2's navigation starts as soon as N+1's page is in use. N+1's tiles
+        start once N's capture calls are answered, and N is finished (layout
+        re-checked, wholeness guarded, regions named) and yielded while N+1's
+        tiles are taken: one page is tiled at a time. On the long runtime page
+        (131 000 px, 2 cores) light and dark tiled at once took 39.9 s, the
+        same as one after the other (40.3 s); tiled in turn, with the next
+        page loaded and settled meanwhile, 35.4 s, and one renderer holds
+        tile bitmaps at a time (benchmarks/README.md).
         """
         if self._browser is None:
             raise CaptureError("Session.capture() called outside `with Session(...)`")
@@ -534,7 +535,13 @@ class Session:
                         finish(done)
                         yield from due()
                     raise
-                current = self._start_tiles(ready, say)  # alongside the previous page's, if still going
+                if shooting is not None:
+                    # One page's capture calls at a time: on a real 131 000 px article two
+                    # pages tiled at once took as long as one after the other (each call
+                    # ~3 s of a renderer's main thread, two renderers on two cores with the
+                    # decoding), and held two renderers' tile bitmaps at once.
+                    shooting[1].tiles.wait_calls()
+                current = self._start_tiles(ready, say)
                 done, shooting = shooting, (place, current)
                 if done is not None:
                     finish(done)
