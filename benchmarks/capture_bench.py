@@ -76,15 +76,21 @@ class PeakRss:
         self._thread.join()
 
 
+def serve_from(prefix: str, folder: Path):
+    """A Playwright route handler that answers URLs under `prefix` from `folder`."""
+    def serve(route) -> None:
+        rest = route.request.url[len(prefix):].split("?")[0]
+        route.fulfill(path=str(folder / rest), headers={"Access-Control-Allow-Origin": "*"})
+    return serve
+
+
 def bare_calls(session: Session, variant: Variant, height: int, width: int, tile: int, viewport_shots: int) -> float:
     """Seconds of the same DevTools screenshot calls on a plainly loaded page (no engine around them)."""
     with session._browser.new_context(viewport={"width": variant.width, "height": variant.height},
                                       color_scheme=variant.media_scheme) as ctx:
         page = ctx.new_page()
         for prefix, folder in session.visual.route.items():  # as a plain Playwright user would route them
-            page.route(prefix + "**", lambda route, prefix=prefix, folder=folder: route.fulfill(
-                path=str(Path(folder) / route.request.url[len(prefix):].split("?")[0]),
-                headers={"Access-Control-Allow-Origin": "*"}))
+            page.route(prefix + "**", serve_from(prefix, Path(folder)))
         page.goto(session.server.url(variant.page), wait_until="load")
         page.wait_for_load_state("networkidle")  # KaTeX and fragments arrive after load
         cdp = ctx.new_cdp_session(page)
