@@ -38,12 +38,32 @@ def make_long():
     return module
 
 
+# What makes this Chromium lose rows of a viewport grown to the long page: the ~130 000 px
+# d-article painting a translucent border, the runtime's own `border-top: 1px solid
+# rgba(0, 0, 0, 0.1)`. The theme restyles that rule in an opaque role colour (the rule
+# between byline and article, in both schemes), and with it every row comes back; the
+# repro puts the runtime's rule back on its copy of the page.
+RUNTIME_TOP_RULE = "\nd-article { border-top: 1px solid rgba(0, 0, 0, 0.1); }\n"
+
+
+def long_site(tmp_path_factory, extra_css: str = "") -> VisualConfig:
+    root = make_long().build(tmp_path_factory.mktemp("long") / "site").parent
+    if extra_css:
+        with (root / "style.css").open("a", encoding="utf-8") as css:
+            css.write(extra_css)
+    return VisualConfig(root=root, pages=("index.html",), viewports={"desktop": (1280, 800)},
+                        color_schemes=("light",), regions=REGIONS, route=KATEX_ROUTE)
+
+
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
-    root = make_long().build(tmp_path_factory.mktemp("long") / "site").parent
-    visual = VisualConfig(root=root, pages=("index.html",), viewports={"desktop": (1280, 800)},
-                          color_schemes=("light",), regions=REGIONS, route=KATEX_ROUTE)
-    with Session(visual) as s:
+    with Session(long_site(tmp_path_factory)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def session_runtime_rule(tmp_path_factory):
+    with Session(long_site(tmp_path_factory, RUNTIME_TOP_RULE)) as s:
         yield s
 
 
@@ -71,10 +91,12 @@ def test_twenty_captures_of_the_long_page_are_identical_and_whole(session):
         assert [(r.path, r.box) for r in cap.regions] == boxes
 
 
-def test_a_viewport_grown_to_the_page_loses_rows_and_the_guard_refuses_it(session):
+def test_a_viewport_grown_to_the_page_loses_rows_and_the_guard_refuses_it(session_runtime_rule):
     """The same tiles as a capture, but with the viewport grown to the page's full height
     (one layout instead of one per call; the engine did this until it lost rows of
-    real articles): Chromium returns bands of the page blank, and check_whole sees it."""
+    real articles): Chromium returns bands of the page blank, and check_whole sees it.
+    On the page with the runtime's translucent top rule on d-article (RUNTIME_TOP_RULE)."""
+    session = session_runtime_rule
     with session.open(DESKTOP) as page:
         height = page.evaluate("document.documentElement.scrollHeight")
         lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": 20000, "masks": []})

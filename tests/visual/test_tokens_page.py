@@ -117,6 +117,9 @@ def test_used_by_names_the_components_that_read_each_token(loaded):
     assert ".note-box-title color" in uses["--theme-note-box-title-color"]
     assert "d-article img filter" in uses["--theme-image-filter"]
     assert "d-code[block] background" in uses["--theme-code-background"]
+    assert "d-code[block]:defined background" in uses["--theme-code-block-background"]
+    assert "d-math:defined filter" in uses["--theme-runtime-filter"]
+    assert "d-code:defined filter" in uses["--theme-runtime-filter"]
 
 
 def _rgb(hex_colour: str) -> str:
