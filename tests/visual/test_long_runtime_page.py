@@ -9,6 +9,7 @@ wholeness guard refuses the image.
 from __future__ import annotations
 
 import hashlib
+import re
 import importlib.util
 import sys
 from pathlib import Path
@@ -97,16 +98,22 @@ def test_a_viewport_grown_to_the_page_loses_rows_and_the_guard_refuses_it(sessio
     real articles): Chromium returns bands of the page blank, and check_whole sees it.
     On the page with the runtime's translucent top rule on d-article (RUNTIME_TOP_RULE)."""
     session = session_runtime_rule
-    with session.open(DESKTOP) as page:
-        height = page.evaluate("document.documentElement.scrollHeight")
-        lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": 20000, "masks": []})
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Emulation.setDeviceMetricsOverride", {
-            "width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False,
-            "screenWidth": 1280, "screenHeight": 800})
-        image = TileJob(cdp, 1280, height, 32768, beyond=False).start().image()
-    assert len(lines) > 2000
-    with pytest.raises(CaptureError, match=r"not whole: \d+ of \d+ visible text lines came back blank"):
-        check_whole(image, lines, 32768)
+    refusals = []
+    for _ in range(3):  # Chromium loses the rows in most runs, not every one
+        with session.open(DESKTOP) as page:
+            height = page.evaluate("document.documentElement.scrollHeight")
+            lines = page.evaluate(scripts.TEXT_LINES, {"maxSamples": 20000, "masks": []})
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Emulation.setDeviceMetricsOverride", {
+                "width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False,
+                "screenWidth": 1280, "screenHeight": 800})
+            image = TileJob(cdp, 1280, height, 32768, beyond=False).start().image()
+        assert len(lines) > 2000
+        try:
+            check_whole(image, lines, 32768)
+        except CaptureError as err:
+            refusals.append(str(err))
+            break
+    assert refusals and re.search(r"not whole: \d+ of \d+ visible text lines came back blank", refusals[0])
     whole = session.capture(DESKTOP)  # the engine's own way, same page: every line has ink
     check_whole(whole.image, lines, 32768)
