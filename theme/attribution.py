@@ -71,3 +71,15 @@ def attribute(
     if len(out) > limit:
         out = out[:limit] + [f"… and {len(out) - limit} more"]
     return out
+
+
+def of_check(diff, region: RegionLike | None, regions: Iterable[RegionLike],
+             baseline_sizes: Mapping[str, Sequence[int]]) -> list[str]:
+    """Where a failed check's difference is: a region's own growth, or for a whole page
+    the regions under its changed areas. `diff` is the check's DiffResult (None: no diff)."""
+    if diff is None or diff.matches:
+        return []
+    if region is not None:
+        sentence = resized(region, baseline_sizes.get(f"{region.key}/{region.name}"))
+        return [sentence] if sentence else []
+    return attribute(diff.boxes, regions, baseline_sizes)

@@ -1,15 +1,8 @@
-"""The one check flow: an actual image against its baseline. Every caller goes through `check`.
+"""The one place a verdict is made: an actual image against its expected image (`check`).
 
-    baseline missing   -> created (when updating) or failed "no baseline"
-    baseline equal     -> matched
-    baseline different -> updated (when updating changed/all) or failed, with
-                          expected / actual / diff written to the artefacts folder
-    baseline corrupt   -> failed naming the file; never overwritten unless updating
-
-Nothing here knows pytest or argv; the pytest plugin and the CLI wrap it.
-Under CI (`CI=true`) no baseline is ever written unless the caller passes
-`allow_ci_update` (the workflow_dispatch job that regenerates baselines does):
-a CI run that silently creates what it should check proves nothing.
+Missing → created or failed (added, against a base revision); equal → matched; different →
+updated or failed with expected/actual/diff artefacts; corrupt → failed, the file kept.
+Under CI=true nothing is written unless `allow_ci_update`: baselines made in CI check nothing.
 """
 
 from __future__ import annotations
@@ -22,10 +15,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from . import diff as diff_mod
 from . import images, phase
 from .config import Tolerance
 from .errors import ImageError
+from .status import Status
 from .store import Store, describe_drift
 
 
@@ -42,13 +35,6 @@ class Update(enum.Enum):
 
     def rewrites(self) -> bool:
         return self in (Update.CHANGED, Update.ALL)
-
-
-class Status(enum.Enum):
-    MATCHED = "matched"
-    CREATED = "created"
-    UPDATED = "updated"
-    FAILED = "failed"
 
 
 @dataclass(frozen=True)
@@ -72,19 +58,29 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return self.status is not Status.FAILED
+        return not self.status.differs
 
 
 @dataclass(frozen=True)
 class CheckContext:
-    """Everything a check needs besides the image: where, how strict, which environment."""
+    """Everything a check needs besides the image: where, how strict, which environment.
 
-    store: Store
+    `expected` is where expected images come from when it is not the baseline store:
+    `theme compare` passes the base revision's captures (theme.run.CapturedImages)
+    and no store, so nothing is ever written and a missing image is `added`."""
+
+    store: Store | None
     artifacts_dir: Path
     fingerprint: Mapping[str, Any]
     update: Update = Update.NONE
     ci: bool = False
     allow_ci_update: bool = False
+    expected: Any = None
+
+    @property
+    def source(self) -> Any:
+        """Anything with read(key) -> RGBA array or None (a Store, or a base revision's captures)."""
+        return self.store if self.expected is None else self.expected
 
 
 def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
@@ -99,25 +95,25 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     """
     _clear_artifacts(ctx, key)
     try:
-        expected = ctx.store.read(key)
+        expected = ctx.source.read(key)
     except ImageError as err:
         return _corrupt(ctx, key, actual, err, box)
     if expected is None:
-        return _missing(ctx, key, actual, box)
+        return _added(ctx, key, actual) if ctx.store is None else _missing(ctx, key, actual, box)
     # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
     # and it writes straight out as an 8-bit palette PNG.
     result, moved = phase.compare(expected, actual, realigned, tolerance)
     note = (" at its baseline's sub-pixel position (only its place on the page moved, by a fraction "
             "of a pixel)") if moved else ""
     if result.matches:
-        if ctx.update is Update.ALL and _may_write(ctx):
+        if ctx.update is Update.ALL and ctx.store is not None and _may_write(ctx):
             changed = ctx.store.write(key, actual, ctx.fingerprint, box)
             status = Status.UPDATED if changed else Status.MATCHED
             return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches{note}",
                                result, realigned=bool(note))
         return CheckResult(key, Status.MATCHED, f"{key}: matches{note}", result, realigned=bool(note))
     drift = _drift(ctx, key)
-    if ctx.update.rewrites():
+    if ctx.update.rewrites() and ctx.store is not None:
         if not _may_write(ctx):
             return _refused(ctx, key, actual, result, drift)
         # The old baseline and the diff go to the artefacts first, so the report
@@ -130,7 +126,19 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
 
 
+def removed(ctx: CheckContext, key: str) -> CheckResult:
+    """An expected image nothing produced any more (`theme compare`: only the base has it)."""
+    _clear_artifacts(ctx, key)
+    arts = _write_artifacts(ctx, key, None, expected=ctx.source.read(key))
+    return CheckResult(key, Status.REMOVED, f"{key}: only in the base revision (image gone)", artifacts=arts)
+
+
 # ---------------------------------------------------------------- branches
+
+
+def _added(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
+    arts = _write_artifacts(ctx, key, actual)
+    return CheckResult(key, Status.ADDED, f"{key}: only in the head revision (new image)", artifacts=arts)
 
 
 def _missing(ctx: CheckContext, key: str, actual: np.ndarray, box) -> CheckResult:
@@ -184,7 +192,7 @@ def _may_write(ctx: CheckContext) -> bool:
 
 
 def _drift(ctx: CheckContext, key: str) -> str | None:
-    recorded = ctx.store.recorded_fingerprint(key)
+    recorded = ctx.store.recorded_fingerprint(key) if ctx.store is not None else None
     return describe_drift(recorded, ctx.fingerprint) if recorded else None
 
 
@@ -221,14 +229,15 @@ def _clear_artifacts(ctx: CheckContext, key: str) -> None:
 def _write_artifacts(
     ctx: CheckContext,
     key: str,
-    actual: np.ndarray,
+    actual: np.ndarray | None,
     *,
     expected: np.ndarray | None = None,
     diff_image: np.ndarray | None = None,
 ) -> Artifacts:
     paths = artifact_paths(ctx.artifacts_dir, key)
     # Artefacts are for review, not for git: fast to write beats a small file.
-    images.write_png(paths.actual, actual, artefact=True)
+    if actual is not None:
+        images.write_png(paths.actual, actual, artefact=True)
     if expected is not None:
         images.write_png(paths.expected, expected, artefact=True)
     if diff_image is not None:
@@ -238,6 +247,6 @@ def _write_artifacts(
             images.write_png(paths.diff, diff_image, artefact=True)
     return Artifacts(
         expected=paths.expected if expected is not None else None,
-        actual=paths.actual,
+        actual=paths.actual if actual is not None else None,
         diff=paths.diff if diff_image is not None else None,
     )

@@ -56,25 +56,23 @@ def _toward(target: float, value: float) -> float:
     return 0.0 if abs(d) < STEP / 2 else d
 
 
-def recorded_boxes(store: Store, folder: str) -> dict[str, Box]:
-    """Region path ("code/intro.png") -> the CSS box its baseline was captured at."""
-    prefix = folder.rstrip("/") + "/"
-    return {key[len(prefix):]: tuple(entry["box"])
-            for key, entry in store.read_manifest()["baselines"].items()
-            if key.startswith(prefix) and entry.get("box")}
+def recorded_boxes(expected: Store, folder: str) -> dict[str, Box]:
+    """Region path ("code/intro.png") -> the CSS box its expected image was captured at."""
+    return expected.boxes(folder)
 
 
-def plan(store: Store, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
-    """The nudges a second capture of `capture`'s variant needs against the baselines in
-    `store`: {region path: (dx, dy)} (see plan_against)."""
+def plan(expected: Store, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
+    """The nudges a second capture of `capture`'s variant needs against the expected images
+    (the baseline store, or anything with read(key) and boxes(folder), such as a base
+    revision's captures): {region path: (dx, dy)} (see plan_against)."""
 
     def expected_of(path: str) -> np.ndarray | None:
         try:
-            return store.read(f"{folder}/{path}")
+            return expected.read(f"{folder}/{path}")
         except ImageError:
             return None  # the check itself reports the corrupt file
 
-    return plan_against(capture, recorded_boxes(store, folder), expected_of, tolerance_for)
+    return plan_against(capture, expected.boxes(folder), expected_of, tolerance_for)
 
 
 def plan_against(capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
@@ -114,20 +112,25 @@ def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
     return out
 
 
-def realign_all(session, shots: Iterable, store: Store, tolerance_for: Callable[[str], Tolerance],
+def realign_all(session, shots: Iterable, expected: Store, tolerance_for: Callable[[str], Tolerance],
                 progress=None) -> dict:
     """For captures already taken: {variant: {region path: realigned crop}}, with one more
-    capture for each variant that has regions to realign (none for the others)."""
+    capture (all of them overlapped, as capture_all does) for each variant that has
+    regions to realign against `expected` (see plan), none for the others."""
     shots = list(shots)
     nudges, recorded = {}, {}
     for shot in shots:
         folder = shot.variant.folder.as_posix()
-        wanted = plan(store, folder, shot, tolerance_for)
+        wanted = plan(expected, folder, shot, tolerance_for)
         if wanted:
             nudges[shot.variant] = wanted
-            recorded[shot.variant] = recorded_boxes(store, folder)
+            recorded[shot.variant] = expected.boxes(folder)
     if not nudges:
         return {}
+    for variant, wanted in nudges.items():
+        if progress is not None:
+            progress(f"{variant.folder}: {len(wanted)} region(s) moved by a fraction of a pixel; "
+                     "capturing them again at their expected images' sub-pixel position")
     return {again.variant: realigned(again, recorded[again.variant])
             for again in session.capture_all(list(nudges), progress, nudges)}
 

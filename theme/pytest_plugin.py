@@ -30,6 +30,7 @@ import pytest
 from . import __version__
 from .config import Config, Tolerance, VisualConfig
 from .errors import ThemeError
+from .status import Status
 
 STATUS_PROP = "theme_status"
 RESULT_PROP = "theme_result"
@@ -100,7 +101,8 @@ def _state(config: pytest.Config) -> RunState:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "visual: a visual snapshot check collected from [tool.theme.visual]")
-    config.stash[_STATE] = RunState(project=_load_project(config))
+    config.stash[_STATE] = state = RunState(project=_load_project(config))
+    config.pluginmanager.register(_Results(state), "theme-results")
 
 
 def _load_project(config: pytest.Config) -> Config | None:
@@ -146,7 +148,11 @@ def _wants_visual(config: pytest.Config) -> bool:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
-    """Append one item per page variant x (page image + each region) before -k/--lf filter them."""
+    """Append one item per page variant x (page image + each region) before -k/--lf filter them.
+
+    The regions are those the capture finds; with --collect-only nothing is
+    rendered: the items are the baselines the manifest lists, plus one per variant
+    standing for regions that have no baseline yet."""
     state = _state(config)
     if state.visual is None or not _wants_visual(config):
         return
@@ -157,15 +163,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     all_variants = capture.variants(state.visual)
     state.pages.update(v.page_name for v in all_variants)
     mine = _shard(config, state, all_variants)
+    if config.option.collectonly:
+        for variant in mine:
+            items.extend(_collector(session, variant, None).collect())
+        return
     try:
-        for variant, cached in _capture_all(config, state, mine):
-            collector = VariantCollector.from_parent(
-                session, name=f"{variant.page_name}[{variant.id}]", path=state.project.source,
-                nodeid=f"{variant.page_name}[{variant.id}]",
-            )
-            collector.variant = variant
-            collector._cached = cached
-            items.extend(collector.collect())
+        for shot in _capture_all(config, state, mine):
+            items.extend(_collector(session, shot.variant, shot).collect())
     except ThemeError as err:
         # One failing item that says what is wrong; the rest of the suite still runs.
         items.append(VisualSetupItem.from_parent(session, name="theme-visual-setup", error=str(err),
@@ -173,6 +177,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         state.partial = True
     finally:
         _close_browser(state)  # every variant is on disk now; tests that drive their own Playwright may run
+
+
+def _collector(session: pytest.Session, variant, shot) -> "VariantCollector":
+    name = f"{variant.page_name}[{variant.id}]"
+    return VariantCollector.from_parent(session, name=name, path=_state(session.config).project.source,
+                                        nodeid=name, variant=variant, shot=shot)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -239,40 +249,47 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 class VariantCollector(pytest.Collector):
-    """One rendered page variant; captured once, shared by its page and region items."""
+    """One rendered page variant; captured once, shared by its page and region items.
 
-    variant: Any = None
+    `shot` is the variant's capture (theme.capture.Capture, pixels memory-mapped),
+    or None under --collect-only: then the items come from the manifest."""
+
+    def __init__(self, *, variant, shot, **kwargs):
+        super().__init__(**kwargs)
+        self.variant, self.shot = variant, shot
 
     def collect(self):
-        state = _state(self.config)
-        shot = self._cached
-        visual = state.visual
+        from . import run
+
+        visual = _state(self.config).visual
         folder = self.variant.folder.as_posix()
-        items = []
-        if visual.full_page:
-            items.append(VisualItem.from_parent(self, name="page", key=f"{folder}/page.png",
-                                                region=None, tolerance=visual.tolerance_for(None)))
-        for region in shot.regions:
-            items.append(VisualItem.from_parent(
-                self, name=f"{region.key}/{region.name}", key=f"{folder}/{region.path.as_posix()}",
-                region=region, tolerance=visual.tolerance_for(region.key),
-            ))
+        if self.shot is None:
+            items = [VisualItem.from_parent(self, name=rel[:-len(".png")] if rel != "page.png" else "page",
+                                            key=f"{folder}/{rel}", region=None)
+                     for rel in _listed(self.config, folder, visual)]
+            items.append(VisualItem.from_parent(self, name="new-regions", key=f"{folder}/", region=None))
+        else:
+            items = [VisualItem.from_parent(
+                self, name="page" if region is None else f"{region.key}/{region.name}",
+                key=f"{folder}/{'page.png' if region is None else region.path.as_posix()}", region=region)
+                for region in run.checks_of(self.shot, visual)]
         for item in items:
             item.add_marker("visual")
         return items
 
 
+def _listed(config: pytest.Config, folder: str, visual: VisualConfig) -> list[str]:
+    """The baselines the manifest lists for a variant folder, page first (no browser needed)."""
+    from .store import Store
+
+    rels = sorted(Store(visual.snapshots).sizes(folder))
+    return ["page.png"] * ("page" in rels and visual.full_page) + [f"{r}.png" for r in rels if r != "page"]
+
+
 def _capture_all(config: pytest.Config, state: RunState, variants: list):
-    """Capture each variant once per session; pixels parked in a memory-mapped file until used.
-
-    `capture_all` overlaps loading the next variant with tiling this one
-    (measured 1.11-1.31x faster on the specimen, same pixels). A 1280 x 120 000
-    page is 600 MB of RGBA; holding every variant in memory between collection
-    and the run would cost gigabytes, a mapped file costs page cache the OS can drop.
-    """
-    import numpy as np
-
-    from . import capture, phase
+    """Capture each variant once per session (theme.run: overlapped, pixels parked in a
+    memory-mapped file until used, sub-pixel moves re-rendered against the baselines)."""
+    from . import capture, run
 
     if not variants:
         return
@@ -281,58 +298,11 @@ def _capture_all(config: pytest.Config, state: RunState, variants: list):
     if state.cache_dir is None:
         state.cache_dir = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         _check_context(config, state, dict(state.capture_session.fingerprint))
-    done = []  # (capture with its image memory-mapped, cache entry)
-    failure = None
-    try:
-        for shot in state.capture_session.capture_all(variants):
-            variant = shot.variant
-            path = state.cache_dir / f"{variant.page_name.replace('/', '_')}-{variant.id}.npy"
-            _spill(path, shot.image)
-            state.environment = state.environment or dict(shot.fingerprint)
-            if shot.aborted:
-                state.aborted[f"{variant.page_name}[{variant.id}]"] = list(shot.aborted)
-            done.append((dataclasses.replace(shot, image=np.load(path, mmap_mode="r")),
-                         _CachedCapture(path=path, regions=list(shot.regions),
-                                        fingerprint=dict(shot.fingerprint))))
-    except ThemeError as err:
-        failure = err  # the variants captured before it still get their items
-    # Regions that differ from their baselines only by a sub-pixel move: one more
-    # capture of each variant that has any (none when the layout above them held).
-    realigned = {} if failure else phase.realign_all(
-        state.capture_session, [shot for shot, _ in done], state.ctx.store, state.visual.tolerance_for)
-    for shot, cached in done:
-        cached.realigned = realigned.get(shot.variant, {})
-        yield shot.variant, cached
-    if failure is not None:
-        raise failure
-
-
-def _spill(path: Path, image) -> None:
-    """np.save, a band of rows at a time, each band dropped from resident memory once
-    written (a tall page's pixels are file-backed: theme.capture.tiles.release)."""
-    import numpy as np
-
-    from .capture.tiles import release
-
-    band = max(1, (64 * 2**20) // max(1, image.strides[0]))
-    with open(path, "wb") as out:
-        np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(image))
-        for y in range(0, image.shape[0], band):
-            out.write(np.ascontiguousarray(image[y:y + band]).data)
-            release(image, y, y + band)
-
-
-@dataclass
-class _CachedCapture:
-    path: Path
-    regions: list
-    fingerprint: dict  # this capture's environment, fonts included
-    realigned: dict = field(default_factory=dict)  # region path -> crop at its baseline's phase
-
-    def image(self):
-        import numpy as np
-
-        return np.load(self.path, mmap_mode="r")
+    for shot in run.capture(state.capture_session, variants, spill_to=state.cache_dir, expected=state.ctx.store):
+        state.environment = state.environment or dict(shot.fingerprint)
+        if shot.aborted:
+            state.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
+        yield shot
 
 
 class VisualSetupItem(pytest.Item):
@@ -357,31 +327,18 @@ class VisualMismatch(AssertionError):
 
 
 class VisualItem(pytest.Item):
-    def __init__(self, *, key: str, region, tolerance: Tolerance, **kwargs):
+    def __init__(self, *, key: str, region, **kwargs):
         super().__init__(**kwargs)
         self.key = key
         self.region = region
-        self.tolerance = tolerance
         self.user_properties.append((KEY_PROP, key))
 
     def runtest(self) -> None:
-        state = _state(self.config)
-        cached: _CachedCapture = self.parent._cached
-        import numpy as np
+        from . import run
 
-        from .compare import check
-
-        image = cached.image()
-        box = realigned = None
-        if self.region is not None:
-            x, y, w, h = self.region.box
-            image = image[y:y + h, x:x + w]
-            box, realigned = self.region.css_box, cached.realigned.get(self.region.path.as_posix())
-        ctx = dataclasses.replace(state.ctx, fingerprint=cached.fingerprint)
-        sizes = _baseline_sizes(ctx.store, self.parent.variant)  # before an update rewrites them
-        result = check(ctx, self.key, np.ascontiguousarray(image), self.tolerance, box=box, realigned=realigned)
-        _record(self, result, self.parent.variant, self.region,
-                attribution=_attribution(result, self.region, cached.regions, sizes))
+        state, shot = _state(self.config), self.parent.shot
+        ctx = dataclasses.replace(state.ctx, fingerprint=shot.fingerprint)
+        _record(self, run.check_image(ctx, state.visual, shot, self.region))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VisualMismatch):
@@ -392,35 +349,15 @@ class VisualItem(pytest.Item):
         return self.path, None, self.nodeid
 
 
-def _baseline_sizes(store, variant) -> dict[str, list[int]]:
-    """`region-key/name` -> [w, h] of this variant's region baselines, from the manifest."""
-    prefix = variant.folder.as_posix() + "/"
-    return {k[len(prefix):-len(".png")]: v["size"]
-            for k, v in store.read_manifest()["baselines"].items() if k.startswith(prefix)}
-
-
-def _attribution(result, region, regions, sizes) -> list[str]:
-    """Which elements a difference is in: regions under the page's changed areas, or this region's growth."""
-    from .attribution import attribute, resized
-
-    if result.diff is None or result.status.value == "matched":
-        return []
-    if region is not None:
-        sentence = resized(region, sizes.get(f"{region.key}/{region.name}"))
-        return [sentence] if sentence else []
-    return attribute(result.diff.boxes, regions, sizes)
-
-
-def _record(item: pytest.Item, result, variant=None, region=None, attribution=()) -> None:
+def _record(item: pytest.Item, checked) -> None:
     """Put the outcome on the report (it crosses xdist), then fail the item if it failed."""
+    result, entry = checked.result, checked.entry
     item.user_properties.append((STATUS_PROP, result.status.value))
     if result.diff is not None:
         item.user_properties.append(("theme_diff_pixels", result.diff.diff_pixels))
-    entry = {**_entry(result, variant, region), "attribution": list(attribution)}
-    item.user_properties.append((RESULT_PROP, json.dumps(entry, sort_keys=True)))
-    if result.status.value == "failed":
-        where = "".join(f"\n  in: {line}" for line in attribution)
-        raise VisualMismatch(result.message + where)
+    item.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
+    if not result.ok:
+        raise VisualMismatch(entry.message)
 
 
 # ---------------------------------------------------------------- fixture
@@ -450,8 +387,11 @@ def assert_snapshot(request: pytest.FixtureRequest):
             raise TypeError(f"assert_snapshot: unknown tolerance in {sorted(tolerances)}; "
                             f"known: {sorted(vars(base))}") from None
         from .compare import check
+        from .report import Entry
+        from .run import Checked
 
-        _record(request.node, check(ctx, key, np.ascontiguousarray(image), tolerance))
+        result = check(ctx, key, np.ascontiguousarray(image), tolerance)
+        _record(request.node, Checked(result, Entry.from_check(result)))
 
     return assert_snapshot
 
@@ -483,51 +423,22 @@ def _plain_fingerprint() -> dict[str, Any]:
 # ---------------------------------------------------------------- results
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Runs in the controller under xdist too: reports carry user_properties across."""
-    if report.when != "call":
-        return
-    props = dict(report.user_properties)
-    if STATUS_PROP in props:
-        state = _state_from_report(report)
-        if state is not None:
-            entry = json.loads(props[RESULT_PROP]) if RESULT_PROP in props else {}
-            key = entry.get("key") or props.get(KEY_PROP) or report.nodeid
-            state.statuses[key] = props[STATUS_PROP]
-            if entry:
-                state.entries[key] = entry
+class _Results:
+    """Gathers outcomes as reports arrive (in the xdist controller too: reports carry
+    user_properties across). Registered per session, so no state outlives it."""
 
+    def __init__(self, state: RunState):
+        self.state = state
 
-_CURRENT: list[RunState] = []  # logreport has no config argument; one session per process
-
-
-def _entry(result, variant, region) -> dict[str, Any]:
-    """The report's view of one check (theme.report.Entry fields)."""
-    arts = result.artifacts
-    images = {k: str(p) for k, p in (("expected", arts.expected), ("actual", arts.actual),
-                                      ("diff", arts.diff)) if p is not None}
-    entry = {"key": result.key, "status": result.status.value, "message": result.message,
-             "diff": result.diff.to_json() if result.diff is not None else None,
-             "drift": result.drift, "images": images}
-    if result.realigned:
-        entry["realigned"] = True
-    if variant is not None:
-        entry.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
-    if region is not None:
-        entry.update(region_key=region.key, region_name=region.name, heading=region.heading,
-                     selector=region.selector)
-        if region.css_box is not None:  # `theme accept` records it with the baseline (theme/phase.py)
-            entry["box"] = [float(v) for v in region.css_box]
-    return entry
-
-
-def _state_from_report(report) -> RunState | None:
-    return _CURRENT[-1] if _CURRENT else None
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _CURRENT.append(_state(session.config))
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        props = dict(report.user_properties)
+        if report.when != "call" or STATUS_PROP not in props:
+            return
+        entry = json.loads(props[RESULT_PROP]) if RESULT_PROP in props else {}
+        key = entry.get("key") or props.get(KEY_PROP) or report.nodeid
+        self.state.statuses[key] = props[STATUS_PROP]
+        if entry:
+            self.state.entries[key] = entry
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -548,13 +459,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     unused = _unused(state)
     if unused and _prune(session.config, state):
         state.ctx.store.delete(unused)
-        state.statuses.update({k: "pruned" for k in unused})
+        state.statuses.update({k: Status.PRUNED for k in unused})
     elif unused:
-        state.statuses.update({k: "unused" for k in unused})
+        state.statuses.update({k: Status.UNUSED for k in unused})
         if not session.config.getoption("snapshot_warn_unused"):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
     for key in unused:
-        state.entries[key] = {"key": key, "status": state.statuses[key]}
+        state.entries[key] = {"key": key, "status": str(state.statuses[key])}
     state.report_path = _write_report(session.config, state)
 
 
@@ -626,10 +537,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
             tr.write_line(f"aborted external request in {variant}: {url}", yellow=True)
     counts = summarize(state.statuses)
     for key, status in sorted(state.statuses.items()):
-        if status in ("created", "updated", "unused", "pruned"):
+        if status in (Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED):
             tr.write_line(f"{status:>8}  {key}", **_colour(status))
     tr.write_line(_summary_line(counts), bold=True)
-    if counts.get("unused") and state.visual:
+    if counts.get(Status.UNUSED) and state.visual:
         hint = ("--snapshot-warn-unused was given" if config.getoption("snapshot_warn_unused")
                 else "remove them with pytest --update-snapshots --prune-snapshots")
         tr.write_line(f"{counts['unused']} unused baseline(s) in {state.visual.snapshots}: {hint}")
@@ -647,11 +558,11 @@ def summarize(statuses: dict[str, str]) -> dict[str, int]:
 
 
 def _summary_line(counts: dict[str, int]) -> str:
-    order = ("matched", "failed", "created", "updated", "unused", "pruned")
+    order = (Status.MATCHED, Status.FAILED, Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED)
     parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
     return "theme: " + ", ".join(parts)
 
 
 def _colour(status: str) -> dict[str, bool]:
-    return {"created": {"green": True}, "updated": {"yellow": True}, "unused": {"red": True},
-            "pruned": {"yellow": True}}.get(status, {})
+    return {Status.CREATED: {"green": True}, Status.UPDATED: {"yellow": True}, Status.UNUSED: {"red": True},
+            Status.PRUNED: {"yellow": True}}.get(status, {})

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .fsutil import atomic_write_text
+from .status import ORDER as STATUS_ORDER
+from .status import REVIEW as REVIEW_STATUSES
+from .status import Status
 
 FORMAT = 1
-REVIEW_STATUSES = ("failed", "created", "updated", "added", "removed")  # what a reviewer must look at
-# Display order; "added"/"removed" come from `theme compare` (an image only the head / only the base has).
-STATUS_ORDER = ("failed", "added", "removed", "created", "updated", "unused", "pruned", "matched")
 _KINDS = ("expected", "actual", "diff")
 
 
@@ -36,7 +36,7 @@ class Entry:
     """One checked image, as a report shows it."""
 
     key: str  # snapshots-relative path, e.g. index/desktop-dark/note-box/memory-usage.png
-    status: str  # matched | failed | created | updated | unused | pruned | added | removed
+    status: str  # a theme.status.Status value
     message: str = ""
     page: str = ""
     viewport: str = ""
@@ -57,6 +57,31 @@ class Entry:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 
+    @classmethod
+    def from_check(cls, result: Any, variant: Any = None, region: Any = None,
+                   attribution: Iterable[str] = ()) -> "Entry":
+        """The one place a check's result (theme.compare.CheckResult) becomes a report entry.
+
+        The message is what the user reads in the terminal too: the check's own
+        message, then one `in:` line per element the difference was found in."""
+        arts = result.artifacts
+        attribution = tuple(attribution)
+        fields: dict[str, Any] = {
+            "key": result.key, "status": Status(result.status).value,
+            "message": result.message + "".join(f"\n  in: {line}" for line in attribution),
+            "diff": result.diff.to_json() if result.diff is not None else None,
+            "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),
+            "images": {kind: str(path) for kind in _KINDS if (path := getattr(arts, kind)) is not None},
+        }
+        if variant is not None:
+            fields.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
+        if region is not None:
+            fields.update(region_key=region.key, region_name=region.name, heading=region.heading,
+                          selector=region.selector)
+            if region.css_box is not None:  # `theme accept` records it with the baseline (theme/phase.py)
+                fields["box"] = tuple(float(v) for v in region.css_box)
+        return cls(**fields)
+
 
 @dataclass(frozen=True)
 class Report:
@@ -76,7 +101,7 @@ class Report:
         return [e for e in self.entries if e.status in REVIEW_STATUSES]
 
     def needs_review(self) -> bool:
-        return bool(self.to_review()) or any(e.status == "unused" for e in self.entries)
+        return bool(self.to_review()) or any(e.status == Status.UNUSED for e in self.entries)
 
 
 # ---------------------------------------------------------------- writing
@@ -190,7 +215,7 @@ def to_markdown(report: Report) -> str:
             rule = (e.diff or {}).get("failed_rule") or _numbers(e)
             out.append(f"| {e.status} | `{e.key}` | {_md(_where(e))} | {_md(rule)} | {files} |")
         out.append("")
-    unused = [e.key for e in report.entries if e.status == "unused"]
+    unused = [e.key for e in report.entries if e.status == Status.UNUSED]
     if unused:
         out += ["Unused baselines:", *[f"- `{k}`" for k in unused], ""]
     return "\n".join(out) + "\n"
@@ -234,7 +259,7 @@ def merge(reports: Iterable[Report], baselines: Iterable[str] | None = None) -> 
             by_key[e.key] = e
     for key in sorted(baselines or ()):
         if key.split("/", 1)[0] in pages and key not in collected and key not in by_key:
-            by_key[key] = Entry(key=key, status="unused")
+            by_key[key] = Entry(key=key, status=Status.UNUSED.value)
     return Report(tuple(by_key.values()), env, drift, tuple(sorted(collected)), tuple(sorted(pages)))
 
 

@@ -1,48 +1,8 @@
-"""Base vs head: build and capture two git revisions, compare every image, write one report.
+"""`theme compare`: build and capture two git revisions; the base revision is the baseline.
 
-No committed baselines are needed: the base revision *is* the baseline.
-
-    git worktree (base) ─┐                       ┌─ base image  = "expected"
-                         ├─ theme.build ─ capture ┤
-    git worktree (head) ─┘   (each side's own     └─ head image  = "actual"
-                              pyproject.toml)         │
-                                      theme.diff.compare (head's tolerances)
-                                                      │
-                                       theme.report.write(out) ─▶ index.html, report.json …
-
-Decisions, and why:
-
-- **The head defaults to the working tree as it is**, uncommitted and untracked
-  (not ignored) files included. The question asked before a commit is "what does
-  my change do to the page?", and `--head HEAD` remains one flag away. The
-  working tree is *snapshotted* into a git tree with a throw-away index
-  (`GIT_INDEX_FILE`, `git add -A`, `git write-tree`) and checked out into its own
-  worktree like the base, so (1) the build never writes into the user's folder,
-  and (2) both sides are made by the same steps from the same kind of checkout,
-  so a stale ignored file that only the working tree has cannot make a difference.
-  The snapshot writes blobs into the object store and no ref: nothing the user
-  sees changes, and `git gc` drops them later.
-- **Worktrees, not `git archive`**: a checkout runs the repository's filters
-  (Git LFS smudge), so images stored in LFS are real images on both sides. Hooks
-  are switched off for these checkouts (`core.hooksPath=/dev/null`, which holds none): a
-  comparison must not run a post-checkout hook.
-- **Two capture sessions, one per side, one after the other.** A Session serves
-  one root with one config, and the sides' roots are two folders with two
-  configs; serving their common parent would change every page's URL
-  (root-absolute links such as `/style.css` would break), and sharing one
-  Session would force one side's regions, masks and style on the other. Both
-  sessions cannot be open at once either: Playwright's sync API refuses a second
-  instance in one thread (tried). Measured here on a 480×360 page: a Session
-  starts and stops in ~1.3 s and a capture takes ~0.8 s; on the real article a
-  variant takes 17-30 s (benchmarks/README.md), so the second start is ~1 % of a run.
-  Base captures are spilled to `.npy` files and read back memory-mapped while
-  the head is captured, so one page image at a time is in memory (a 1280 ×
-  120 000 page is 600 MB of RGBA), and only differing images are encoded to PNG.
-- **Tolerances come from the head's config**: the head is the revision under
-  review, exactly as a normal check uses the checked-out config.
-
-Statuses: `matched`, `failed` (the image differs), `added` (only the head has
-it), `removed` (only the base has it). Nothing here knows argv.
+Each side is checked out in its own worktree (filters run, hooks off; the working tree is
+snapshotted into a tree object first), builds with its own config in its own Session, and
+goes through theme.run like a pytest run; tolerances come from the head's config.
 """
 
 from __future__ import annotations
@@ -56,12 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Mapping
 
-import numpy as np
-
 from . import build as build_mod
 from . import config as config_mod
-from . import diff as diff_mod
-from . import images, phase, report
+from . import report, run
 from .config import Config, VisualConfig
 from .errors import ConfigError, ThemeError
 
@@ -306,173 +263,44 @@ def _relabelled(checkout: Path, rev: Revision) -> Iterator[None]:
 
 def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | None,
                          say: Progress) -> report.Report:
-    """Capture every base variant (spilled to disk), then every head variant, comparing as it comes."""
-    from .capture import variants  # Playwright loads only when a capture runs
+    """Capture every base variant (spilled to disk), then every head variant through the
+    same pipeline and check as pytest does, the base's captures standing for baselines."""
+    from .compare import CheckContext, removed
 
-    base_v = {v.folder: v for v in variants(base.visual)}
-    head_v = {v.folder: v for v in variants(head.visual)}
-    spilled = {}
-    for folder, shot in _captures(base, list(base_v.values()), browser, say):
-        spilled[folder] = _spill(shot, scratch / "base" / f"{len(spilled)}.npy")
+    base_shots = list(_captures(base, scratch / "base", browser, say))
+    expected = run.CapturedImages(base_shots)
+    ctx = CheckContext(store=None, artifacts_dir=scratch / "images", fingerprint={}, expected=expected)
     entries: list[report.Entry] = []
     environment: dict = {}
-    images_dir = scratch / "images"
-    base_of = lambda folder: _unspill(spilled.get(folder))  # noqa: E731
-    for folder, shot in _captures(head, list(head_v.values()), browser, say, base_of):
+    for shot in _captures(head, scratch / "head", browser, say, expected):
         environment = environment or dict(shot.fingerprint)
-        entries += _compare_variant(folder, _unspill(spilled.pop(folder, None)), shot, head.visual, images_dir)
-    for folder, stored in spilled.items():  # variants the head no longer has
-        entries += _compare_variant(folder, _unspill(stored), None, head.visual, images_dir)
+        entries += [run.check_image(ctx, head.visual, shot, region).entry
+                    for region in run.checks_of(shot, head.visual)]
+    seen = {e.key for e in entries}
+    for key in expected.keys():  # images only the base has
+        if key not in seen:
+            shot, region = expected.where(key)
+            entries.append(report.Entry.from_check(removed(ctx, key), shot.variant, region))
     environment["revisions"] = {"base": base.revision.to_json(), "head": head.revision.to_json()}
-    order = list(head_v) + [f for f in base_v if f not in head_v]
-    pages = sorted({f.parent.as_posix() for f in order})  # <page name>/<variant id>
-    return report.Report(tuple(entries), environment, None,
-                         tuple(sorted(e.key for e in entries)), tuple(pages))
+    pages = sorted({e.page for e in entries})
+    return report.Report(tuple(entries), environment, None, tuple(sorted(seen)), tuple(pages))
 
 
-def _captures(side: Side, todo: list, browser: str | None, say: Progress,
-              base_of=None) -> Iterator[tuple]:
-    """(variant folder, Capture) for each variant, in one Session for this side.
+def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, expected=None) -> Iterator:
+    """Every variant of one side, in one Session (theme.run: overlapped, spilled to disk; with
+    `expected`, regions that only sit at another sub-pixel phase are re-rendered at its phase).
 
-    With `base_of` (folder -> the base side's Capture or None), a head variant
-    whose regions differ from the base's only because they sit at another
-    sub-pixel phase is captured once more with them moved back onto it
-    (theme/phase.py); those crops are in `shot.realigned`.
-
-    One Session per side, one after the other: Playwright's sync API refuses a
-    second instance in the same thread, and each side serves its own root with
-    its own config. A Session starts and stops in ~1.3 s on this machine, against
-    17-30 s per variant of the real article (benchmarks/README.md).
-    """
-    from .capture import Session
+    One Session per side, one after the other: each side serves its own root with its
+    own config, and Playwright's sync API refuses a second instance in one thread."""
+    from .capture import Session, variants
 
     rev = side.revision
+    tagged = lambda msg: say(f"{rev.role} {msg}")  # noqa: E731
     with _relabelled(side.checkout, rev), Session(side.visual, browser=browser, source=side.config.source) as session:
-        for number, variant in enumerate(todo, start=1):
-            say(f"{rev.role} [{number}/{len(todo)}] {variant.folder}")
-            shot = session.capture(variant, progress=say)
+        for shot in run.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged):
             for url in shot.aborted:
-                say(f"{rev.role} {variant.folder}: aborted {url}")
-            shot.realigned = _realign(session, shot, base_of(variant.folder) if base_of else None, side, say)
-            yield variant.folder, shot
-
-
-def _realign(session, shot, base_shot, side: Side, say: Progress) -> dict:
-    """{region path: crop at the base's sub-pixel phase} for the regions that need it."""
-    if base_shot is None:
-        return {}
-    recorded = {r.path.as_posix(): r.css_box for r in base_shot.regions if r.css_box is not None}
-    crops = {r.path.as_posix(): r for r in base_shot.regions}
-    expected_of = lambda path: np.ascontiguousarray(base_shot.crop(crops[path]))  # noqa: E731
-    wanted = phase.plan_against(shot, recorded, expected_of, side.visual.tolerance_for)
-    if not wanted:
-        return {}
-    say(f"{side.revision.role} {shot.variant.folder}: {len(wanted)} regions moved by a fraction of a "
-        "pixel; capturing them at the base's sub-pixel position")
-    return phase.realigned(session.capture(shot.variant, progress=say, nudges=wanted), recorded)
-
-
-def _spill(shot, path: Path):
-    """Keep the base capture on disk, not in memory: a 1280 × 120 000 page is 600 MB of RGBA."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, shot.image)
-    shot.image = None
-    return shot, path
-
-
-def _unspill(stored):
-    if stored is None:
-        return None
-    shot, path = stored
-    shot.image = np.load(path, mmap_mode="r")  # the OS pages it in as the diff reads it
-    return shot
-
-
-@dataclass
-class _Image:
-    pixels: np.ndarray
-    region: object | None  # theme.capture.Region, None for the page
-
-
-def _images_of(shot) -> dict[str, _Image]:
-    if shot is None:
-        return {}
-    regions = {r.path: r for r in shot.regions}
-    return {rel.as_posix(): _Image(pixels, regions.get(rel)) for rel, pixels in shot.images()}
-
-
-def _compare_variant(folder: PurePosixPath, base_shot, head_shot, visual: VisualConfig,
-                     scratch: Path) -> list[report.Entry]:
-    base_imgs, head_imgs = _images_of(base_shot), _images_of(head_shot)
-    variant = (head_shot or base_shot).variant
-    names = list(head_imgs) + [n for n in base_imgs if n not in head_imgs]
-    out = []
-    for name in names:
-        key = f"{folder.as_posix()}/{name}"
-        old, new = base_imgs.get(name), head_imgs.get(name)
-        region = (new or old).region
-        common = _common_fields(key, variant, region)
-        if old is None:
-            out.append(report.Entry(status="added", images=_write(scratch, key, actual=new.pixels),
-                                    message=f"{key}: only in the head revision (new image)", **common))
-        elif new is None:
-            out.append(report.Entry(status="removed", images=_write(scratch, key, expected=old.pixels),
-                                    message=f"{key}: only in the base revision (image gone)", **common))
-        else:
-            out.append(_compared(key, old, new, visual, scratch, head_shot, base_shot, common))
-    return out
-
-
-def _common_fields(key: str, variant, region) -> dict:
-    fields_ = {"key": key, "page": variant.page_name, "viewport": variant.viewport, "scheme": variant.scheme}
-    if region is not None:
-        fields_.update(region_key=region.key, region_name=region.name, heading=region.heading,
-                       selector=region.selector)
-    return fields_
-
-
-def _compared(key, old: _Image, new: _Image, visual: VisualConfig, scratch: Path,
-              head_shot, base_shot, common: dict) -> report.Entry:
-    region_key = new.region.key if new.region is not None else None
-    tolerance = visual.tolerance_for(region_key)
-    again = head_shot.realigned.get(new.region.path.as_posix()) if new.region else None
-    result, moved = phase.compare(old.pixels, new.pixels, again, tolerance, diff_image=True)
-    if moved:
-        return report.Entry(status="matched", diff=result.to_json(), realigned=True, **common,
-                            message=f"{key}: matches at the base's sub-pixel position (only its "
-                                    "place on the page moved, by a fraction of a pixel)")
-    if result.matches:
-        return report.Entry(status="matched", message=f"{key}: {result.summary()}",
-                            diff=result.to_json(), **common)
-    lines = [f"{key}: {result.summary()}"]
-    lines += [f"  in: {s}" for s in _attribution(result, new, head_shot, base_shot)]
-    files = _write(scratch, key, expected=old.pixels, actual=new.pixels, diff=result.diff)
-    return report.Entry(status="failed", message="\n".join(lines), diff=result.to_json(),
-                        images=files, **common)
-
-
-def _attribution(result, new: _Image, head_shot, base_shot) -> list[str]:
-    """Name the elements under the changes, sizes read from the base side's regions."""
-    from .attribution import attribute, resized
-
-    base_sizes = {f"{r.key}/{r.name}": r.box[2:] for r in base_shot.regions}
-    if new.region is not None:
-        sentence = resized(new.region, base_sizes.get(f"{new.region.key}/{new.region.name}"))
-        return [sentence] if sentence else []
-    return attribute(result.boxes, head_shot.regions, base_sizes)
-
-
-def _write(scratch: Path, key: str, **kinds: np.ndarray | None) -> dict[str, str]:
-    """PNG files for the report (report.write copies them into its images/ folder)."""
-    stem = key[: -len(".png")]
-    files = {}
-    for kind, pixels in kinds.items():
-        if pixels is None:
-            continue
-        path = scratch / f"{stem}.{kind}.png"
-        images.write_png(path, pixels)
-        files[kind] = str(path)
-    return files
+                tagged(f"{shot.variant.folder}: aborted {url}")
+            yield shot
 
 
 __all__ = ["Outcome", "Revision", "WORKING_TREE", "compare_revisions"]

@@ -190,6 +190,21 @@ class Store:
         entry = m["baselines"].get(key)
         return m["environments"].get(entry["environment"]) if entry else None
 
+    def _under(self, folder: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(path below `folder`, manifest entry) of every baseline in a variant's folder."""
+        prefix = folder.rstrip("/") + "/"
+        for key, entry in self.read_manifest()["baselines"].items():
+            if key.startswith(prefix):
+                yield key[len(prefix):], entry
+
+    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
+        """Region path ("code/intro.png") -> the CSS box its baseline was captured at."""
+        return {path: tuple(entry["box"]) for path, entry in self._under(folder) if entry.get("box")}
+
+    def sizes(self, folder: str) -> dict[str, list[int]]:
+        """"code/intro" -> [w, h] of each baseline in a variant's folder (what attribution compares)."""
+        return {path[:-len(".png")]: entry["size"] for path, entry in self._under(folder)}
+
     @contextlib.contextmanager
     def manifest(self) -> Iterator[dict[str, Any]]:
         """Read-modify-write the manifest under an exclusive lock; written atomically."""

@@ -220,3 +220,16 @@ def test_assert_snapshot_fixture(project: Path) -> None:
     assert run(project, "test_hand.py", "--update-snapshots").returncode == 0
     assert (project / "snapshots/hand/swatch.png").is_file()
     assert run(project, "test_hand.py").returncode == 0
+
+
+def test_collect_only_lists_the_visual_items_without_a_browser(accepted: Path) -> None:
+    """Nothing is rendered: the items are the manifest's baselines, plus one per variant
+    standing for regions that have no baseline yet."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    env["THEME_BROWSER"] = "/nonexistent/chromium"  # a browser start would fail loudly
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q"],
+                          cwd=accepted, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    listed = {line for line in proc.stdout.splitlines() if line.startswith("index[")}
+    assert listed == IDS | {"index[desktop-light]::new-regions"}
+    assert "theme-visual-setup" not in proc.stdout

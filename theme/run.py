@@ -1,0 +1,167 @@
+"""One pipeline for every caller (pytest, `theme capture`, `theme compare`): capture every
+variant with the session's overlap, park tall pixels on disk, re-render regions that only
+moved by a sub-pixel fraction against the expected images, then check each image once."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import numpy as np
+
+from . import attribution, compare, phase
+from .config import VisualConfig
+from .errors import ThemeError
+from .report import Entry
+
+Progress = Callable[[str], None]
+
+
+def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: Any = None,
+            progress: Progress | None = None) -> Iterator:
+    """Yield a theme.capture.Capture per variant, in order.
+
+    spill_to: a folder; each page image is saved there as .npy and the capture
+    carries it memory-mapped (a 1280 × 130 000 page is 670 MB of RGBA).
+    expected: where expected images come from (a baseline Store, or a base
+    revision's CapturedImages). With it, every capture is taken first, then the
+    variants whose regions only moved by a sub-pixel fraction are captured once
+    more at the expected images' phase (theme/phase.py), in `Capture.realigned`.
+    A capture that fails ends the run after the ones before it were yielded.
+    """
+    todo = list(todo)
+    if expected is None:  # nothing to wait for: stream, so the caller overlaps its writing
+        for shot in session.capture_all(todo, progress):
+            yield _spilled(shot, spill_to, todo)
+        return
+    done, failure = [], None
+    try:
+        for shot in session.capture_all(todo, progress):
+            done.append(_spilled(shot, spill_to, todo))
+    except ThemeError as err:
+        failure = err
+    if failure is None:
+        realigned = phase.realign_all(session, done, expected, session.visual.tolerance_for, progress)
+        for shot in done:
+            shot.realigned = realigned.get(shot.variant, {})
+    yield from done
+    if failure is not None:
+        raise failure
+
+
+def _spilled(shot, folder: Path | None, todo: list):
+    if folder is None:
+        return shot
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{todo.index(shot.variant)}-{shot.variant.id}.npy"
+    spill(path, shot.image)
+    return dataclasses.replace(shot, image=np.load(path, mmap_mode="r"))
+
+
+def spill(path: Path, image: np.ndarray) -> None:
+    """np.save, a band of rows at a time, each band dropped from resident memory once
+    written (a tall page's pixels are file-backed: theme.capture.tiles.release)."""
+    from .capture.tiles import release
+
+    band = max(1, (64 * 2**20) // max(1, image.strides[0]))
+    with open(path, "wb") as out:
+        np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(image))
+        for y in range(0, image.shape[0], band):
+            out.write(np.ascontiguousarray(image[y:y + band]).data)
+            release(image, y, y + band)
+
+
+# ---------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One image's verdict and the report entry made from it."""
+
+    result: compare.CheckResult
+    entry: Entry
+
+
+def check_image(ctx: compare.CheckContext, visual: VisualConfig, shot, region, *,
+                sizes: Mapping[str, list[int]] | None = None) -> Checked:
+    """Check the page image of `shot` (region None) or one of its regions against
+    `ctx`'s expected images; the entry names where a difference is (theme.attribution),
+    sizes read from the expected side before an update rewrites them."""
+    folder = shot.variant.folder.as_posix()
+    if sizes is None:
+        sizes = ctx.source.sizes(folder)
+    if region is None:
+        key, pixels, box, again = f"{folder}/page.png", shot.image, None, None
+    else:
+        path = region.path.as_posix()
+        key, pixels, box, again = f"{folder}/{path}", shot.crop(region), region.css_box, shot.realigned.get(path)
+    result = compare.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
+                           box=box, realigned=again)
+    where = attribution.of_check(result.diff, region, shot.regions, sizes)
+    return Checked(result, Entry.from_check(result, shot.variant, region, where))
+
+
+def checks_of(shot, visual: VisualConfig) -> list:
+    """The images a capture is checked as: None for the page (when full_page), then its regions."""
+    return ([None] if visual.full_page else []) + list(shot.regions)
+
+
+class CapturedImages:
+    """A base revision's captures as an expected-image source (what `compare.check` reads).
+
+    Keys are `<variant folder>/page.png` and `<variant folder>/<region path>`,
+    the same as baselines, so a head capture is checked against it exactly as
+    against committed baselines."""
+
+    def __init__(self, shots: Iterable):
+        self._shots = {shot.variant.folder.as_posix(): shot for shot in shots}
+
+    def _find(self, key: str):
+        folder, _, rest = key.rpartition("/")
+        for depth in range(2):  # page.png, or a region path "<region key>/<name>.png"
+            shot = self._shots.get(folder)
+            if shot is not None:
+                return shot, rest
+            folder, _, head = folder.rpartition("/")
+            rest = f"{head}/{rest}"
+        return None, None
+
+    def read(self, key: str) -> np.ndarray | None:
+        shot, rest = self._find(key)
+        if shot is None:
+            return None
+        if rest == "page.png":
+            return np.ascontiguousarray(shot.image)
+        region = next((r for r in shot.regions if r.path.as_posix() == rest), None)
+        return None if region is None else np.ascontiguousarray(shot.crop(region))
+
+    def keys(self) -> list[str]:
+        out = []
+        for folder, shot in self._shots.items():
+            out += [f"{folder}/{rel.as_posix()}" for rel, _ in shot.images()]
+        return out
+
+    def where(self, key: str) -> tuple:
+        """(capture, region or None for the page) an image key comes from."""
+        shot, rest = self._find(key)
+        region = None if shot is None else next((r for r in shot.regions if r.path.as_posix() == rest), None)
+        return shot, region
+
+    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
+        shot = self._shots.get(folder)
+        return {} if shot is None else {r.path.as_posix(): r.css_box for r in shot.regions if r.css_box is not None}
+
+    def sizes(self, folder: str) -> dict[str, list[int]]:
+        shot = self._shots.get(folder)
+        return {} if shot is None else {f"{r.key}/{r.name}": list(r.box[2:]) for r in shot.regions}
+
+    def folders(self) -> list[str]:
+        return list(self._shots)
+
+    def shot(self, folder: str):
+        return self._shots.get(folder)
+
+
+__all__ = ["CapturedImages", "Checked", "capture", "check_image", "checks_of", "spill"]
