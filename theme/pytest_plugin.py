@@ -1,40 +1,28 @@
 """pytest plugin: visual checks collected from `[tool.theme.visual]`, and the `assert_snapshot` fixture.
 
-Thin over the library: collection asks `theme.capture` for the variants and
-regions, each item calls `theme.compare.check` once, and the terminal summary
-is a pure function of the statuses the items reported. Run state lives in one
-small dataclass kept in `config.stash`.
-
-When are visual items collected? On a whole-suite run (`pytest` with no paths)
-or with `--visual`; never when you ask for a single test file, so
-`pytest tests/unit/test_x.py` stays fast. `--no-visual` turns them off.
-
-Item ids read `index[desktop-dark]::note-box/memory-usage-2`, so `-k note-box`,
-`-k desktop-dark` and `--lf` select naturally.
+Each hook hands off to the session's theme.suite.VisualRun. Visual items are collected on
+a whole-suite run (`pytest` with no paths) or with `--visual`; ids read
+`index[desktop-dark]::note-box/memory-usage-2`, so `-k`, `--lf` and xdist select naturally.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import platform
-import shutil
-import tempfile
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from . import __version__
-from .config import Config, Tolerance, VisualConfig
+from .config import Config, Tolerance
 from .errors import ThemeError
-from .status import Status
+from .suite import Options, VisualRun, balance, parse_shard
 
 STATUS_PROP = "theme_status"
 RESULT_PROP = "theme_result"
 KEY_PROP = "theme_key"
+_RUN = pytest.StashKey[VisualRun]()
 
 
 # ---------------------------------------------------------------- options
@@ -66,43 +54,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="do not collect the [tool.theme.visual] checks")
 
 
-# ---------------------------------------------------------------- run state
+# ---------------------------------------------------------------- the run
 
 
-@dataclass
-class RunState:
-    """Everything one pytest session knows about visual checks."""
-
-    project: Config | None
-    ctx: Any = None  # theme.compare.CheckContext, made on first use
-    capture_session: Any = None  # theme.capture.Session, started lazily
-    cache_dir: Path | None = None
-    collected_keys: set[str] = field(default_factory=set)  # after deselection
-    pages: set[str] = field(default_factory=set)  # page folders the config owns
-    partial: bool = False  # -k, -m, --lf, deselection: unused detection is off
-    statuses: dict[str, str] = field(default_factory=dict)  # key -> status, from reports
-    aborted: dict[str, list[str]] = field(default_factory=dict)  # variant id -> external URLs
-    entries: dict[str, dict] = field(default_factory=dict)  # key -> theme.report.Entry fields
-    worker_outputs: list[dict] = field(default_factory=list)
-    report_path: Path | None = None
-    environment: dict = field(default_factory=dict)  # a capture's fingerprint, fonts included
-
-    @property
-    def visual(self) -> VisualConfig | None:
-        return self.project.visual if self.project else None
-
-
-_STATE = pytest.StashKey[RunState]()
-
-
-def _state(config: pytest.Config) -> RunState:
-    return config.stash[_STATE]
+def _run(config: pytest.Config) -> VisualRun:
+    return config.stash[_RUN]
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "visual: a visual snapshot check collected from [tool.theme.visual]")
-    config.stash[_STATE] = state = RunState(project=_load_project(config))
-    config.pluginmanager.register(_Results(state), "theme-results")
+    config.stash[_RUN] = visual_run = VisualRun(_load_project(config), config.rootpath, Options.of(config))
+    config.pluginmanager.register(_Results(visual_run), "theme-results")
 
 
 def _load_project(config: pytest.Config) -> Config | None:
@@ -112,27 +74,6 @@ def _load_project(config: pytest.Config) -> Config | None:
         return config_mod.load(cwd=config.rootpath)
     except ThemeError:
         return None  # not a theme project: the fixture still works, nothing is collected
-
-
-def _check_context(config: pytest.Config, state: RunState, fingerprint: dict):
-    # Imported here, not at module level: pytest loads this plugin in every run,
-    # and a plain `pytest tests/unit` should not pay for numpy and Pillow.
-    from .compare import CheckContext, Update
-    from .store import Store
-
-    if state.ctx is None:
-        visual = state.visual
-        snapshots = visual.snapshots if visual else config.rootpath / "snapshots"
-        artifacts = visual.artifacts if visual else config.rootpath / ".theme-artifacts"
-        state.ctx = CheckContext(
-            store=Store(snapshots),
-            artifacts_dir=artifacts,
-            fingerprint=fingerprint,
-            update=Update(config.getoption("update_snapshots")),
-            ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
-            allow_ci_update=config.getoption("allow_ci_update"),
-        )
-    return state.ctx
 
 
 # ---------------------------------------------------------------- collection
@@ -150,102 +91,46 @@ def _wants_visual(config: pytest.Config) -> bool:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
     """Append one item per page variant x (page image + each region) before -k/--lf filter them.
 
-    The regions are those the capture finds; with --collect-only nothing is
-    rendered: the items are the baselines the manifest lists, plus one per variant
-    standing for regions that have no baseline yet."""
-    state = _state(config)
-    if state.visual is None or not _wants_visual(config):
+    The regions are those the capture finds; with --collect-only nothing is rendered:
+    the items are the manifest's baselines plus one per variant for regions not yet known."""
+    visual_run = _run(config)
+    if visual_run.visual is None or not _wants_visual(config):
         return
-    from . import capture
-
     if config.getoption("visual_only"):
         items.clear()  # not a deselection: the run is still complete for unused detection
-    all_variants = capture.variants(state.visual)
-    state.pages.update(v.page_name for v in all_variants)
-    mine = _shard(config, state, all_variants)
+    mine = visual_run.variants()
     if config.option.collectonly:
-        for variant in mine:
-            items.extend(_collector(session, variant, None).collect())
+        items.extend(item for v in mine for item in _collector(session, v, None).collect())
         return
     try:
-        for shot in _capture_all(config, state, mine):
+        for shot in visual_run.captures(mine):
             items.extend(_collector(session, shot.variant, shot).collect())
     except ThemeError as err:
         # One failing item that says what is wrong; the rest of the suite still runs.
         items.append(VisualSetupItem.from_parent(session, name="theme-visual-setup", error=str(err),
                                                  nodeid="theme-visual-setup"))
-        state.partial = True
+        visual_run.partial = True
     finally:
-        _close_browser(state)  # every variant is on disk now; tests that drive their own Playwright may run
+        visual_run.close_browser()  # every variant is on disk now; tests that drive their own Playwright may run
 
 
 def _collector(session: pytest.Session, variant, shot) -> "VariantCollector":
     name = f"{variant.page_name}[{variant.id}]"
-    return VariantCollector.from_parent(session, name=name, path=_state(session.config).project.source,
+    return VariantCollector.from_parent(session, name=name, path=_run(session.config).project.source,
                                         nodeid=name, variant=variant, shot=shot)
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """`i/n` with 1 <= i <= n, as given to --visual-shard."""
-    try:
-        i, n = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise pytest.UsageError(f"--visual-shard {text!r}: expected i/n, e.g. 1/2") from None
-    if not 1 <= i <= n:
-        raise pytest.UsageError(f"--visual-shard {text!r}: i must be between 1 and n")
-    return i, n
-
-
-def balance(weights: list[float], n: int) -> list[int]:
-    """Shard index (0-based) for each weight: longest-processing-time-first greedy, deterministic.
-
-    LPT puts each job, largest first, on the least loaded machine; it is within
-    4/3 of the optimal makespan (Graham 1969) and needs no search. Ties break by
-    position, so every machine computes the same assignment.
-    """
-    loads = [0.0] * n
-    out = [0] * len(weights)
-    for index in sorted(range(len(weights)), key=lambda k: (-weights[k], k)):
-        target = min(range(n), key=lambda s: (loads[s], s))
-        out[index] = target
-        loads[target] += weights[index]
-    return out
-
-
-def _shard(config: pytest.Config, state: RunState, variants: list) -> list:
-    """This machine's share of the variants, balanced by image area.
-
-    The area of each variant's page image is read from the manifest's record of
-    its committed page.png, so balancing costs no rendering; a variant with no
-    baseline yet counts as its viewport's area times the median page length.
-    """
-    text = config.getoption("visual_shard")
-    if not text:
-        return variants
-    i, n = parse_shard(text)
-    state.partial = True  # unused baselines are judged on the merged report only
-    from .store import Store
-
-    sizes = Store(state.visual.snapshots).read_manifest()["baselines"]
-    known = {v: sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants}
-    lengths = sorted(s[1] / max(v.height, 1) for v, s in known.items() if s) or [1.0]
-    median = lengths[len(lengths) // 2]
-    weights = [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in known.items()]
-    return [v for v, shard in zip(variants, balance(weights, n)) if shard == i - 1]
 
 
 def pytest_deselected(items: list) -> None:
     for item in items:
-        _state(item.config).partial = True
+        _run(item.config).partial = True
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    state = _state(session.config)
-    config = session.config
+    config, visual_run = session.config, _run(session.config)
     if config.getoption("keyword") or config.getoption("markexpr") or config.getoption("lf", False):
-        state.partial = True
-    state.collected_keys = {i.key for i in session.items if isinstance(i, VisualItem)}
+        visual_run.partial = True
+    visual_run.collected = {i.key for i in session.items if isinstance(i, VisualItem)}
 
 
 class VariantCollector(pytest.Collector):
@@ -261,48 +146,21 @@ class VariantCollector(pytest.Collector):
     def collect(self):
         from . import run
 
-        visual = _state(self.config).visual
+        visual_run = _run(self.config)
         folder = self.variant.folder.as_posix()
         if self.shot is None:
-            items = [VisualItem.from_parent(self, name=rel[:-len(".png")] if rel != "page.png" else "page",
+            items = [VisualItem.from_parent(self, name="page" if rel == "page.png" else rel[:-len(".png")],
                                             key=f"{folder}/{rel}", region=None)
-                     for rel in _listed(self.config, folder, visual)]
+                     for rel in visual_run.listed(folder)]
             items.append(VisualItem.from_parent(self, name="new-regions", key=f"{folder}/", region=None))
         else:
             items = [VisualItem.from_parent(
                 self, name="page" if region is None else f"{region.key}/{region.name}",
                 key=f"{folder}/{'page.png' if region is None else region.path.as_posix()}", region=region)
-                for region in run.checks_of(self.shot, visual)]
+                for region in run.checks_of(self.shot, visual_run.visual)]
         for item in items:
             item.add_marker("visual")
         return items
-
-
-def _listed(config: pytest.Config, folder: str, visual: VisualConfig) -> list[str]:
-    """The baselines the manifest lists for a variant folder, page first (no browser needed)."""
-    from .store import Store
-
-    rels = sorted(Store(visual.snapshots).sizes(folder))
-    return ["page.png"] * ("page" in rels and visual.full_page) + [f"{r}.png" for r in rels if r != "page"]
-
-
-def _capture_all(config: pytest.Config, state: RunState, variants: list):
-    """Capture each variant once per session (theme.run: overlapped, pixels parked in a
-    memory-mapped file until used, sub-pixel moves re-rendered against the baselines)."""
-    from . import capture, run
-
-    if not variants:
-        return
-    if state.capture_session is None:
-        state.capture_session = capture.Session(state.visual, source=state.project.source).__enter__()
-    if state.cache_dir is None:
-        state.cache_dir = Path(tempfile.mkdtemp(prefix="theme-captures-"))
-        _check_context(config, state, dict(state.capture_session.fingerprint))
-    for shot in run.capture(state.capture_session, variants, spill_to=state.cache_dir, expected=state.ctx.store):
-        state.environment = state.environment or dict(shot.fingerprint)
-        if shot.aborted:
-            state.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
-        yield shot
 
 
 class VisualSetupItem(pytest.Item):
@@ -336,9 +194,9 @@ class VisualItem(pytest.Item):
     def runtest(self) -> None:
         from . import run
 
-        state, shot = _state(self.config), self.parent.shot
-        ctx = dataclasses.replace(state.ctx, fingerprint=shot.fingerprint)
-        _record(self, run.check_image(ctx, state.visual, shot, self.region))
+        visual_run, shot = _run(self.config), self.parent.shot
+        ctx = dataclasses.replace(visual_run.ctx, fingerprint=shot.fingerprint)
+        _record(self, run.check_image(ctx, visual_run.visual, shot, self.region))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VisualMismatch):
@@ -371,16 +229,15 @@ def assert_snapshot(request: pytest.FixtureRequest):
     "components/note-box-wide". Tolerance keywords are those of `[tool.theme.visual]`:
     threshold, include_aa, max_diff_pixels, max_diff_ratio.
     """
-    config = request.config
-    state = _state(config)
+    visual_run = _run(request.config)
 
     def assert_snapshot(target: Any, name: str, **tolerances: Any) -> None:
         import numpy as np
 
         image, fingerprint = _image_of(target)
-        ctx = _check_context(config, state, fingerprint)
+        ctx = visual_run.context(fingerprint)
         key = name if name.endswith(".png") else f"{name}.png"
-        base = state.visual.tolerance if state.visual else Tolerance()
+        base = visual_run.visual.tolerance if visual_run.visual else Tolerance()
         try:
             tolerance = Tolerance(**{**vars(base), **tolerances})
         except TypeError:
@@ -427,95 +284,25 @@ class _Results:
     """Gathers outcomes as reports arrive (in the xdist controller too: reports carry
     user_properties across). Registered per session, so no state outlives it."""
 
-    def __init__(self, state: RunState):
-        self.state = state
+    def __init__(self, visual_run: VisualRun):
+        self.visual_run = visual_run
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         props = dict(report.user_properties)
         if report.when != "call" or STATUS_PROP not in props:
             return
         entry = json.loads(props[RESULT_PROP]) if RESULT_PROP in props else {}
-        key = entry.get("key") or props.get(KEY_PROP) or report.nodeid
-        self.state.statuses[key] = props[STATUS_PROP]
-        if entry:
-            self.state.entries[key] = entry
+        self.visual_run.record(entry.get("key") or props.get(KEY_PROP) or report.nodeid, props[STATUS_PROP], entry)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    state = _state(session.config)
-    _close_capture(state)
+    visual_run = _run(session.config)
+    visual_run.close()
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: the controller decides about unused baselines
-        workeroutput["theme"] = {"keys": sorted(state.collected_keys), "pages": sorted(state.pages),
-                                 "partial": state.partial, "aborted": state.aborted,
-                                 "environment": state.environment}
-        return
-    for out in state.worker_outputs:
-        state.collected_keys |= set(out["keys"])
-        state.pages |= set(out["pages"])
-        state.partial |= out["partial"]
-        state.aborted.update(out["aborted"])
-        state.environment = state.environment or out["environment"]
-    unused = _unused(state)
-    if unused and _prune(session.config, state):
-        state.ctx.store.delete(unused)
-        state.statuses.update({k: Status.PRUNED for k in unused})
-    elif unused:
-        state.statuses.update({k: Status.UNUSED for k in unused})
-        if not session.config.getoption("snapshot_warn_unused"):
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-    for key in unused:
-        state.entries[key] = {"key": key, "status": str(state.statuses[key])}
-    state.report_path = _write_report(session.config, state)
-
-
-def _write_report(config: pytest.Config, state: RunState) -> Path | None:
-    """The review folder, after every run with something to review (a failure, an update, unused)."""
-    from . import report
-
-    entries = tuple(report.Entry.from_json(e) for e in state.entries.values())
-    drift = next((e.drift for e in entries if e.drift), None)
-    env = state.environment or (dict(state.ctx.fingerprint) if state.ctx else {})
-    rep = report.Report(entries, env, drift, collected=tuple(sorted(state.collected_keys)),
-                        pages=tuple(sorted(state.pages)))
-    explicit = config.getoption("visual_report")
-    if not rep.needs_review() and not explicit:
-        return None
-    folder = explicit or (
-        state.visual.report if state.visual else config.rootpath / "visual-report")
-    index = report.write(Path(folder), rep)
-    report.append_step_summary(rep)
-    return index
-
-
-def _close_browser(state: RunState) -> None:
-    """Playwright's sync API allows one instance per thread: never keep ours past collection."""
-    if state.capture_session is not None:
-        state.capture_session.__exit__(None, None, None)
-        state.capture_session = None
-
-
-def _close_capture(state: RunState) -> None:
-    _close_browser(state)
-    if state.cache_dir is not None:
-        shutil.rmtree(state.cache_dir, ignore_errors=True)
-        state.cache_dir = None
-
-
-def _unused(state: RunState) -> list[str]:
-    """Baselines under the config's pages that no collected item matched, on complete runs only."""
-    if state.visual is None or state.partial or not state.pages:
-        return []
-    from .store import Store
-
-    store = state.ctx.store if state.ctx else Store(state.visual.snapshots)
-    owned = {k for k in store.keys() if k.split("/", 1)[0] in state.pages}
-    return sorted(owned - state.collected_keys)
-
-
-def _prune(config: pytest.Config, state: RunState) -> bool:
-    return (config.getoption("prune_snapshots") and state.ctx is not None
-            and state.ctx.update.creates() and (not state.ctx.ci or state.ctx.allow_ci_update))
+        workeroutput["theme"] = visual_run.worker_output()
+    elif visual_run.finish():
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -523,46 +310,16 @@ def pytest_testnodedown(node, error) -> None:
     """xdist controller: gather what each worker collected."""
     out = getattr(node, "workeroutput", {}).get("theme")
     if out is not None:
-        _state(node.config).worker_outputs.append(out)
+        _run(node.config).merge(out)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    state = _state(config)
-    if not state.statuses and not state.aborted:
-        return
-    tr = terminalreporter
-    tr.section("theme snapshots", sep="-")
-    for variant, urls in sorted(state.aborted.items()):
-        for url in urls:
-            tr.write_line(f"aborted external request in {variant}: {url}", yellow=True)
-    counts = summarize(state.statuses)
-    for key, status in sorted(state.statuses.items()):
-        if status in (Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED):
-            tr.write_line(f"{status:>8}  {key}", **_colour(status))
-    tr.write_line(_summary_line(counts), bold=True)
-    if counts.get(Status.UNUSED) and state.visual:
-        hint = ("--snapshot-warn-unused was given" if config.getoption("snapshot_warn_unused")
-                else "remove them with pytest --update-snapshots --prune-snapshots")
-        tr.write_line(f"{counts['unused']} unused baseline(s) in {state.visual.snapshots}: {hint}")
-    if state.report_path is not None:
-        tr.write_line(f"review report: {state.report_path}")
-    if state.partial and state.visual is not None and state.collected_keys:
-        tr.write_line("unused-baseline check skipped: partial run (-k, -m, --lf or deselection)")
+    lines = _run(config).summary()
+    if lines:
+        terminalreporter.section("theme snapshots", sep="-")
+    for line, colour in lines:
+        terminalreporter.write_line(line, **colour)
 
 
-def summarize(statuses: dict[str, str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for status in statuses.values():
-        counts[status] = counts.get(status, 0) + 1
-    return counts
-
-
-def _summary_line(counts: dict[str, int]) -> str:
-    order = (Status.MATCHED, Status.FAILED, Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED)
-    parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
-    return "theme: " + ", ".join(parts)
-
-
-def _colour(status: str) -> dict[str, bool]:
-    return {Status.CREATED: {"green": True}, Status.UPDATED: {"yellow": True}, Status.UNUSED: {"red": True},
-            Status.PRUNED: {"yellow": True}}.get(status, {})
+# balance and parse_shard live in theme.suite; they stay importable from here.
+__all__ = ["VariantCollector", "VisualItem", "VisualMismatch", "assert_snapshot", "balance", "parse_shard"]

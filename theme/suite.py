@@ -1,0 +1,260 @@
+"""The visual checks of one pytest session, as one object the plugin's hooks hand off to:
+which variants this machine captures, the capture itself (theme.run), outcomes as reports
+arrive, unused baselines, the review folder and the terminal summary."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from .config import Config, VisualConfig
+from .status import Status
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line asked of the visual checks."""
+
+    update: str = "none"  # --update-snapshots: none | missing | changed | all
+    warn_unused: bool = False
+    prune: bool = False
+    allow_ci_update: bool = False
+    report: Path | None = None  # --visual-report
+    shard: str | None = None  # --visual-shard i/n
+    ci: bool = False  # CI=true in the environment
+
+    @classmethod
+    def of(cls, config: pytest.Config) -> "Options":
+        report = config.getoption("visual_report")
+        return cls(update=config.getoption("update_snapshots"), warn_unused=config.getoption("snapshot_warn_unused"),
+                   prune=config.getoption("prune_snapshots"), allow_ci_update=config.getoption("allow_ci_update"),
+                   report=Path(report) if report else None, shard=config.getoption("visual_shard"),
+                   ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"))
+
+
+class VisualRun:
+    """Everything one pytest session knows about visual checks; gone with the session."""
+
+    def __init__(self, project: Config | None, root: Path, options: Options):
+        self.project, self.root, self.options = project, root, options
+        self.ctx: Any = None  # theme.compare.CheckContext, made on first use
+        self._session: Any = None  # theme.capture.Session, only while capturing
+        self._cache: Path | None = None  # the session's spilled page images
+        self.collected: set[str] = set()  # keys of the items left after deselection
+        self.pages: set[str] = set()  # page folders the config owns
+        self.partial = False  # -k, -m, --lf, deselection, sharding: unused detection is off
+        self.statuses: dict[str, str] = {}  # key -> status, from reports
+        self.entries: dict[str, dict] = {}  # key -> theme.report.Entry fields
+        self.aborted: dict[str, list[str]] = {}  # variant id -> external URLs
+        self.environment: dict = {}  # a capture's fingerprint, fonts included
+        self.report_path: Path | None = None
+
+    @property
+    def visual(self) -> VisualConfig | None:
+        return self.project.visual if self.project else None
+
+    def context(self, fingerprint: dict):
+        """The check context of this run (made once; numpy and Pillow load only now)."""
+        from .compare import CheckContext, Update
+        from .store import Store
+
+        if self.ctx is None:
+            visual = self.visual
+            self.ctx = CheckContext(
+                store=Store(visual.snapshots if visual else self.root / "snapshots"),
+                artifacts_dir=visual.artifacts if visual else self.root / ".theme-artifacts",
+                fingerprint=fingerprint, update=Update(self.options.update),
+                ci=self.options.ci, allow_ci_update=self.options.allow_ci_update)
+        return self.ctx
+
+    # ------------------------------------------------------------ what to capture
+
+    def variants(self) -> list:
+        """This machine's variants (all of them unless sharded); every page is owned either way."""
+        from . import capture
+
+        every = capture.variants(self.visual)
+        self.pages.update(v.page_name for v in every)
+        if not self.options.shard:
+            return every
+        i, n = parse_shard(self.options.shard)
+        self.partial = True  # unused baselines are judged on the merged report only
+        return [v for v, shard in zip(every, balance(self._areas(every), n)) if shard == i - 1]
+
+    def _areas(self, variants: list) -> list[float]:
+        """Each variant's page image area, from the manifest's record of its committed page.png
+        (no rendering); a variant with no baseline yet counts as its viewport times the median
+        page length."""
+        from .store import Store
+
+        sizes = Store(self.visual.snapshots).read_manifest()["baselines"]
+        known = [sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants]
+        lengths = sorted(s[1] / max(v.height, 1) for v, s in zip(variants, known) if s) or [1.0]
+        median = lengths[len(lengths) // 2]
+        return [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in zip(variants, known)]
+
+    def listed(self, folder: str) -> list[str]:
+        """A variant's baselines as the manifest lists them, page first (no browser needed)."""
+        from .store import Store
+
+        rels = sorted(Store(self.visual.snapshots).sizes(folder))
+        page = ["page.png"] if "page" in rels and self.visual.full_page else []
+        return page + [f"{r}.png" for r in rels if r != "page"]
+
+    def captures(self, variants: list) -> Iterator:
+        """Each variant captured once (theme.run), pixels memory-mapped from this run's cache."""
+        from . import capture, run
+
+        if not variants:
+            return
+        if self._session is None:
+            self._session = capture.Session(self.visual, source=self.project.source).__enter__()
+        if self._cache is None:
+            self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
+        ctx = self.context(dict(self._session.fingerprint))
+        for shot in run.capture(self._session, variants, spill_to=self._cache, expected=ctx.store):
+            self.environment = self.environment or dict(shot.fingerprint)
+            if shot.aborted:
+                self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
+            yield shot
+
+    def close_browser(self) -> None:
+        """Playwright's sync API allows one instance per thread: never keep ours past collection."""
+        if self._session is not None:
+            self._session.__exit__(None, None, None)
+            self._session = None
+
+    def close(self) -> None:
+        self.close_browser()
+        if self._cache is not None:
+            shutil.rmtree(self._cache, ignore_errors=True)
+            self._cache = None
+
+    # ------------------------------------------------------------ outcomes
+
+    def record(self, key: str, status: str, entry: dict) -> None:
+        self.statuses[key] = status
+        if entry:
+            self.entries[key] = entry
+
+    def worker_output(self) -> dict:
+        """What an xdist worker hands the controller, which decides about unused baselines."""
+        return {"keys": sorted(self.collected), "pages": sorted(self.pages), "partial": self.partial,
+                "aborted": self.aborted, "environment": self.environment}
+
+    def merge(self, out: dict) -> None:
+        self.collected |= set(out["keys"])
+        self.pages |= set(out["pages"])
+        self.partial |= out["partial"]
+        self.aborted.update(out["aborted"])
+        self.environment = self.environment or out["environment"]
+
+    def finish(self) -> bool:
+        """Judge unused baselines (prune them when asked) and write the review folder;
+        True when unused baselines fail the session."""
+        unused = self._unused()
+        prune = unused and self.options.prune and self.ctx is not None and self.ctx.update.creates() \
+            and (not self.ctx.ci or self.ctx.allow_ci_update)
+        if prune:
+            self.ctx.store.delete(unused)
+        for key in unused:
+            self.record(key, Status.PRUNED if prune else Status.UNUSED,
+                        {"key": key, "status": str(Status.PRUNED if prune else Status.UNUSED)})
+        self.report_path = self._write_report()
+        return bool(unused) and not prune and not self.options.warn_unused
+
+    def _unused(self) -> list[str]:
+        """Baselines under the config's pages that no collected item matched, on complete runs only."""
+        if self.visual is None or self.partial or not self.pages:
+            return []
+        from .store import Store
+
+        store = self.ctx.store if self.ctx else Store(self.visual.snapshots)
+        owned = {k for k in store.keys() if k.split("/", 1)[0] in self.pages}
+        return sorted(owned - self.collected)
+
+    def _write_report(self) -> Path | None:
+        """The review folder, after every run with something to review (a failure, an update, unused)."""
+        from . import report
+
+        entries = tuple(report.Entry.from_json(e) for e in self.entries.values())
+        drift = next((e.drift for e in entries if e.drift), None)
+        env = self.environment or (dict(self.ctx.fingerprint) if self.ctx else {})
+        rep = report.Report(entries, env, drift, collected=tuple(sorted(self.collected)),
+                            pages=tuple(sorted(self.pages)))
+        if not rep.needs_review() and not self.options.report:
+            return None
+        folder = self.options.report or (self.visual.report if self.visual else self.root / "visual-report")
+        index = report.write(Path(folder), rep)
+        report.append_step_summary(rep)
+        return index
+
+    def summary(self) -> list[tuple[str, dict]]:
+        """The terminal summary: (line, colour keywords for pytest's writer)."""
+        if not self.statuses and not self.aborted:
+            return []
+        lines = [(f"aborted external request in {variant}: {url}", {"yellow": True})
+                 for variant, urls in sorted(self.aborted.items()) for url in urls]
+        counts = summarize(self.statuses)
+        lines += [(f"{status:>8}  {key}", _COLOUR[status]) for key, status in sorted(self.statuses.items())
+                  if status in _COLOUR]
+        lines.append((summary_line(counts), {"bold": True}))
+        if counts.get(Status.UNUSED) and self.visual:
+            hint = ("--snapshot-warn-unused was given" if self.options.warn_unused
+                    else "remove them with pytest --update-snapshots --prune-snapshots")
+            lines.append((f"{counts[Status.UNUSED]} unused baseline(s) in {self.visual.snapshots}: {hint}", {}))
+        if self.report_path is not None:
+            lines.append((f"review report: {self.report_path}", {}))
+        if self.partial and self.visual is not None and self.collected:
+            lines.append(("unused-baseline check skipped: partial run (-k, -m, --lf or deselection)", {}))
+        return lines
+
+
+_COLOUR = {Status.CREATED: {"green": True}, Status.UPDATED: {"yellow": True}, Status.UNUSED: {"red": True},
+           Status.PRUNED: {"yellow": True}}
+
+
+def summarize(statuses: dict[str, str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def summary_line(counts: dict[str, int]) -> str:
+    order = (Status.MATCHED, Status.FAILED, Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED)
+    parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
+    return "theme: " + ", ".join(parts)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`i/n` with 1 <= i <= n, as given to --visual-shard."""
+    try:
+        i, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise pytest.UsageError(f"--visual-shard {text!r}: expected i/n, e.g. 1/2") from None
+    if not 1 <= i <= n:
+        raise pytest.UsageError(f"--visual-shard {text!r}: i must be between 1 and n")
+    return i, n
+
+
+def balance(weights: list[float], n: int) -> list[int]:
+    """Shard index (0-based) for each weight: longest-processing-time-first greedy, deterministic.
+
+    LPT puts each job, largest first, on the least loaded machine; it is within
+    4/3 of the optimal makespan (Graham 1969) and needs no search. Ties break by
+    position, so every machine computes the same assignment.
+    """
+    loads = [0.0] * n
+    out = [0] * len(weights)
+    for index in sorted(range(len(weights)), key=lambda k: (-weights[k], k)):
+        target = min(range(n), key=lambda s: (loads[s], s))
+        out[index] = target
+        loads[target] += weights[index]
+    return out
