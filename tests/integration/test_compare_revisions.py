@@ -265,3 +265,16 @@ def test_a_region_moved_by_half_a_pixel_matches_at_the_bases_phase_and_a_real_ch
     assert found[KEYS["card"]]["status"] == "failed" and not found[KEYS["card"]]["realigned"]
     assert "2 matched only at their baseline's sub-pixel position" in (out / "summary.md").read_text()
     assert "moved by a fraction of a pixel" in run.stderr + run.stdout
+
+
+def test_base_head_on_a_clean_tree_reports_no_difference(repo, tmp_path):
+    """The working tree against its own HEAD: both sides go through the same capture and
+    check as pytest, so an unchanged article is all `matched` and the exit code is 0."""
+    assert git(repo, "status", "--porcelain") == ""
+    out = tmp_path / "report"
+    run = theme(repo, "compare", "--base", "HEAD", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    found = entries(out)
+    assert set(found) == set(KEYS.values())
+    assert {e["status"] for e in found.values()} == {"matched"}
+    assert all(e["diff"]["diff_pixels"] == 0 for e in found.values())
