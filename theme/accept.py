@@ -1,9 +1,7 @@
 """`theme accept`: take the actual images of a finished run (a downloaded CI report) as baselines.
 
-No re-run: the pixels a reviewer saw in the report are exactly the pixels that
-become baselines. Refused when the report was made in a different environment
-than the baselines it would join (other browser, fonts, flags), because such a
-baseline would fail on the next run in the usual environment; `force` overrides.
+No re-run, so the pixels a reviewer saw become the baselines. Refused, unless `force`, when the report's
+environment (browser, fonts, flags) differs from the baselines': such a baseline would fail next run.
 """
 
 from __future__ import annotations

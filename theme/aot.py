@@ -1,28 +1,7 @@
-"""theme's numba kernels compiled ahead of time into one extension module, cached on disk.
+"""theme's numba kernels (EXPORTS) compiled ahead of time by numba.pycc into one cached extension module.
 
-The kernels (EXPORTS): diff_rows, the pixelmatch kernel (theme/diff/jit.py), and
-unfilter, PNG's scanline filters undone in place (theme/pngfilter.py), which with
-libdeflate decodes page images twice as fast as libspng (see theme/images.py).
-
-Why: the JIT costs 0.5-0.8 s in every new process before its first pixel, even
-with numba's on-disk cache warm: importing numba (~0.2 s), then, on the first
-call, numba initialises its typing and lowering registries (~0.3 s, profiled with
-cProfile; on a machine with scipy it also imports scipy.linalg looking for BLAS).
-`theme diff` is a short-lived process and odiff, its yardstick, starts in
-milliseconds. The same functions compiled by numba.pycc load in under 1 ms and do
-not import numba at all.
-
-The module is built on first use in a child process (~4-8 s: numba and a C
-compiler are needed then, never afterwards) and stored in the first writable of
-theme/diff/__pycache__ and the user's cache folder. Its file name carries a key
-of jit.py's bytes, the numba, numpy and Python versions and the platform: any
-change builds a new module and a stale one is never loaded. Anything that fails
-(no numba, no compiler, read-only folders, numba without pycc) gives None, and
-the caller uses the JIT or numpy instead. Bit-identical to the JIT and to the
-reference: tests/unit/test_diff_parity.py runs every case through it.
-
-numba.pycc is deprecated upstream; when it goes, build() returns None and the
-JIT (with its on-disk cache) takes over.
+Why: `theme diff` is short-lived and the JIT costs a start-up in every process, cache warm or not; this loads
+in about a millisecond without importing numba (benchmarks/README.md). Any failure gives None (see get()).
 """
 
 from __future__ import annotations
@@ -51,7 +30,7 @@ EXPORTS = {
     "unfilter": ("theme.pngfilter", "i8(u1[::1], i8, i8, i8)"),
 }
 SOURCES = [HERE / "diff" / "jit.py", HERE / "pngfilter.py"]
-BUILD_TIMEOUT = 600  # s; a first build on a loaded 2-core machine takes ~10 s
+BUILD_TIMEOUT = 600  # s; generous: a first build takes seconds (measured: benchmarks/README.md)
 
 _loaded: dict[str, object] = {}
 _names: dict[tuple, str | None] = {}  # module_name() per tuple(SOURCES)
@@ -59,8 +38,8 @@ _lock = threading.Lock()  # two decoder threads may ask for the module at once
 
 
 def _numba_version() -> str | None:
-    """numba's version file, read without importing numba (~0.2 s) or
-    importlib.metadata (~10 ms); None when numba is not installed."""
+    """numba's version file, read without importing numba or importlib.metadata (both far
+    slower: benchmarks/README.md); None when numba is not installed."""
     spec = importlib.util.find_spec("numba")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -86,7 +65,7 @@ def key(source: bytes, numba_version: str) -> str:
 def module_name() -> str | None:
     """The compiled module's name for the current sources, computed once per set of
     source paths: load() runs on every PNG decode, and reading and hashing the
-    sources each time cost ~0.2 ms, as much as decoding a small region image."""
+    sources each time cost as much as decoding a small region image (benchmarks/README.md)."""
     sources = tuple(SOURCES)
     if sources not in _names:
         numba_version = _numba_version()
@@ -100,7 +79,7 @@ def module_name() -> str | None:
 
 
 def cache_dirs() -> list[Path]:
-    """Where compiled modules live, in order of preference."""
+    """Where compiled modules live, in order of preference (the first writable one is built into)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return [HERE / "__pycache__", Path(base) / "theme"]
 
@@ -138,7 +117,8 @@ def _import(name: str, path: Path):
 
 
 def get() -> object | None:
-    """The compiled module: cached, else built now (once per source version), else None.
+    """The compiled module: cached, else built now (once per source version), else None;
+    callers then use the JIT or numpy, all bit-identical (tests/unit/test_diff_parity.py).
 
     A build that failed leaves `<name>.failed` (with the child's error output) so
     later processes do not pay for it again; delete the file to retry.
@@ -174,7 +154,8 @@ def _mark_failed(folder: Path, name: str, log: str) -> None:
 
 
 def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
-    """Build in a child process (its compiler output and warnings stay out of ours).
+    """Build in a child process (its compiler output and warnings stay out of ours);
+    numba and a C compiler are needed only here, never to load the result.
 
     (built, None if `folder` is not writable else the child's error output).
     """
@@ -222,7 +203,10 @@ def _prune(folder: Path, keep: str) -> None:
 
 
 def _compile(name: str, out_dir: str) -> None:
-    """Child process: compile EXPORTS into `out_dir`/`name`.so with numba.pycc."""
+    """Child process: compile EXPORTS into `out_dir`/`name`.so with numba.pycc.
+
+    numba.pycc is deprecated upstream: once it is gone this fails, get() returns None
+    and the JIT (with its on-disk cache) takes over."""
     import warnings
 
     import importlib

@@ -1,9 +1,7 @@
 """Name what changed: turn red pixels into "note-box in “Memory usage” grew 14 px".
 
-Pure: takes the changed areas of a whole-page diff, the regions the capture
-found (key, name, box, heading, selector) and the sizes the baselines of those
-regions were recorded with, and returns sentences. A region's growth is read
-from its baseline's recorded size, so it is exact even when the page moved.
+Pure: a whole-page diff's changed areas, the capture's regions and their baselines' recorded sizes in,
+sentences out. Growth is read from the baseline's recorded size, so it is exact even when the page moved.
 """
 
 from __future__ import annotations

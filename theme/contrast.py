@@ -1,25 +1,7 @@
-"""Colour contrast of declared foreground/background role pairs, per WCAG 2.x.
+"""Colour contrast of declared foreground/background role pairs (`scss/contrast-pairs.toml`), per WCAG 2.1.
 
-Pure: CSS text and the pairs file's text in, results out (no compiler, no files
-are opened here; `load_pairs` takes the text and the path only for messages).
-
-The pairs live in `scss/contrast-pairs.toml`:
-
-    [[pair]]
-    name = "body text"                # what the reader sees
-    foreground = "text-color"         # role token names (--theme-<name>)
-    background = "page-background"
-    kind = "text"                     # text | large-text | ui
-    over = "page-background"          # optional: what a translucent background sits on
-
-Values come from the compiled CSS (theme.tokens), so `!default` overrides and
-map-merges are already applied, and var() chains are resolved in each scheme.
-
-The formulas are WCAG 2.1's, quoted where they are used:
-  - relative luminance: https://www.w3.org/TR/WCAG21/#dfn-relative-luminance
-  - contrast ratio:     https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio
-  - minimums: 1.4.3 Contrast (Minimum) — 4.5:1 for text, 3:1 for large text
-    (≥ 18pt, or ≥ 14pt bold); 1.4.11 Non-text Contrast — 3:1 for UI components.
+Pure: CSS and pairs-file text in, results out (nothing compiled or opened). Values come from the compiled
+CSS (theme.tokens): `!default` overrides and map-merges applied, var() chains resolved in each scheme.
 """
 
 from __future__ import annotations
@@ -35,7 +17,8 @@ import tinycss2.color4
 from . import tokens as tokens_mod
 from .errors import ThemeError
 
-# WCAG 2.1 success criteria 1.4.3 and 1.4.11.
+# WCAG 2.1 success criteria 1.4.3 (large text: >= 18pt, or >= 14pt bold) and 1.4.11 (UI components).
+# Formulas: https://www.w3.org/TR/WCAG21/#dfn-relative-luminance and #dfn-contrast-ratio.
 MINIMUM = {"text": 4.5, "large-text": 3.0, "ui": 3.0}
 SCHEMES = ("light", "dark")
 DEFAULT_OVER = "page-background"
@@ -121,6 +104,8 @@ def parse_colour(value: str) -> tuple[float, float, float, float] | None:
 # ------------------------------------------------------------- pairs file
 
 _PAIR_HEADER = re.compile(r"^\s*\[\[\s*pair\s*\]\]")
+# [[pair]] name = what the reader sees; foreground, background = role token names (--theme-<name>);
+# kind = text | large-text | ui; over (optional) = what a translucent background sits on.
 _PAIR_KEYS = {"name", "foreground", "background", "kind", "over"}
 
 

@@ -1,18 +1,7 @@
-"""Every error a user can cause, as one tree.
+"""Every error a user can cause, as one tree under ThemeError (the CLI prints one line, exit code 2).
 
-    ThemeError                 anything the CLI turns into one line and exit code 2
-    ├── ConfigError            pyproject.toml [tool.theme] is wrong (unknown key, bad value)
-    ├── BuildError             SCSS does not compile, or compiled to something broken
-    ├── ImageError             a PNG is missing, unreadable or corrupt
-    ├── CaptureError           the browser could not render what was asked
-    │   ├── BrowserNotFound    no Chromium anywhere we looked
-    │   └── UnstableRender     two consecutive captures never agreed
-    ├── StoreError             the snapshots folder or its manifest is unusable
-    └── LintError              a file given to `theme lint` cannot be read
-
-The message of each is complete on its own: what went wrong, where
-(`file:line:col` when there is a file), and what to do about it. Callers print
-`str(err)` and nothing else, so never rely on a traceback to carry context.
+Each message is complete on its own: what went wrong, where (`file:line:col` when there is a file) and what
+to do. Callers print `str(err)` and nothing else, so never rely on a traceback to carry context.
 """
 
 from __future__ import annotations
@@ -24,33 +13,33 @@ class ThemeError(Exception):
     exit_code = 2
 
 
-class ConfigError(ThemeError):
+class ConfigError(ThemeError):  # pyproject.toml [tool.theme] is wrong (unknown key, bad value)
     pass
 
 
-class BuildError(ThemeError):
+class BuildError(ThemeError):  # SCSS does not compile, or compiled to something broken
     pass
 
 
-class ImageError(ThemeError):
+class ImageError(ThemeError):  # a PNG is missing, unreadable or corrupt
     pass
 
 
-class CaptureError(ThemeError):
+class CaptureError(ThemeError):  # the browser could not render what was asked
     pass
 
 
-class BrowserNotFound(CaptureError):
+class BrowserNotFound(CaptureError):  # no Chromium anywhere we looked
     pass
 
 
-class UnstableRender(CaptureError):
+class UnstableRender(CaptureError):  # two consecutive captures never agreed
     pass
 
 
-class StoreError(ThemeError):
+class StoreError(ThemeError):  # the snapshots folder or its manifest is unusable
     pass
 
 
-class LintError(ThemeError):
+class LintError(ThemeError):  # a file given to `theme lint` cannot be read
     pass

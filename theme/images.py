@@ -1,18 +1,7 @@
 """PNG in and out, nothing else: (H, W, 4) uint8 RGBA arrays on the Python side.
 
-Reading: for 8-bit RGB/RGBA, libdeflate (imagecodecs) plus theme's compiled
-unfilter kernel (theme/pngfilter.py), else imagecodecs' libspng, else Pillow;
-the first two are 3x and 1.5x faster than Pillow on 80 MB page images and
-release the GIL so two images decode on two cores at once. All give the same
-pixels; tests/unit/test_images.py checks that.
-
-Writing: Pillow, so the bytes of a file depend only on the pixels, the options
-and the Pillow version (no timestamps or text chunks are written); `level` is
-the zlib level, 9 for committed baselines. Throw-away artefacts (artefact=True:
-diff images, a failed check's actual) are instead assembled by _encode_fast and
-deflated by zlib-ng, 4-6x faster, and not fsync'ed. A (H, W) uint8 index array
-with `palette=` writes an 8-bit palette PNG: a diff image has fewer than 256
-colours, and one byte per pixel compresses about 4x faster than four.
+Reading takes the fastest decoder that applies (_fast_decode, else Pillow), all giving the same pixels
+(tests/unit/test_images.py). Writing: Pillow, byte-stable for baselines; artefacts: _encode_fast.
 """
 
 from __future__ import annotations
@@ -105,11 +94,9 @@ def decode_room(width: int, height: int) -> int:
 def _fast_decode(data: bytes, out: np.ndarray | None = None) -> np.ndarray | None:
     """The common 8-bit RGB/RGBA case without Pillow; None means "ask Pillow".
 
-    Fastest first: libdeflate plus theme's unfilter kernel, which also turns RGB
-    into RGBA in place (0.11 s for a 1280×16 000 RGBA page, 0.17 s for a
-    1280×24 666 RGB screenshot), else libspng (0.23 s and 0.64 s: numpy's RGB to
-    RGBA copy is most of the latter). Both release the GIL, so two images decode
-    on two cores at once. Pillow takes 0.34 s for the page and holds the GIL.
+    Fastest first: libdeflate (imagecodecs) plus theme's unfilter kernel (theme/pngfilter.py),
+    which also turns RGB into RGBA in place, else libspng. Both are faster than Pillow and
+    release the GIL, so two images decode on two cores at once (measured: benchmarks/README.md).
     """
     if not _plain_8bit_colour(data):
         return None  # grey, palette, 16-bit, tRNS: Pillow's conversions define the RGBA we want
@@ -179,9 +166,8 @@ def _chunks(data: bytes) -> list[tuple[bytes, memoryview]] | None:
 def _spng(data: bytes, imagecodecs) -> np.ndarray | None:
     """(H, W, 4) RGBA by libspng, or None."""
     try:
-        # libspng, not libpng (png_decode): measured here, png_decode holds the GIL,
-        # so two images "in parallel" took as long as one after the other (0.38 s
-        # for two 1280×16 000 pages); spng_decode releases it (0.22 s).
+        # libspng, not libpng (png_decode): png_decode holds the GIL, so two images
+        # "in parallel" take as long as in turn (measured: benchmarks/README.md).
         arr = imagecodecs.spng_decode(data)
     except Exception:  # noqa: BLE001 - any failure: Pillow decides and names the error
         return None
@@ -198,6 +184,11 @@ def _spng(data: bytes, imagecodecs) -> np.ndarray | None:
 def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
                palette: np.ndarray | None = None, artefact: bool = False) -> bytes:
     """PNG bytes of an (H, W, 4) or (H, W, 3) uint8 array, or of (H, W) indices + palette.
+
+    Pillow writes no timestamps or text chunks: the bytes depend only on the pixels, the
+    options and the Pillow version. `level` is the zlib level, 9 for committed baselines.
+    Indices + `palette` make an 8-bit palette PNG: a diff image has fewer than 256 colours,
+    and one byte a pixel deflates much faster than four (benchmarks/README.md).
 
     artefact=True: a throw-away file (a diff image, a failed check's actual) that
     must be fast to write, not small or byte-stable across library versions:
@@ -229,9 +220,8 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
 def _encode_fast(array: np.ndarray, palette: np.ndarray | None) -> bytes | None:
     """A PNG assembled here and deflated by zlib-ng at level 1, or None without it.
 
-    Measured on a 1280×16 000 diff image (one byte a pixel): Pillow at level 1
-    takes 62-80 ms, 35 ms of it even at level 0 (its row-by-row encoder); this,
-    25 ms. Scanlines use the Up filter, computed for all rows at once by numpy:
+    Faster than Pillow even at level 0, whose row-by-row encoder is the cost (measured:
+    benchmarks/README.md). Scanlines use the Up filter, computed for all rows at once by numpy:
     screenshots repeat rows, so it deflates to mostly zeros. Files are larger than
     Pillow's at level 9, which is why baselines never come here.
     """

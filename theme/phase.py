@@ -1,28 +1,7 @@
 """Sub-pixel phase: tell a region that moved by a fraction of a pixel from one that changed.
 
-Chromium lays a page out in 1/64 px and snaps what it paints (text baselines,
-borders, rules) to whole pixels relative to the page. When something above a
-code block grows by half a pixel (a note-box's text goes from 12 to 13 px),
-the code block's box lands at another fraction of a pixel, and its rows snap
-differently: a blank row appears above one line and disappears below another,
-a fraction bar in display maths is anti-aliased across two rows instead of
-one. The element did not change, yet its pixels did. Measured on the specimen
-(note-box content 12 → 13 px): 20 of 24 code, maths and figure regions at
-1280 px failed that way, and every one of them matched its baseline exactly
-once re-rendered at its baseline's phase.
-
-So instead of a tolerance (which would also let a real 1-px change through),
-the check re-renders: each baseline records its element's CSS box (store.py,
-"box"). When a region's crop differs from its baseline *and* its box sits at
-another phase than the baseline's, the variant is captured once more with
-every such element moved (relative positioning: nothing around it moves) by
-the fraction that puts it back on its baseline's phase, and that crop is
-compared too. A region that matches there changed nothing but its position
-on the page; anything else is a real difference and fails as before, against
-the crop of the page as it really is.
-
-One extra capture per variant, only when some region needs it, and never
-when the layout above the regions is unchanged.
+Chromium snaps what it paints to whole pixels: a region pushed down by half a pixel re-snaps though unchanged
+(a blank row moves, a fraction bar spans two rows; benchmarks/README.md): it is re-rendered at its baseline's phase.
 """
 
 from __future__ import annotations
@@ -61,6 +40,9 @@ def recorded_boxes(expected: Store, folder: str) -> dict[str, Box]:
     return expected.boxes(folder)
 
 
+# Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits at another
+# phase than its baseline's recorded box (store.py "box") is captured once more, moved by relative
+# positioning onto that phase, and compared again; one extra capture per variant, only when needed.
 def plan(expected: Store, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
     """The nudges a second capture of `capture`'s variant needs against the expected images
     (the baseline store, or anything with read(key) and boxes(folder), such as a base

@@ -1,19 +1,12 @@
 """PNG's five scanline filters undone in place, by numba (compiled ahead of time by aot.py).
 
-Why not a library's decoder: libspng (imagecodecs) takes 0.23 s for a 1280×16 000
-page, most of it in its zlib, and a page screenshot comes from Chromium as RGB,
-whose expansion to RGBA took another 0.4 s for a 1280×24 666 tile in numpy.
-libdeflate inflates the same stream in 65 ms, and this kernel undoes the filters
-and widens RGB to RGBA in place: 0.11 s for the page. images.py parses the chunks and inflates; every PNG this path
-does not take (interlaced, palette, grey, 16-bit, tRNS) goes to libspng or
-Pillow. tests/unit/test_images.py checks every filter against libpng and Pillow.
-
-Optional: importing this module raises ImportError when numba is missing.
+Why: after libdeflate's inflate (images.py) this decodes a page faster than libspng, and widens Chromium's RGB
+to RGBA in place (measured: benchmarks/README.md); tests/unit/test_images.py checks it against libpng and Pillow.
 """
 
 from __future__ import annotations
 
-import numba
+import numba  # optional: without numba this import fails (images.py then uses libspng or Pillow)
 import numpy as np
 
 
@@ -29,7 +22,7 @@ def unfilter(buf, height, width, channels):
     every byte written has been read, and row y-1's output, which Up, Average and
     Paeth read, lies wholly before row y's. Then, for RGB, the rows are widened
     to RGBA from the last pixel back: pixel k moves from 3k to 4k, never onto a
-    pixel not yet moved. (One fused pass ran 3-5x slower: per-byte branches.)
+    pixel not yet moved. (One fused pass was slower: per-byte branches; benchmarks/README.md.)
     """
     stride = channels * width
     bpp = channels

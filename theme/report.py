@@ -1,15 +1,7 @@
 """Outcomes → a review folder: `index.html`, `report.json`, `summary.md`, and the images.
 
-Pure over its input except for the one function that writes the folder. The
-folder is self-contained (no CDN; images copied beside the page; CSS and JS
-inline), so a CI artefact downloaded and unzipped opens from the file system,
-and `theme accept` can take the actual images straight from it.
-
-    visual-report/
-      index.html      cards with expected / actual / diff, slider, blink, zoom, filters
-      report.json     everything below, machine-readable (format 1)
-      summary.md      counts + a table of changed images (for $GITHUB_STEP_SUMMARY / a PR comment)
-      images/<key stem>.{expected,actual,diff}.png
+Pure except write(). Self-contained (no CDN, CSS and JS inline, images copied to images/<key stem>.<kind>.png),
+so an unzipped CI artefact opens from disk and `theme accept` takes its actual images straight from it.
 """
 
 from __future__ import annotations
@@ -27,7 +19,7 @@ from .status import ORDER as STATUS_ORDER
 from .status import REVIEW as REVIEW_STATUSES
 from .status import Status
 
-FORMAT = 1
+FORMAT = 1  # report.json's "format"
 _KINDS = ("expected", "actual", "diff")
 
 

@@ -1,19 +1,7 @@
 """The baselines folder (`snapshots/` by default) and its manifest.
 
-Layout, shared with `theme capture`:
-
-    snapshots/
-      manifest.json                          sha256, size, environment (and a region's CSS box) of every baseline
-      <page>/<viewport>-<scheme>/page.png    the whole page
-      <page>/<viewport>-<scheme>/<region-key>/<name>.png
-
-A key is the POSIX path of a PNG relative to the folder, e.g.
-`index/desktop-dark/note-box/memory-usage-2.png`. Keys are checked before any
-file operation so that no name can leave the folder.
-
-Writes are atomic (theme.fsutil) and the manifest is read-modified-written
-under an exclusive `flock`, so two concurrent update runs (xdist workers, or two
-terminals) both land and the file is always valid JSON.
+Keys (relative PNG paths) are checked before any file operation, so none can leave the folder. Writes are
+atomic and the manifest is updated under an exclusive `flock`: concurrent runs both land, as valid JSON.
 """
 
 from __future__ import annotations
@@ -31,7 +19,9 @@ from . import images
 from .errors import StoreError
 from .fsutil import atomic_write_bytes, atomic_write_text
 
-MANIFEST = "manifest.json"
+# Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
+# so a key reads e.g. index/desktop-dark/note-box/memory-usage-2.png.
+MANIFEST = "manifest.json"  # sha256, size, environment (and a region's CSS box) of every baseline
 _LOCK = ".manifest.lock"
 _FORMAT = 1
 

@@ -1,18 +1,7 @@
-"""Design tokens as the browser receives them, read back from the compiled CSS.
+"""Design tokens as the browser receives them, read back from the compiled CSS (pure, tinycss2).
 
-Pure functions on CSS text (tinycss2), no files, no compiler. Why read the
-CSS rather than the SCSS maps: the compiled custom properties are what a page
-actually gets, after `!default` overrides, map-merges and Sass arithmetic, so
-the light and dark values printed here cannot drift from the stylesheet. LibSass
-has no API to enumerate variables, and a second SCSS evaluator would be a
-second truth. The token set is therefore exactly the custom properties with the
-theme prefix:
-
-    light  = declarations of the `:root` rule(s)
-    dark   = declarations of the `[data-theme="dark"]` rule, which the
-             color-mode mixin prints from the same map as the
-             `@media (prefers-color-scheme: dark)` block (`dark_media_matches`
-             verifies the two agree)
+Why the CSS, not the SCSS maps: it is what a page gets after `!default`, map-merges and Sass arithmetic, so it
+cannot drift; LibSass cannot enumerate variables, and a second SCSS evaluator would be a second truth.
 """
 
 from __future__ import annotations
@@ -23,6 +12,8 @@ from dataclasses import asdict, dataclass
 
 import tinycss2
 
+# Tokens: the `--theme-*` properties of `:root` (light) and `[data-theme="dark"]` (dark), which the color-mode
+# mixin prints from the same map as the media-query block (dark_media_matches checks they agree).
 PREFIX = "theme"
 DARK_ATTRIBUTE_SELECTOR = '[data-theme="dark"]'
 DARK_MEDIA = "(prefers-color-scheme: dark)"

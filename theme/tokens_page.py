@@ -1,17 +1,7 @@
-"""The token documentation page: one self-contained HTML file from the compiled CSS.
+"""The token documentation page: one self-contained HTML file (no scripts or URLs) from the compiled CSS.
 
-Pure: CSS text in, HTML text out (the CLI writes it atomically). Like
-theme.tokens it reads the CSS the browser gets, so what the page shows cannot
-drift from the stylesheet:
-
-  - every `--theme-*` token with its light and dark value (var() chains resolved),
-    a swatch per scheme for colours, a specimen line for font stacks;
-  - "used by": every rule (selector and property, media query noted) whose value
-    reads the token, directly or through another token;
-  - type sizes: every font-size the stylesheet sets, with the selectors that set
-    it and a specimen line at that size.
-
-No scripts, no external URLs: it opens from disk anywhere.
+Pure, and like theme.tokens it reads the CSS the browser gets, so it cannot drift: each token's light and dark
+values (swatches, font specimens), the rules that read it through any var() chain, and every font-size set.
 """
 
 from __future__ import annotations

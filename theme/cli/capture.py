@@ -1,16 +1,7 @@
-"""`theme capture`: render every page × viewport × colour scheme and write the images.
+"""`theme capture`: write <out>/<page>/<viewport>-<scheme>/{page.png, <region-key>/<name>.png, fingerprint.json}.
 
-    <out>/<page>/<viewport>-<scheme>/page.png
-    <out>/<page>/<viewport>-<scheme>/<region-key>/<name>.png
-    <out>/<page>/<viewport>-<scheme>/fingerprint.json
-
-One line per variant on stdout; progress on stderr while it works.
-
-`--explain` is for an article that misbehaves: every variant is captured twice,
-and for each one it prints what settling waited for and how long, the custom
-tags nothing defined, the requests routed and aborted, the fixed and sticky
-elements pinned, the animated images frozen, and the elements whose pixels
-differed between the two captures, as selectors to paste into `mask`.
+One line per variant on stdout, progress on stderr. `--explain`, for an article that misbehaves, captures
+every variant twice and says what the engine waited for and pinned, and which elements differed (to `mask`).
 """
 
 from __future__ import annotations
@@ -29,8 +20,8 @@ from ..fsutil import atomic_write_text
 from ..images import write_png
 from . import main, project_options
 
-# zlib level 1: these are throw-away artifacts; level 1 encodes a 120 000 px
-# page several times faster than the default 6 for a file ~20 % larger.
+# zlib level 1: these are throw-away artifacts, so encoding speed beats file size
+# (measured: benchmarks/README.md).
 PNG_LEVEL = 1
 
 

@@ -1,14 +1,7 @@
-"""`theme diff A.png B.png`: compare two PNG files with pixelmatch semantics.
+"""`theme diff A.png B.png`: pixelmatch semantics; exit 0 if they match, 1 if not, 2 on a missing or bad PNG.
 
-Exit 0 when they match, 1 when they differ, 2 when an input is missing,
-unreadable or not a PNG (one line naming the file).
-
-This command is a short-lived process, so its fixed costs matter as much as the
-diff itself (benchmarks/diff_bench.py times it end to end against odiff): only
-numpy and imagecodecs are imported (PNGs are decoded by libdeflate and the
-compiled unfilter kernel, the diff image deflated by zlib-ng: see images.py),
-and the kernel is the ahead-of-time compiled one (no numba import) whenever it
-can be had (see _engine).
+A short-lived process timed end to end against odiff (benchmarks/diff_bench.py), so fixed costs matter: only
+numpy and imagecodecs are imported (images.py), and the kernel is the ahead-of-time compiled one (see _engine).
 """
 
 from __future__ import annotations
@@ -62,12 +55,9 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
         raise SystemExit(1)
 
 
-# Which kernel: the ahead-of-time compiled one (theme/aot.py) when it can be
-# had: it loads in under a millisecond. Without it, the choice is between numpy
-# and the numba JIT, which costs ~0.6 s per process before its first pixel. Costs
-# per pixel measured with benchmarks/diff_bench.py on 1280×16 000 (two cores):
-# numpy ~25 ns for every pixel plus ~400 ns for each pixel that differs; the JIT
-# ~2.5 ns plus ~20 ns. So the JIT pays once the numpy estimate exceeds its start-up.
+# Which kernel: the ahead-of-time compiled one (theme/aot.py), which loads in about a millisecond;
+# else the numba JIT once numpy's estimated extra time exceeds the JIT's start-up, else numpy.
+# Costs per pixel from benchmarks/diff_bench.py (measured: benchmarks/README.md).
 JIT_START_S = 0.6
 NUMPY_S_PER_PIXEL, NUMPY_S_PER_DIFFERING = 22.5e-9, 380e-9  # in excess of the JIT's
 SAMPLE_EVERY = 16  # rows: the estimate of differing pixels reads 1/16 of the images

@@ -1,9 +1,7 @@
 """The diff engine: pure functions, arrays in and results out; it never opens a file.
 
-    pixelmatch(...)   drop-in for PyPI pixelmatch 0.4.0, bit-identical, fast
-    compare(...)      tolerances, sizes, boxes of changes and shifted bands -> DiffResult
-    palette(diff)     a diff image as (indices, palette) for a fast 8-bit PNG, or None
-    IndexedImage      compare(diff_image="indexed")'s diff image: one byte a pixel
+pixelmatch(): drop-in for PyPI pixelmatch 0.4.0, bit-identical and fast; compare(): tolerances, sizes,
+change boxes and shifted bands -> DiffResult; palette(): a diff image as (indices, palette) or None.
 """
 
 from .kernel import available_engines

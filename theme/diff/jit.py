@@ -1,17 +1,12 @@
 """The pixelmatch kernel compiled by numba: one pass per pixel, no temporaries.
 
-Same maths, same operation order as kernel.py and the PyPI reference (see the
-docstring there); numba compiles float64 expressions as written and, with
-fastmath off (the default), never reorders or fuses them (no FMA), so results are
-bit-identical — tests/unit/test_diff_parity.py checks it against the reference.
-
-Optional: importing this module raises ImportError when numba is missing, and
-the numpy kernel is used instead.
+Same maths and operation order as kernel.py and the PyPI reference; with fastmath off numba never reorders
+or fuses float64 operations (no FMA), so results are bit-identical (tests/unit/test_diff_parity.py).
 """
 
 from __future__ import annotations
 
-import numba
+import numba  # optional: without numba this import fails and the numpy kernel is used
 import numpy as np
 
 _OPTS = dict(nogil=True, fastmath=False, boundscheck=False)
@@ -167,8 +162,8 @@ def diff_rows(a8, b8, a32, b32, out, out_idx, draw, indexed, y0, y1, limit, incl
                 if not include_aa:
                     # antialiased() is False whenever 3+ neighbours equal the centre
                     # (the border counting as one), whatever the scan order: count them
-                    # here first. Most changed pixels stop here, and the call it saves
-                    # costs ~30 ns (numba increfs and decrefs its three array arguments).
+                    # here first. Most changed pixels stop here, saving a call in which numba
+                    # increfs and decrefs three arrays (measured: benchmarks/README.md).
                     nx0 = max(x - 1, 0)
                     ny0 = max(y - 1, 0)
                     nx2 = min(x + 1, width - 1)

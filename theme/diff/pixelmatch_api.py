@@ -1,11 +1,7 @@
 """`pixelmatch(...)`: the PyPI package's signature and behaviour, on a fast engine.
 
-Inputs are what the reference takes (flat RGBA sequences: bytes, bytearray,
-lists, array.array) plus numpy arrays, flat or (H, W, 4) uint8. Writes go into
-`output` in place, exactly the bytes the reference would write; positions the
-reference leaves alone are left alone. Inputs that are not 8-bit RGBA (floats,
-values outside 0..255) are handed to the reference itself, so the drop-in promise
-holds for them too, only slowly.
+Takes the reference's inputs (flat RGBA sequences) plus numpy arrays, and writes into `output` exactly the
+bytes it would, no others; inputs that are not 8-bit RGBA go to the reference itself (still a drop-in, slow).
 """
 
 from __future__ import annotations
@@ -29,7 +25,7 @@ def pixelmatch(img1: Any, img2: Any, width: int, height: int, output: Any = None
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     n1, n2 = _length(img1), _length(img2)
     has_output = output is not None and _length(output) > 0  # the reference tests `if output`
-    # Same guards, same messages and order as pixelmatch/core.py.
+    # Same guards, same messages and order as the PyPI package (its module pixelmatch.core).
     if n1 != n2:
         raise ValueError("Image sizes do not match.", n1, n2)
     if has_output and _length(output) != n1:

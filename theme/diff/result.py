@@ -1,14 +1,7 @@
 """compare(expected, actual, tolerance) -> DiffResult: the verdict every caller uses.
 
-Counting follows pixelmatch (threshold, anti-aliasing) and the allowance follows
-Playwright's toHaveScreenshot: a comparison passes when the differing pixels are
-at most max(max_diff_pixels, max_diff_ratio × total pixels), and the sizes agree.
-
-Before counting, rows inserted or removed are found (shift.py) so that content
-pushed down by a taller heading is not counted as changed. The count is then:
-differing pixels between aligned rows (pixelmatch semantics), plus every pixel of
-inserted and removed rows. With no shift and equal sizes it is exactly
-pixelmatch's count. Different widths diff the overlapping columns.
+Counting follows pixelmatch (threshold, anti-aliasing) after aligning shifted rows (shift.py); a comparison
+passes when the sizes agree and at most max(max_diff_pixels, max_diff_ratio × total) pixels differ (Playwright).
 """
 
 from __future__ import annotations
@@ -114,8 +107,10 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tol
     total = max(1, expected.shape[0] * expected.shape[1], actual.shape[0] * actual.shape[1])
     if exp_size == act_size and _identical(expected, actual):  # memory speed
         return _verdict(0, total, exp_size, act_size, [], [], None, tolerance)
-    width = min(expected.shape[1], actual.shape[1])
+    width = min(expected.shape[1], actual.shape[1])  # different widths: the overlapping columns
     exp_view, act_view = expected[:, :width], actual[:, :width]
+    # Content pushed down by a taller heading is not "changed": aligned rows count by pixelmatch, inserted
+    # and removed rows in full. With no shift and equal sizes that is exactly pixelmatch's count.
     alignment = shift.align(exp_view, act_view, engine)
     tally = kernel.Tally.empty(actual.shape[0], width)
     if exp_size == act_size and not alignment.shifts:

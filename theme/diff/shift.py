@@ -1,14 +1,7 @@
 """Rows inserted or removed between two page images: row hashes + patience alignment.
 
-A page whose heading grew by 14 px differs from its baseline in every pixel row
-below the heading, yet nothing there changed. Hashing each pixel row turns the
-two images into two sequences of tokens; aligning them (Bram Cohen's patience
-diff: anchor on rows that occur exactly once in both, keep the longest
-increasing run of anchors, recurse into the gaps, and match common prefixes and
-suffixes) finds blocks of rows that are the same content at a different height.
-A change of offset between two consecutive blocks is a shift: "content below
-y=1520 moved down by 14 px". Rows left unmatched are paired top to bottom and
-diffed; rows with no partner at all were inserted or removed.
+A heading grown by 14 px changes every pixel row below it, though nothing there changed. Aligning the rows'
+hashes finds blocks of the same content at another height; a change of offset between blocks is a Shift.
 """
 
 from __future__ import annotations
@@ -59,8 +52,8 @@ def row_hashes(img: np.ndarray, engine: str = "auto") -> np.ndarray:
     The hash is a matrix-vector product mod 2**64: the row read as 64-bit words
     (two pixels each) times fixed odd per-word weights. Position-dependent (a
     row moved sideways hashes differently), and numpy's integer matmul runs at
-    near memory speed without the numba JIT (measured on 1280×16 000: ~14 ms,
-    against ~110 ms for blake2b per row and ~500 ms of numba start-up). `engine`
+    near memory speed without the numba JIT, far faster than blake2b per row or the
+    JIT's start-up (measured: benchmarks/README.md). `engine`
     is accepted for symmetry with the kernel; every engine hashes the same way.
     """
     del engine
@@ -101,7 +94,8 @@ def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Ali
     i_prev = j_prev = 0
     removed = 0
     for i, j, n in blocks + [(len(a), len(b), 0)]:
-        gap = min(i - i_prev, j - j_prev)  # unmatched rows between blocks: pair top-down
+        # unmatched rows between blocks: paired top-down and diffed; rows left over were inserted/removed
+        gap = min(i - i_prev, j - j_prev)
         pairs[j_prev:j_prev + gap] = np.arange(i_prev, i_prev + gap)
         removed += (i - i_prev) - gap
         pairs[j:j + n] = np.arange(i, i + n)
@@ -130,7 +124,10 @@ def _rows_of(blocks, bounds_a, bounds_b) -> list[tuple[int, int, int]]:
 
 
 def _patience(a: list, b: list) -> list[tuple[int, int, int]]:
-    """Matching blocks (i, j, n) of two token lists; explicit stack, no recursion limit."""
+    """Matching blocks (i, j, n) of two token lists; explicit stack, no recursion limit.
+
+    Bram Cohen's patience diff: match common prefix and suffix, anchor on tokens that occur
+    exactly once in both, keep the longest run of anchors increasing in both, then the gaps."""
     out = []
     stack = [(0, len(a), 0, len(b))]
     while stack:

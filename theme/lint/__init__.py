@@ -1,14 +1,7 @@
 """`theme lint`: find the markup that silently defeats the theme (pure: no browser).
 
-    lint(paths, config)  -> LintResult(problems, files)
-    fix_text(text)       -> (fixed text, number of note-box contents rewritten)
-
-Which files: the given paths (folders: every *.html below), or with none the
-configured pages `visual.pages` under `visual.root` plus their copies under the
-sibling folder `src` of root when it exists (a Distill repo keeps both).
-Class checks (TL020/TL021) need the built CSS of `build.outputs`; TL021 (a
-warning) and TL040/TL041 judge the article as a whole, so TL021 runs only on the
-configured pages. Codes and severities: model.CODES.
+Class checks (TL020/TL021) need the built CSS of `build.outputs`; TL021 (a warning) and TL040/TL041 judge
+the article as a whole, so TL021 runs only on the configured pages. Codes and severities: model.CODES.
 """
 
 from __future__ import annotations
@@ -51,7 +44,9 @@ def _src_root(config: Config) -> Path | None:
 
 
 def targets(paths: Sequence[Path] | None, config: Config | None) -> list[Path]:
-    """The HTML files to lint, in a stable order."""
+    """The HTML files to lint, in a stable order: the given paths (folders: every *.html below),
+    else the configured pages under `visual.root` plus their copies under its sibling `src`
+    when that exists (a Distill repo keeps both)."""
     if paths:
         found: list[Path] = []
         for path in map(Path, paths):

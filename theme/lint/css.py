@@ -1,11 +1,7 @@
 """The class names a compiled stylesheet defines, with where each is first defined.
 
-tinycss2 tokenizes the CSS the way browsers do (CSS Syntax Level 3). A class
-selector is a `.` delimiter directly followed by an identifier; we look for it in
-every qualified rule's prelude, descending into at-rules with a block (@media,
-@supports, @layer, @container…) and into functional pseudo-classes such as
-`:not(.x)` / `:is(.x)`. Numbers like `.5em` are NumberTokens, never a `.` delimiter,
-so they cannot be mistaken for classes.
+tinycss2 tokenizes as browsers do: a class is a `.` delimiter directly followed by an identifier, sought in
+every prelude, inside at-rule blocks and functional pseudo-classes (`:not(.x)`); `.5em` is a number, never one.
 """
 
 from __future__ import annotations

@@ -1,26 +1,7 @@
-"""`theme lint --fix`: rewrite broken note-box content into the contract's form,
-touching only the bytes that must change.
+"""`theme lint --fix`: rewrite broken note-box content, touching only the bytes that must change.
 
-Broken forms (seen in a real article, fixed there by hand in 14 places, twice):
-
-    <p class="note-box-content">text <ul>…</ul> more</p>      a list inside a paragraph
-    <p class="note-box-content"><p>text</p></p>               a paragraph inside a paragraph
-    <p class="note-box-content"><p>text</p>                   …with the outer one never closed
-    <p class="note-box-content">one <br><br> two</p>          paragraphs faked with <br><br>
-    <div class="note-box-content"><p>text <ul>…</ul></p></div> a half-done fix (still split)
-
-Target: <div class="note-box-content"><p>text</p><ul>…</ul><p>more</p></div>.
-
-How: we read the region the author *meant* as content (from the content's start
-tag to its parent's end tag for the <p> form, to its own </div> for the <div> form)
-as a flat list of items at the region's top level — inline items (text, <em>, <a>,
-<d-math>…), blocks (<ul>, <table>…), <p>/</p> tags and <br> pairs. A <p>/</p> tag or
-<br> pair is a *boundary marker*. Each maximal run of inline items between
-boundaries becomes one paragraph: a marker right before it is reused as its <p>,
-one right after as its </p>, and only missing tags are inserted next to the text.
-Unused markers are deleted. Everything else keeps its bytes, whitespace included.
-After one pass the content is a <div> whose paragraphs the parser does not split,
-so a second pass finds nothing to do (idempotent).
+Broken forms (a list or <p> inside the content's <p>, paragraphs faked with <br><br>, a half-done <div> fix:
+tests/fixtures/lint/note_boxes_before.html) become <div class="note-box-content"><p>…</p><ul>…</ul></div>.
 """
 
 from __future__ import annotations
@@ -82,7 +63,9 @@ def matching_end(tokens: list[dict], i: int) -> int | None:
 
 
 def _items(doc: Document, first: int, last: int, start: int, end: int) -> list[Item]:
-    """The top-level items of text[start:end]; tokens[first:last] are the tags inside it."""
+    """The top-level items of text[start:end]; tokens[first:last] are the tags inside it.
+
+    Inline items (text, <em>, <d-math>…), blocks (<ul>, <table>…), <p>/</p> tags and <br>s."""
     items: list[Item] = []
     stack: list[str] = []
     opened: Item | None = None
@@ -145,7 +128,10 @@ def _pair_breaks(items: list[Item]) -> None:
 
 
 def _paragraph_edits(items: list[Item]) -> list[Edit]:
-    """Wrap each run of inline items in exactly one <p>…</p>, reusing adjacent markers."""
+    """Wrap each run of inline items in exactly one <p>…</p>, reusing adjacent markers.
+
+    A marker (<p>, </p>, <br> pair) right before a run becomes its <p>, one right after its </p>;
+    only missing tags are inserted, and _region_edits deletes unused markers."""
     edits: list[Edit] = []
     boundaries = [k for k, it in enumerate(items) if it.kind in ("block",) + _MARKERS]
     edges = [-1] + boundaries + [len(items)]
@@ -190,6 +176,8 @@ def _content_edits(doc: Document, element, index: dict, split_at: list[int]) -> 
     if token is None:
         return []
     i = index[id(token)]
+    # The region the author meant as content: to the parent's end tag for the <p> form (the
+    # parser closed the <p> early), to its own </div> for the <div> form.
     if element.tag == "p":
         parent_token = doc.origin.get(doc.parent(element))
         if parent_token is None:
@@ -204,7 +192,7 @@ def _content_edits(doc: Document, element, index: dict, split_at: list[int]) -> 
         return []
     start, end = token["span"][1], doc.tokens[end_i]["span"][0]
     if not close_div and not any(start <= at < end for at in split_at):
-        return []  # a <div> whose paragraphs the parser keeps whole: nothing to fix
+        return []  # a <div> whose paragraphs the parser keeps whole: nothing to fix (so --fix is idempotent)
     items = _items(doc, i + 1, end_i, start, end)
     edits = _region_edits(items, start, close_div)
     if close_div:  # "<p" -> "<div"; the attributes keep their bytes

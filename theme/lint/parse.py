@@ -1,24 +1,7 @@
 """Parse HTML exactly as a browser does (html5lib) and remember where every tag came from.
 
-html5lib builds a spec-compliant tree but keeps no source positions. We add them
-with two small subclasses instead of a second, hand-written tokenizer:
-
-* `_SpanTokenizer` records the stream position when the tokenizer sees the `<`
-  that opens a tag or comment (the entry to `tagOpenState` and the raw-text
-  "less-than sign" states), and the position when the token is yielded (just
-  after its `>`). html5lib's `HTMLInputStream.position()` counts lines after
-  turning CR LF and lone CR into LF; columns inside a line are unaffected, so we
-  map (line, column) back to offsets of the *original* text with a line table
-  built on the same three newline forms. `--fix` edits those original offsets.
-
-* `_OriginTreeBuilder` (the etree builder) remembers which start-tag token
-  created each element, so checks can point at `line:col` of any element.
-
-The tokenizer also watches the tree builder's stack of open elements around
-each token: a `<p>` that is open before a start tag and closed after it was
-closed *implicitly by that tag* (HTML spec 13.2.6.4.7, "in body": address, div,
-ul, p, h1… close a `<p>` in button scope). That is exactly the seeds' bug, and
-we learn it from the parser itself rather than from a copy of the spec's lists.
+html5lib keeps no source positions, so two small subclasses add them (not a second tokenizer): `_SpanTokenizer`
+(tag spans, and each <p> a start tag closed implicitly) and `_OriginTreeBuilder` (each element's start tag).
 """
 
 from __future__ import annotations
@@ -38,7 +21,9 @@ from ..errors import LintError
 
 START, END, COMMENT = tokenTypes["StartTag"], tokenTypes["EndTag"], tokenTypes["Comment"]
 _SPANNED = (START, END, COMMENT)
-# The newline forms html5lib folds into "\n" (HTMLInputStream.readChunk).
+# The newline forms html5lib folds into "\n" (HTMLInputStream.readChunk) before counting lines;
+# columns are unaffected, so a line table on the same forms maps (line, col) back to offsets of
+# the original text, which `--fix` edits.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -132,6 +117,9 @@ class _SpanTokenizer(_tokenizer.HTMLTokenizer):
                 # The queue is drained after every state step, so "now" is just past the ">".
                 token["span"] = (self.to_offset(*self._open_at), self.to_offset(*self.stream.position()))
                 self.recorded.append(token)
+            # A <p> open before a start tag and closed after it was closed implicitly by that tag
+            # (HTML spec 13.2.6.4.7, "in body"): the note-box bug, learnt from the parser itself
+            # rather than from a copy of the spec's lists.
             open_before = [e for e in tree.openElements if e.name == "p"]
             made_before = tree.p_made
             yield token
