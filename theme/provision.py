@@ -1,24 +1,8 @@
 """`theme setup`: make this machine able to render, with no manual step.
 
-What a capture needs beyond Python packages:
-  1. a Chromium: THEME_BROWSER, else Playwright's own build, else a system one.
-     Playwright's download is tried first (it is what most users have); where it
-     cannot be reached (closed networks, this project's CI) Debian's `chromium`
-     package is installed instead.
-  2. system fonts the renders rely on: an emoji font, so a note-box title's 📝
-     is a glyph and not an empty box, and fontconfig to find it.
-And what makes the short-lived commands fast from their first run:
-  3. bytecode for theme's own modules. pip compiles it for a regular install
-     but not for an editable one (the README's), and where PYTHONDONTWRITEBYTECODE
-     is set every command then compiles ~30 modules from source: 40 ms of a
-     0.5 s `theme diff`.
-  4. the numba kernels compiled ahead of time (theme/aot.py), which would
-     otherwise be built by the first diff (~10 s) while the first decodes use the
-     slower PNG decoder.
-
-Each step checks before it acts, so running setup twice is fast and changes
-nothing. Installing needs root (or sudo) for apt-get; without it, the error says
-exactly which command to run.
+A Chromium (THEME_BROWSER, else Playwright's, else Debian's `chromium` via apt-get), an emoji
+font and fontconfig, bytecode for an editable install, and the diff kernels compiled ahead of
+time. Each step checks before it acts, so a second run changes nothing.
 """
 
 from __future__ import annotations
@@ -83,14 +67,14 @@ def _ensure_browser(log: Callable[[str], None], try_playwright: bool) -> Step:
 
     try:
         found = find_browser()
-        return Step("browser", f"found {found}")
+        return Step("browser", found.describe())
     except BrowserNotFound:
         pass
     if try_playwright and _playwright_install(log):
-        return Step("browser", f"installed by Playwright: {find_browser()}")
+        return Step("browser", f"installed by Playwright: {find_browser().describe()}")
     log("theme setup: Playwright's browser download is unavailable; installing Debian's chromium")
     _apt_install(APT_BROWSER, log)
-    return Step("browser", f"installed with apt-get: {find_browser()}")
+    return Step("browser", f"installed with apt-get: {find_browser().describe()}")
 
 
 def _playwright_install(log: Callable[[str], None]) -> bool:

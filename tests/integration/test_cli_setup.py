@@ -10,7 +10,8 @@ def test_setup_is_idempotent_and_says_what_it_found():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "fonts: found Noto Color Emoji"
-    assert lines[1].startswith("browser: found ")
+    # for people: the executable, then how it was found (not a BrowserInfo repr)
+    assert lines[1].startswith("browser: /") and " (" in lines[1] and "BrowserInfo" not in lines[1]
     assert "apt-get" not in done.stderr  # nothing was installed
     # what makes the short-lived commands fast: theme's bytecode and the compiled kernels
     import importlib.util

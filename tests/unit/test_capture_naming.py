@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from theme.capture import Variant, page_name, slug, variants
 from theme.capture.naming import heading_bases, region_names, safe_segment
-from theme.capture.session import Region, _clip_box
+from theme.capture.model import Region
+from theme.capture.regions import clip_box
 from theme.config import VisualConfig
 from theme.errors import ConfigError
 
@@ -122,4 +123,4 @@ def test_region_path_is_key_then_name():
     ([200, 0, 10, 10], None),  # entirely outside
 ])
 def test_clip_box(box, expected):
-    assert _clip_box(box, 100, 100) == expected
+    assert clip_box(box, 100, 100) == expected

@@ -85,3 +85,18 @@ def test_compiler_key(tmp_path):
     assert config.load(write(tmp_path, '[tool.theme]\ncompiler = "dart"\n')).build.compiler == "dart"
     with pytest.raises(ConfigError, match="compiler must be one of libsass, dart"):
         config.load(write(tmp_path, '[tool.theme]\ncompiler = "node-sass"\n'))
+
+
+def test_key_position_finds_the_key_anywhere_or_inside_one_table(tmp_path):
+    path = write(tmp_path, '[tool.theme]\nentry = "a.scss"\n\n[tool.theme.visual]\n'
+                           'style = "x.css"\nregions = { note-box = ".n" }\n  "root" = "d"\n')
+    assert config.key_position(path, "style") == f"{path}:5:1"
+    assert config.key_position(path, "note-box") == f"{path}:6:13"  # inside an inline table
+    assert config.key_position(path, "root") == f"{path}:7:3"  # quoted, indented
+    assert config.key_position(path, "outputs") == str(path)
+    # [tool.theme] alone: `style` there is not set, so its header; the file named as asked
+    assert config.key_position(path, "entry", table="tool.theme", shown="p.toml") == "p.toml:2:1"
+    assert config.key_position(path, "style", table="tool.theme", shown="p.toml") == "p.toml:1:1"
+    assert config.key_position(path, "entry", table="tool.nope", shown="p.toml") == "p.toml:1:1"
+    assert config.key_position(tmp_path / "missing.toml", "entry") == str(tmp_path / "missing.toml")
+    assert config.key_position(path, "entry", text="") == str(path)  # the caller's text, not the file's

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theme.capture.session import Capture, Region
+from theme.capture.model import Capture, Region
 from theme.capture import Variant
 from theme.phase import phase_offset, realigned, recorded_boxes
 from theme.store import Store

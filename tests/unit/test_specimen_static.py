@@ -1,6 +1,6 @@
 """The specimen article, checked without a browser.
 
-These guard the contract in notes/MARKUP.md and article/README.md: the page is an article
+These guard the contract in article/README.md: the page is an article
 on the real Distill v2 runtime (vendored in assets/distill/), the structure the theme
 styles is present in the exact form the theme expects, the two copies of the page agree,
 and nothing the page loads can come from the network (except the KaTeX the runtime asks

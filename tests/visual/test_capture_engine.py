@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from theme.capture import Session, Variant, screenshot
-from theme.capture.session import MASK_COLOR
+from theme.capture.readiness import MASK_COLOR
 from theme.config import VisualConfig
 from theme.errors import CaptureError, ConfigError, UnstableRender
 

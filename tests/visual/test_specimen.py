@@ -39,7 +39,7 @@ KATEX = DIST / "assets" / "katex"
 EMBED = "https://www.youtube-nocookie.com/embed/memory-ledger-talk"
 MISSING_AUDIO = "/assets/audio/memory-ledger-reading.mp3"
 
-# Which shipped family each kind of text must actually be drawn with (notes/MARKUP.md).
+# Which shipped family each kind of text must actually be drawn with (article/README.md, "Assets").
 # Code in a d-code is not here: the runtime draws it in its shadow root with Prism's own
 # stack (test_runtime_code_uses_prisms_font_stack); code written in the page is.
 USED_FONTS = {

@@ -1,19 +1,16 @@
-"""The capture engine: the only place in theme that imports Playwright.
+"""The capture engine: the only place in theme that imports Playwright, lazily (in
+Session and screenshot), so Variant, variants, Region naming and the server load without it.
 
-    from theme.capture import Session, variants
     with Session(visual) as session:
-        for variant in variants(visual):
-            capture = session.capture(variant)
-            for path, pixels in capture.images(): ...
-
-Playwright is imported lazily (inside Session and screenshot), so the pure
-parts — Variant, variants, Region naming, the server — load without it.
+        capture = session.capture(variants(visual)[0])   # capture.images(): (path, RGBA) pairs
 """
 
 from .browser import BrowserInfo, find_browser, launch_flags
+from .config_checks import check_config
+from .model import Capture, Region
 from .naming import Variant, page_name, slug, variants
 from .server import LocalServer
-from .session import Capture, Region, Session, check_config, screenshot
+from .session import Session, screenshot
 from .tiles import decode_png
 
 __all__ = sorted([

@@ -52,7 +52,7 @@ QUIET_FLAGS = (
     "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
     "AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,"
     # Chromium 151+ pre-renders the address bar's popup at start-up, headless too:
-    # two extra renderers, ~300 MB that never go away (measured on a long article).
+    # two extra renderers that never go away (benchmarks/README.md).
     "WebUIOmniboxPopup,WebUIOmniboxAimPopup",
     "--disable-dev-shm-usage",  # /dev/shm in containers is often 64 MB; tall tiles need more
 )
@@ -67,6 +67,18 @@ class BrowserInfo:
     executable: Path  # what we launch
     source: str  # how it was found: "THEME_BROWSER", "playwright", "PATH:chromium" …
     launcher: Path | None = None  # the wrapper script it was unwrapped from, if any
+
+    def describe(self) -> str:
+        """For people, e.g. `/usr/lib/chromium/chromium (found as chromium on PATH, launched
+        without its wrapper script /usr/bin/chromium)`."""
+        how = {ENV: f"from {ENV}", "playwright": "Playwright's own Chromium",
+               "argument": "given as an argument"}.get(self.source)
+        if how is None and self.source.startswith("PATH:"):
+            how = f"found as {self.source.removeprefix('PATH:')} on PATH"
+        how = how or self.source
+        if self.launcher is not None:
+            how += f", launched without its wrapper script {self.launcher}"
+        return f"{self.executable} ({how})"
 
 
 def launch_flags(*, offline: bool) -> list[str]:

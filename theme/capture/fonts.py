@@ -1,18 +1,7 @@
-"""System fonts that the rendering may fall back to, for the environment fingerprint.
-
-The web fonts a page loads are hashed from the files our server sent
-(Session._font_files). That is not every font that can reach the pixels: a
-generic family (`serif`, `monospace` …), a family named in a stack that no
-@font-face provides, and any character the web fonts lack (an emoji in a
-note-box title) are drawn with fonts that fontconfig picks on this machine.
-Two machines with the same browser but a different DejaVu or Noto Color Emoji
-render differently, so the fingerprint names and hashes those files too.
-
-`fc-match -f '%{file}' FAMILY` asks fontconfig the same question Chromium asks
-it on Linux (Chromium's FontConfig backend resolves families through it), so
-the file it names is the one a fallback would use. Results are cached per
-process: a file is hashed once, keyed by its path, size and mtime.
-"""
+"""The fonts that can reach the pixels, for the environment fingerprint: the web
+fonts a page loaded (web_fonts: hashed from the files served), and the system
+fonts fontconfig picks on this machine (fallback_fonts): two machines with the
+same browser but another DejaVu or Noto Color Emoji render differently."""
 
 from __future__ import annotations
 
@@ -20,8 +9,14 @@ import hashlib
 import shutil
 import subprocess
 from functools import lru_cache
-from pathlib import Path
-from typing import Iterable
+from pathlib import Path, PurePosixPath
+from typing import Iterable, Mapping
+from urllib.parse import unquote, urlsplit
+
+from .lanes import routed_file
+from .server import LocalServer
+
+WEB_FONT_EXT = (".woff2", ".woff", ".ttf", ".otf")
 
 # The generic families CSS defines, plus `emoji`: what a stack ends in, and what
 # Chromium falls back through for characters no named font has.
@@ -70,8 +65,32 @@ def file_sha256(path: str | Path) -> str:
     return _sha256(str(path), st.st_size, st.st_mtime_ns)
 
 
+def web_fonts(urls: Iterable[str], server: LocalServer, route: Mapping[str, Path]) -> dict[str, str]:
+    """sha256 of every font file the page loaded, keyed by path under root (or routed URL)."""
+    out = {}
+    for url in sorted(set(urls)):
+        if not urlsplit(url).path.lower().endswith(WEB_FONT_EXT):
+            continue
+        local = server.local_file(url)
+        key = None
+        if local is not None:
+            key = PurePosixPath(unquote(urlsplit(url).path)).as_posix().lstrip("/")
+        else:
+            _matched, local = routed_file(route, url)
+            key = url if local is not None else None
+        if key is not None:
+            out[key] = hashlib.sha256(Path(local).read_bytes()).hexdigest()
+    return out
+
+
 def fallback_fonts(families: Iterable[str]) -> dict[str, dict[str, str] | None]:
     """{family: {"file": path, "sha256": hex}} for the generics and every given family, sorted by family.
+
+    Generic families (`serif` …), families no @font-face provides, and characters
+    the web fonts lack (an emoji in a note-box title) are drawn with fonts that
+    fontconfig picks. `fc-match -f '%{file}' FAMILY` asks it the question Chromium
+    asks on Linux, so the file named is the one a fallback would use; each file is
+    hashed once per process (keyed by path, size and mtime).
 
     A family fontconfig cannot answer for (no `fc-match` on PATH) maps to None,
     so the fingerprint says "unknown" instead of silently leaving it out.

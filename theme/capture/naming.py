@@ -1,12 +1,6 @@
-"""Pure naming rules: variants of the capture matrix, slugs, and region names.
-
-Nothing here touches a browser, so all of it is unit-tested on plain data.
-
-Region names are `<key>/<heading-slug>[-k]`: the slug of the nearest heading
-(h1–h4) that precedes the element in document order, and `k` counting the
-key's elements under that same heading (the 2nd one is `-2`). Counting restarts
-at every heading, so inserting a note-box in section A renames nothing in
-section B — a global counter (`note-box-7`) would shift every later name.
+"""Pure naming rules: variants of the capture matrix, slugs, and region names
+(`<key>/<heading-slug>[-k]`). Nothing here touches a browser, so all of it is
+unit-tested on plain data.
 """
 
 from __future__ import annotations
@@ -121,6 +115,12 @@ def heading_bases(headings: Sequence[str]) -> list[str]:
 
 def region_names(heading_of: Iterable[int | None], bases: Sequence[str]) -> list[str]:
     """Names for one key's elements in document order.
+
+    An element is named by the nearest heading (h1–h4) that precedes it, and `-k`
+    counts the key's elements under that same heading (the 2nd one is `-2`).
+    Counting restarts at every heading, so inserting a note-box in section A
+    renames nothing in section B, where a global counter (`note-box-7`) would
+    shift every later name.
 
     `heading_of[i]` is the index (into `bases`) of the heading preceding element
     i, or None when no heading precedes it ('top'). A collision can only come

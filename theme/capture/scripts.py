@@ -21,7 +21,7 @@ EAGER = r"""
 # a prefers-color-scheme query, or any computed style (colours, custom
 # properties). A page that did neither was drawn by its CSS alone, so switching
 # its emulated scheme gives what a fresh load in the other scheme gives, and
-# Session may take its dark variant from its light one's page (_Plan). This
+# Session may take its dark variant from its light one's page (schedule.plan). This
 # module's own scripts use the unwrapped getComputedStyle (__themeStyleOf), so
 # they never count.
 SCHEME_PROBE = r"""
@@ -101,8 +101,8 @@ STABLE_CSS = """
 """
 
 # Adds CSS as a constructed stylesheet. Not Playwright's add_style_tag: after
-# it, every beyond-viewport capture of the specimen at 390 px took ~20 s instead
-# of ~0.5 s (measured here, Chromium 156); an adopted sheet costs nothing extra.
+# it, every beyond-viewport capture became many times slower (benchmarks/README.md);
+# an adopted sheet costs nothing extra.
 ADOPT_CSS = r"""
 (css) => {
   const sheet = new CSSStyleSheet();
@@ -308,7 +308,7 @@ STOP_ANIMATIONS = r"""
 
 # A cheap fingerprint of the rendered state: FNV-1a over every element's box
 # (1/64 px, Chromium's LayoutUnit) plus the document size and text length.
-# Costs a few ms even on a 120 000 px page, against seconds for a full capture.
+# Milliseconds even on a tall page, against seconds for a full capture.
 LAYOUT_HASH = r"""
 () => {
   let h = 0x811c9dc5;
@@ -558,11 +558,10 @@ FONT_FAMILIES = r"""
 # hash (to prove nothing moved during the capture: then the boxes below are
 # those the tiles show), the regions, the text lines of the wholeness guard,
 # the font stacks and the loaded resources (for the font fingerprint). Run
-# while the last tile is still being decoded in Python, so the renderer's
-# ~0.7 s on a 120 000 px page costs no wall time. Returned as one JSON string:
-# Playwright's Python client validates and unpacks a returned object value by
-# value in Python (6 000 lines x 4 numbers: ~0.2 s of CPU per variant, taken
-# from the browser on a 2-core machine); json.loads does it in C in ~10 ms.
+# while the last tile is still being decoded in Python, so the renderer's time
+# on a tall page costs no wall time. Returned as one JSON string: Playwright's
+# Python client unpacks a returned object value by value in Python, CPU taken
+# from the browser; json.loads does it in C (benchmarks/README.md).
 AFTER_TILES = (
     "(arg) => JSON.stringify({ hash: (" + LAYOUT_HASH.strip() + ")(), found: (" + REGIONS.strip() + ")(arg),"
     " lines: (" + TEXT_LINES.strip() + ")(arg), fonts: (" + FONT_FAMILIES.strip() + ")(),"

@@ -2,12 +2,6 @@
 
 Bound to the loopback address on a free port chosen by the kernel (port 0), so
 two sessions never clash and nothing outside this machine can connect.
-
-Path safety is decided on the *lexical* path: the request path is
-percent-decoded once and every segment checked ('..', '.', backslash and NUL
-are refused with 404, so `/%2e%2e/pyproject.toml` fails like `/../pyproject.toml`).
-Symlinks placed inside the root by the author are followed (the specimen's
-article/src/assets is one), but no request can name a path outside the root.
 """
 
 from __future__ import annotations
@@ -39,7 +33,12 @@ def content_type(path: Path) -> str:
 def resolve(root: Path, url_path: str) -> Path | None:
     """The file under `root` that `url_path` names, or None (→ 404).
 
-    A folder serves its index.html. Query and fragment are ignored.
+    A folder serves its index.html. Query and fragment are ignored. Safety is
+    decided on the *lexical* path: percent-decoded once, every segment checked
+    ('..', '.', backslash and NUL are refused, so `/%2e%2e/pyproject.toml` fails
+    like `/../pyproject.toml`). Symlinks placed inside the root by the author are
+    followed (the specimen's article/src/assets is one), but no request can name
+    a path outside the root.
     """
     path = unquote(urlsplit(url_path).path, errors="strict") if url_path else "/"
     if "\\" in path or "\x00" in path or not path.startswith("/"):

@@ -1,33 +1,6 @@
-"""Tall pages: clipped DevTools captures stitched into one image, and the guard that checks it.
-
-Why not `page.screenshot(full_page=True)`: on a 122 644 px article it came back
-with rows ~56 000–92 000 blank although the content was there (benchmarks/README.md).
-Why DevTools `Page.captureScreenshot` with `captureBeyondViewport` and
-`optimizeForSpeed`: the page is drawn whole for each call whatever the clip.
-A Chromium trace of one call on a 119 100 px page (Chromium 156, 2 cores):
-~1.8 s in the renderer's main thread — the view is grown to the page and shrunk
-back, each time a full style recalc (~0.2 s), layout (~0.28 s) and paint and
-pre-paint (~0.33 s) — against ~0.03 s of raster for an 800 px clip. So the cost
-is per call, not per pixel: 8 calls of 16 384 px took 15–16 s, 5 of 24 576 px
-10 s, 4 of 32 768 px 8 s, on the same page in one run (benchmarks/capture_bench.py).
-Too tall a call drops rows silently (65 536 px did, benchmarks/README.md), hence
-`tile_height` and the wholeness guard below.
-
-Each tile is base64- and PNG-decoded in a worker thread as soon as it arrives
-(imagecodecs and zlib release the GIL), while the browser draws the next one,
-straight into its rows of the page image: one worker decodes the tiles in page
-order, so a tile's seam rows and filter bytes, which spill into the next tile's
-rows, are copied out before the next tile overwrites them. Decoding into a
-separate buffer and copying cost a second image-sized allocation, whose fresh
-pages took as long to fault in as the decode (0.02-0.4 s a 1280×24 666 tile).
-
-Two guards check the stitched image, because a capture call can fail silently:
-  - check_whole: every visible text line the DOM reports has ink (a blank band);
-  - check_seams: each tile but the last is taken SEAM_ROWS taller than its
-    share, and those rows must equal the next tile's first rows (a band taken
-    from the wrong place, or repeated, does not continue the tile above it).
-    Measured on the specimen at 390 and 1280 px, tiles of 7 777 to 32 768 px:
-    the shared rows were identical in every case, so any difference is an error.
+"""Tall pages: clipped DevTools captures (TileJob) stitched into one image, and the
+guards that check it (check_whole, check_seams). Not `page.screenshot(full_page=True)`:
+on a tall article it came back with a band of rows blank (benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -56,8 +29,8 @@ def page_buffer(nbytes: int) -> tuple[np.ndarray, mmap.mmap | None]:
     """A flat uint8 buffer of `nbytes` for a page image, and its mapping when file-backed.
 
     A 1280 × 131 000 page is 670 MB of RGBA, and two are stitched at once while a
-    third is handed over: in anonymous memory that was 2.4 GB of RSS on a long
-    article. Large pages are mapped from an unlinked temporary file instead, so the
+    third is handed over: too much for anonymous memory (benchmarks/README.md).
+    Large pages are mapped from an unlinked temporary file instead, so the
     rows of each placed tile can be dropped from this process's resident memory
     (TileJob._release): they stay in the page cache, the kernel writes them back
     when it likes, and reading them again faults them in without a copy."""
@@ -153,9 +126,19 @@ def tile_clips(height: int, tile_height: int) -> list[tuple[int, int, int]]:
 class TileJob:
     """The page's [0, width) × [0, height) in CSS px, `tile_height` rows per DevTools call.
 
+    `Page.captureScreenshot` with `captureBeyondViewport` draws the whole page for
+    each call whatever the clip (the view is grown to the page and shrunk back),
+    so the cost is per call, not per pixel: few tall calls, up to the height where
+    a call drops rows silently (`tile_height`; benchmarks/README.md).
+
     `start()` issues the calls (in the background when it can), each tile is
-    base64- and PNG-decoded in a worker thread as soon as it arrives, and
-    `image()` returns the stitched RGBA array once every tile is in place.
+    base64- and PNG-decoded in a worker thread as soon as it arrives (imagecodecs
+    and zlib release the GIL), and `image()` returns the stitched RGBA array once
+    every tile is in place. One worker decodes the tiles in page order, straight
+    into their rows of the page image: a tile's seam rows and filter bytes, which
+    spill into the next tile's rows, are copied out before the next tile
+    overwrites them. (A separate buffer and a copy cost a second image-sized
+    allocation, as slow to fault in as the decode.)
     `hook(y, tile)` may change a decoded tile before it is placed: the tests use
     it to blank a tile and prove the wholeness guard notices.
     """
@@ -279,7 +262,12 @@ def inkless_lines(image: np.ndarray, lines: list[list[float]]) -> list[tuple[int
 
 def check_seams(image: np.ndarray, seams: dict[int, np.ndarray]) -> None:
     """Raise CaptureError where a tile does not continue the one above it: the rows
-    they both hold (TileJob.seams) differ."""
+    they both hold (TileJob.seams) differ.
+
+    A capture call can fail silently, and a band taken from the wrong place, or
+    repeated, still has ink where check_whole looks. Each tile but the last is
+    taken SEAM_ROWS taller than its share; in every capture measured the shared
+    rows were identical (benchmarks/README.md), so any difference is an error."""
     for y in sorted(seams):
         rows = seams[y]
         differ = int((rows != image[y:y + len(rows)]).any(axis=2).sum())

@@ -1,29 +1,8 @@
-"""pixelmatch, vectorised with numpy, bit-identical to the PyPI package 0.4.0.
+"""pixelmatch, vectorised with numpy, bit-identical to the PyPI package 0.4.0 (Mapbox, ISC).
 
-The algorithm is Mapbox pixelmatch (ISC licence) as ported to Python by the PyPI
-package `pixelmatch` 0.4.0 (pixelmatch/core.py, pixelmatch/utils.py). Parity is
-byte for byte, so every float expression below keeps the reference's operation
-order in float64 (benchmarks/README.md, "Facts about PyPI pixelmatch"):
-
-* colour distance: YIQ of each pixel (after blending alpha < 255 onto white),
-  then the differences, then ``0.5053·y² + 0.299·i² + 0.1957·q²``
-  (Kotsarenko & Ramos, "Measuring perceived color difference using YIQ NTSC
-  transmission color space in mobile applications", 2010);
-* a pixel differs when that distance is strictly greater than
-  ``35215 · threshold²`` (35215 is the largest possible distance);
-* anti-aliasing (Vysniauskas, "Anti-aliased Pixel and Intensity Slope
-  Detector", 2009): the 8 neighbours are visited with x outer and y inner, and
-  the first strictly darkest / brightest neighbour wins ties;
-* the grey background of the diff image uses the *unblended* first image.
-
-Blending an opaque pixel is the identity in IEEE arithmetic
-(``255 + (c - 255) * 1.0 == c``), and identical pixels give exactly 0, so the
-reference's early outs for those cases need no special handling here.
-
-Memory stays bounded: the work goes band by band (``BAND_ROWS`` rows), the only
-full-size arrays are the caller's inputs and output, and rows whose pixels are
-all identical in both images skip the colour maths entirely. Bands run on a
-small thread pool: numpy releases the GIL inside its loops.
+Every float expression keeps the reference's operation order in float64: YIQ distance after
+blending onto white, `> 35215·threshold²`, anti-aliasing neighbours visited x outer, y inner,
+ties to the first; the diff's grey uses the unblended first image. Work goes in row bands.
 """
 
 from __future__ import annotations

@@ -1,0 +1,241 @@
+"""Lanes: browser contexts, each with one page, handed from variant to variant (a new
+renderer costs about half a load: benchmarks/README.md). A variant is opened on an idle
+lane's page, or switched to its colour scheme on the page of the variant before it;
+every request is routed and tracked; between variants a lane forgets what was stored."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ..config import VisualConfig
+from . import scripts
+from .naming import Variant
+from .server import LocalServer, resolve
+
+
+@dataclass
+class Lane:
+    """A browser context with one page, and what the current variant did on it.
+
+    Between variants it forgets (Lanes.release): the old document's session and
+    local storage, the other storage of our origin and of every routed one,
+    cookies; then it waits on about:blank, so the next variant's viewport change
+    does not re-lay out the old page. A lane that saw an error is closed, not reused.
+    """
+
+    context: object
+    page: object
+    cdp: object
+    aborted: set  # the current variant's blocked URLs: the route handler adds to whatever set is here
+    script: str | None = None  # id of the current variant's DATA_THEME script
+    routed: set = field(default_factory=set)  # the current variant's URLs served from a route
+    inflight: set = field(default_factory=set)  # requests to our origin or a route not yet answered
+    net_last: float = 0.0  # time.monotonic() of the last such request's start or end
+
+
+@dataclass
+class Pending:
+    """A variant whose page is loading."""
+
+    variant: Variant
+    lane: Lane
+    page: object
+    aborted: set
+    url: str
+    opened: float
+    timings: dict
+    switched: bool = False  # the page was already loaded, in another scheme (Lanes.switch)
+    explain: dict = field(default_factory=dict)  # what settling waited for and did (Capture.explain)
+
+
+def routed_file(route: dict, url: str) -> tuple[bool, Path | None]:
+    """(matched a `route` prefix?, the local file or None). The longest prefix wins."""
+    for prefix in sorted(route, key=len, reverse=True):
+        if url.startswith(prefix):
+            rest = unquote(urlsplit(url[len(prefix):]).path)
+            return True, resolve(Path(route[prefix]), "/" + rest.lstrip("/"))
+    return False, None
+
+
+def scheme_read(page) -> str | None:
+    """How a script of the page, in any frame, learned the colour scheme (scripts.SCHEME_PROBE)."""
+    for frame in page.frames:
+        how = frame.evaluate(scripts.SCHEME_READ)
+        if how:
+            return how
+    return None
+
+
+class Lanes:
+    """The lanes of one browser: idle ones parked on about:blank, new ones made on demand."""
+
+    def __init__(self, browser, server: LocalServer, visual: VisualConfig):
+        self._browser = browser
+        self._server = server
+        self._visual = visual
+        self._idle: list[Lane] = []
+
+    def open(self, variant: Variant) -> Pending:
+        """A page for `variant` (an idle lane's, else a new one), navigation started but not awaited."""
+        started = time.perf_counter()
+        lane = self._idle.pop() if self._idle else self._new(variant)
+        try:
+            page = lane.page
+            page.set_viewport_size({"width": variant.width, "height": variant.height})  # also screen.width/height
+            page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
+            lane.aborted, lane.routed, lane.inflight = set(), set(), set()
+            if variant.data_theme is not None:
+                source = scripts.DATA_THEME % {"data_theme": json.dumps(variant.data_theme)}
+                lane.script = lane.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
+            url = self._server.url(variant.page)
+            # Navigation started from inside the page returns at once (page.goto would block).
+            page.evaluate("(url) => { window.location.href = url; }", url)
+        except BaseException:
+            self.release(lane, reuse=False)
+            raise
+        return Pending(variant, lane, page, lane.aborted, url, started,
+                       {"open": time.perf_counter() - started})
+
+    def take(self, variant: Variant, lane: Lane | None) -> Pending:
+        """`variant` on `lane`'s page by switching the scheme, or on a fresh page when
+        there is no lane or its page's scripts have since learned the scheme."""
+        if lane is not None:
+            try:
+                how = scheme_read(lane.page)
+            except BaseException:
+                self.release(lane, reuse=False)
+                raise
+            if how is None:
+                return self.switch(lane, variant)  # releases the lane itself if it fails
+            self.release(lane, reuse=True)
+        return self.open(variant)
+
+    def switch(self, lane: Lane, variant: Variant) -> Pending:
+        """The lane's page, as taken for its last variant, now in `variant`'s colour scheme.
+
+        The same as a fresh load in that scheme when the page's own scripts never
+        learned the scheme (scripts.SCHEME_PROBE), because then only its CSS, and
+        what the browser picks by media query (<picture> sources), depend on it;
+        and a load is saved (benchmarks/README.md)."""
+        started = time.perf_counter()
+        try:
+            lane.page.evaluate(scripts.UNMASK)  # masks are placed anew where this scheme lays things out
+            lane.page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
+        except BaseException:
+            self.release(lane, reuse=False)
+            raise
+        return Pending(variant, lane, lane.page, lane.aborted, self._server.url(variant.page), started,
+                       {"open": time.perf_counter() - started}, switched=True)
+
+    def release(self, lane: Lane, *, reuse: bool) -> None:
+        """Park `lane` for the next variant, or close it (after an error, or when parking fails)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if reuse:
+            try:
+                self._forget(lane)
+                self._idle.append(lane)
+                return
+            except PlaywrightError:
+                pass  # a page that cannot be parked is not trusted with another variant
+        with contextlib.suppress(PlaywrightError):
+            lane.context.close()
+
+    def close(self) -> None:
+        """Close every idle lane (the session is ending)."""
+        lanes, self._idle = self._idle, []
+        for lane in lanes:
+            self.release(lane, reuse=False)
+
+    def _forget(self, lane: Lane) -> None:
+        """Clear what the last variant could have left on `lane`, then park it on about:blank."""
+        if lane.script is not None:
+            lane.cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": lane.script})
+            lane.script = None
+        for frame in lane.page.frames:  # each frame's own storage: a routed origin's frame
+            frame.evaluate(scripts.FORGET)  # has a partition that clearDataForOrigin misses
+        for origin in self._origins():
+            lane.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        lane.context.clear_cookies()
+        lane.page.goto("about:blank")
+
+    def _origins(self) -> list[str]:
+        """Every origin a page can have stored something under: our server's, and each routed prefix's."""
+        routed = {f"{u.scheme}://{u.netloc}" for u in map(urlsplit, self._visual.route) if u.scheme and u.netloc}
+        return [self._server.origin, *sorted(routed - {self._server.origin})]
+
+    def _new(self, variant: Variant) -> Lane:
+        """A new context (UTC, en-US, no service workers) and page, routed and tracked."""
+        context = self._browser.new_context(
+            viewport={"width": variant.width, "height": variant.height},
+            device_scale_factor=1,
+            color_scheme=variant.media_scheme,
+            reduced_motion="reduce",
+            locale="en-US",
+            timezone_id="UTC",
+            service_workers="block",
+        )
+        try:
+            context.add_init_script(scripts.EAGER + scripts.SCHEME_PROBE + scripts.WATCH)
+            page = context.new_page()
+            lane = Lane(context, page, context.new_cdp_session(page), set())
+            self._track_requests(lane)
+            lane.cdp.send("Page.enable")  # else this session's addScriptToEvaluateOnNewDocument never runs
+            # Only requests that do NOT go to our server are intercepted: the pattern
+            # is matched inside the browser driver, so local files (most requests)
+            # never take the round trip through this Python process.
+            page.route(re.compile(rf"^(?!{re.escape(self._server.origin)}/)"), self._handler(lane))
+        except BaseException:
+            context.close()
+            raise
+        return lane
+
+    def _handler(self, lane: Lane):
+        """The route handler: our server passes, `route` prefixes are served from local
+        folders, anything else is aborted and listed (or, online, let through)."""
+        origin = self._server.origin + "/"
+        route_map = self._visual.route
+        offline = self._visual.offline
+
+        def handle(route) -> None:
+            url = route.request.url
+            if url.startswith(origin):
+                route.continue_()
+                return
+            matched, local = routed_file(route_map, url)
+            if local is not None:
+                lane.routed.add(url)
+                route.fulfill(path=str(local), headers={"Access-Control-Allow-Origin": "*"})
+            elif matched or offline:
+                lane.aborted.add(url)
+                route.abort("blockedbyclient")
+            else:
+                route.continue_()
+
+        return handle
+
+    def _track_requests(self, lane: Lane) -> None:
+        """Count the lane's requests to our server and to routes while they are in flight
+        (network quiet, Readiness). Third-party requests are aborted, or when online
+        never waited for: a beacon that hangs must not hold the capture."""
+        ours = (self._server.origin + "/", *self._visual.route)
+
+        def started(request) -> None:
+            if request.url.startswith(ours):
+                lane.inflight.add(request)
+                lane.net_last = time.monotonic()
+
+        def ended(request) -> None:
+            if request in lane.inflight:
+                lane.inflight.discard(request)
+                lane.net_last = time.monotonic()
+
+        lane.page.on("request", started)
+        lane.page.on("requestfinished", ended)
+        lane.page.on("requestfailed", ended)

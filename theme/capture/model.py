@@ -1,0 +1,77 @@
+"""What a capture gives: the full-page image and its named regions (Capture, Region),
+and the small vocabulary the capture modules share (progress, nudges, timings)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Callable, Iterator, Mapping
+
+import numpy as np
+
+from .naming import Variant, safe_segment
+
+Progress = Callable[[str], None]
+Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> (dx, dy) CSS px
+
+
+@dataclass(frozen=True)
+class Region:
+    """A component on the page: where it is in the full image and what it is called."""
+
+    key: str  # the config key, e.g. "note-box"
+    name: str  # "<heading slug>[-k]", e.g. "memory-usage-2"
+    box: tuple[int, int, int, int]  # x, y, w, h in page px, clipped to the image
+    heading: str  # text of the nearest preceding h1–h4 ("" when none)
+    selector: str  # a readable selector path, for messages and reports
+    # The element's CSS box as measured (x, y, w, h; Chromium lays out in 1/64 px).
+    # Its fractional part is the region's sub-pixel phase: see theme/phase.py.
+    css_box: tuple[float, float, float, float] | None = None
+
+    @property
+    def path(self) -> PurePosixPath:
+        return PurePosixPath(safe_segment(self.key)) / f"{self.name}.png"
+
+
+@dataclass
+class Capture:
+    """One variant's full-page image and the regions cropped from it."""
+
+    variant: Variant
+    image: np.ndarray  # (H, W, 4) uint8 RGBA
+    regions: list[Region]
+    aborted: list[str]  # URLs that were neither local nor routed, sorted
+    fingerprint: dict  # JSON-able: browser, platform, flags, tile height, web fonts, system fonts, theme version
+    seconds: float
+    full_page: bool = True  # whether images() yields page.png first
+    timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
+    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) CSS px it was moved by
+    # region path -> its crop from a second capture at a baseline's sub-pixel phase (theme/phase.py)
+    realigned: dict = field(default_factory=dict)
+    # What settling waited for and how long, undefined tags, routed URLs, pinned
+    # fixed/sticky elements, frozen images: `theme capture --explain` prints it.
+    explain: dict = field(default_factory=dict)
+
+    def crop(self, region: Region) -> np.ndarray:
+        x, y, w, h = region.box
+        return self.image[y:y + h, x:x + w]
+
+    def images(self) -> Iterator[tuple[PurePosixPath, np.ndarray]]:
+        """('page.png', full image) when full_page, then every region, in config-key then document order."""
+        if self.full_page:
+            yield PurePosixPath("page.png"), self.image
+        for region in self.regions:
+            yield region.path, self.crop(region)
+
+
+def label(variant: Variant) -> str:
+    """How messages name a variant: `index.html (desktop-dark)`."""
+    return f"{variant.page} ({variant.viewport}-{variant.scheme})"
+
+
+def mark(timings: dict, name: str, since: float) -> float:
+    """Add the seconds since `since` to timings[name]; returns now, the next step's start."""
+    now = time.perf_counter()
+    timings[name] = timings.get(name, 0.0) + (now - since)
+    return now

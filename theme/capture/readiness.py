@@ -1,0 +1,228 @@
+"""When a loaded page is ready for its tiles (Readiness.prepare): settled (what it
+does after load is done, the reader's view frozen), nudged and masked, two
+agreeing looks in a row, and its size measured."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config import VisualConfig
+from ..errors import CaptureError, UnstableRender
+from . import scripts
+from .config_checks import check_selectors, config_position
+from .lanes import Lane, Pending
+from .model import Nudges, Progress, label, mark
+from .naming import Variant
+from .regions import nudge
+from .tiles import TileTimes
+
+MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
+STABLE_FLAG = "__themeStable"  # set on a page once its screenshot-only CSS is in (screenshot())
+STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
+NAV_TIMEOUT_MS = 60_000
+QUIET_MS = 250  # no request, definition, DOM change or short timer for this long: the page is done
+SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
+POLL_MS = 40
+
+
+class Shots:
+    """Viewport screenshots for the stability check, timed (the benchmark counts them)."""
+
+    def __init__(self, cdp):
+        self.cdp = cdp
+        self.calls = 0
+        self.seconds = 0.0
+
+    def viewport_hash(self, clip: tuple[int, int] | None = None) -> str:
+        """sha256 of a PNG of the viewport, or of its top-left `clip` = (width, height) px:
+        the same pixels give the same bytes either way (one encoder, same options)."""
+        t0 = time.perf_counter()
+        params = {"format": "png", "optimizeForSpeed": True}
+        if clip is not None:
+            params["clip"] = {"x": 0, "y": 0, "width": clip[0], "height": clip[1], "scale": 1}
+        data = self.cdp.send("Page.captureScreenshot", params)["data"]
+        self.seconds += time.perf_counter() - t0
+        self.calls += 1
+        return hashlib.sha256(data.encode()).hexdigest()
+
+
+@dataclass
+class Ready:
+    """A variant that is loaded, settled, stable and measured: ready for its tiles."""
+
+    job: Pending
+    where: str
+    cdp: object
+    shots: Shots
+    tile_times: TileTimes
+    before: tuple = ()  # the stable look (layout hash, first-screen hash) the tiles were started from
+    width: int = 0
+    height: int = 0
+    tiles_started: float = 0.0
+    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
+
+
+def pending(lane: Lane, status: dict) -> list[str]:
+    """What a settled page must not still be doing, in words for the error."""
+    out = []
+    if lane.inflight:
+        urls = sorted(r.url for r in lane.inflight)
+        out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
+    if status["readyState"] != "complete":
+        out.append(f"the load event (document is {status['readyState']!r})")
+    if status["mathsPending"]:
+        out.append(f"{status['mathsPending']} of {status['maths']} d-math elements to be typeset")
+    if status["typeset"] not in (None, "done"):
+        out.append(f"<html data-typeset> to be 'done' (it is {status['typeset']!r})")
+    if status["images"]:
+        out.append(f"{len(status['images'])} image(s) ({status['images'][0]})")
+    if status["fonts"] != "loaded":
+        out.append("web fonts to load")
+    return out
+
+
+def wait_loaded(page, url: str, where: str) -> None:
+    """Wait for the navigation to `url` to reach its load event."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.wait_for_url(url, wait_until="load", timeout=NAV_TIMEOUT_MS)
+    except PlaywrightError as err:
+        raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
+
+
+def wait_stable(page, shots: Shots, where: str) -> tuple:
+    """Return once two consecutive looks at the page agree.
+
+    Taking a tall page twice and comparing would cost seconds (benchmarks/README.md);
+    instead one look is a pair:
+      - a hash of every element's box and the document size (LAYOUT_HASH), taken
+        after two animation frames: catches anything that moves or resizes
+        anywhere on the page, in a few ms;
+      - a hash of a viewport screenshot (the first screen): catches paint-only
+        changes (colours, a canvas, a blink) the layout misses.
+    Both must be equal twice in a row. After the tiles, the layout hash is
+    taken once more, so a change *during* the capture is caught too.
+    """
+    previous = None
+    for _ in range(STABLE_CHECKS):
+        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME)
+        look = (layout, shots.viewport_hash())
+        if look == previous:
+            return look
+        previous = look
+    raise UnstableRender(
+        f"{where}: the page kept changing over {STABLE_CHECKS} checks (layout or the first screen "
+        "differs each time); stop the animation or mask the element with `mask = [...]`"
+    )
+
+
+class Readiness:
+    """Waits a variant's page into the state its tiles are taken in.
+
+    `source`: the config file, so errors about its keys point at `file:line:col`;
+    `style_css`: the user's screenshot-only CSS (`style`), or None."""
+
+    def __init__(self, visual: VisualConfig, source: Path | None, style_css: str | None):
+        self.visual = visual
+        self.source = source
+        self.style_css = style_css
+
+    def prepare(self, job: Pending, nudges: Nudges | None, say: Progress) -> Ready:
+        """Load, settle, nudge, mask, wait until stable and take the page size: everything before the tiles."""
+        variant, page, timings = job.variant, job.page, job.timings
+        at = label(variant)
+        say(f"{at}: {'switching scheme' if job.switched else 'loading'}")
+        t = time.perf_counter()
+        if job.switched:
+            page.evaluate(scripts.NEXT_FRAME)  # media queries re-evaluated: <picture> sources swapped
+        else:
+            wait_loaded(page, job.url, at)
+        t = mark(timings, "load", t)
+        check_selectors(self.source, self.settle(job.lane, variant, at, job.explain, again=job.switched))
+        t = mark(timings, "settle", t)
+        cdp = job.lane.cdp
+        ready = Ready(job, at, cdp, Shots(cdp), TileTimes())
+        if nudges:
+            # Before the masks: a mask is placed where its element is, so it must
+            # see the element where it will be captured.
+            ready.nudged = nudge(page, self.visual.regions, nudges)
+        if self.visual.mask:
+            # Masks are placed where their elements are, so only once those stopped moving.
+            wait_stable(page, ready.shots, at)
+            page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
+        self.measure(ready)
+        mark(timings, "stable", t)
+        return ready
+
+    def measure(self, ready: Ready) -> None:
+        """Wait for two agreeing looks, then take the page size the tiles will cover."""
+        ready.before = wait_stable(ready.job.page, ready.shots, ready.where)
+        geometry = ready.job.page.evaluate(scripts.GEOMETRY)
+        ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
+
+    def settle(self, lane: Lane, variant: Variant, where: str, explain: dict, again: bool = False) -> dict | None:
+        """Wait until the page has done what it does after load (wait_quiet), give it the
+        reader's view (scrolled through once when something observes scrolling, back at
+        the top, then frozen: FREEZE_VIEW), then screenshot-only CSS. Returns the first
+        configured selector that does not parse (see check_selectors), or None. `again`:
+        the page was settled and frozen before (in another scheme); its sheets are in place."""
+        page = lane.page
+        self.wait_quiet(lane, variant, where, explain, "load")
+        if again:
+            page.evaluate(scripts.STOP_ANIMATIONS)
+            return None
+        status = explain["load"]["status"]
+        if status["observers"] or status["scrollers"]:
+            t = time.perf_counter()
+            steps = page.evaluate(scripts.READ_THROUGH)
+            explain["read_through"] = {"screens": steps, "seconds": round(time.perf_counter() - t, 3)}
+            self.wait_quiet(lane, variant, where, explain, "read_through_settle")
+        explain["frozen"] = page.evaluate(scripts.FREEZE_VIEW)
+        sheets = [scripts.STABLE_CSS] + ([self.style_css] if self.style_css is not None else [])
+        items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
+        return page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
+
+    def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: dict, what: str) -> None:
+        """Return once the page is done: no request to our server or a route in flight,
+        fonts loaded, every image complete, maths typeset (d-math shadow roots, or
+        <html data-typeset="done">), and then QUIET_MS with no request, no new custom
+        element definition, no DOM change and no short timer pending.
+
+        The first four are waited for up to settle_timeout, then a CaptureError names
+        what was still pending. The quiet is waited for up to SOFT_WAIT_S more: a page
+        whose DOM never stops changing (a clock) is left to the stability check, which
+        says what to mask. Custom tags nothing defines are listed, never waited for."""
+        page = lane.page
+        t0 = time.monotonic()
+        deadline = t0 + self.visual.settle_timeout
+        hard_done = None
+        while True:
+            status = page.evaluate(scripts.PROBE, {"dataTheme": variant.data_theme})
+            now = time.monotonic()
+            still = pending(lane, status)
+            net_quiet = 0.0 if lane.inflight else (now - lane.net_last) * 1000
+            quiet = min(net_quiet, status["quietMs"]) if not status["timers"] else 0.0
+            if not still:
+                hard_done = hard_done or now
+                if quiet >= QUIET_MS or now - hard_done > SOFT_WAIT_S:
+                    break
+            elif now > deadline:
+                raise CaptureError(
+                    f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(still)}; "
+                    f"{self._advice(lane, status)}")
+            page.wait_for_timeout(POLL_MS)
+        page.evaluate(scripts.DECODE_IMAGES)
+        explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": status,
+                         "quiet": quiet >= QUIET_MS}
+
+    def _advice(self, lane: Lane, status: dict) -> str:
+        """The config key that helps with what was pending."""
+        if status["mathsPending"] and lane.aborted:
+            return (f"the page's maths library may be among the {len(lane.aborted)} aborted request(s) "
+                    f"(first {sorted(lane.aborted)[0]}): serve it from a local copy with `route` in "
+                    f"{config_position(self.source, 'route')}")
+        return f"raise settle_timeout in {config_position(self.source, 'settle_timeout')} if the page is only slow"

@@ -1,0 +1,61 @@
+"""Regions on a page: the measured region elements named (naming.py) and boxed in
+the image, and the sub-pixel nudge that moves some before a capture (theme/phase.py)."""
+
+from __future__ import annotations
+
+from typing import Iterator, Mapping
+
+import numpy as np
+
+from . import scripts
+from .model import Nudges, Region
+from .naming import heading_bases, region_names
+
+
+def clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int, int] | None:
+    """Float CSS box → whole pixels covering it, clipped to the image; None when nothing is left."""
+    x, y, w, h = box
+    x0, y0 = max(0, int(np.floor(x))), max(0, int(np.floor(y)))
+    x1, y1 = min(width, int(np.ceil(x + w))), min(height, int(np.ceil(y + h)))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def named(found: dict, selectors: Mapping[str, str]) -> Iterator[tuple[str, str, int, dict]]:
+    """(key, name, ordinal, measured item) of every region element, in config-key then
+    document order; `ordinal` is the element's place among its key's visible matches.
+    `found` is what scripts.REGIONS measured; `selectors` the config's regions."""
+    bases = heading_bases(found["headings"])
+    for key in selectors:
+        items = found["regions"].get(key, [])
+        names = region_names([it["heading"] for it in items], bases)
+        for ordinal, (item, name) in enumerate(zip(items, names)):
+            yield key, name, ordinal, item
+
+
+def regions(found: dict, selectors: Mapping[str, str], width: int, height: int) -> list[Region]:
+    """Every named region with a box left inside the width × height image."""
+    headings = found["headings"]
+    out = []
+    for key, name, _ordinal, item in named(found, selectors):
+        box = clip_box(item["box"], width, height)
+        if box is None:
+            continue  # named first, so skipping it renames nothing
+        heading = headings[item["heading"]] if item["heading"] is not None else ""
+        out.append(Region(key, name, box, heading, item["selector"], tuple(item["box"])))
+    return out
+
+
+def nudge(page, selectors: Mapping[str, str], nudges: Nudges) -> dict:
+    """Move the named regions' elements by (dx, dy) CSS px (relative positioning, which
+    moves an element without moving anything else); returns those that were moved."""
+    found = page.evaluate(scripts.REGIONS, {"regions": list(selectors.items())})
+    todo = []
+    for key, name, ordinal, _item in named(found, selectors):
+        path = Region(key, name, (0, 0, 0, 0), "", "").path.as_posix()
+        if path in nudges:
+            dx, dy = nudges[path]
+            todo.append({"path": path, "selector": selectors[key], "ordinal": ordinal, "dx": dx, "dy": dy})
+    moved = set(page.evaluate(scripts.NUDGE, todo)) if todo else set()
+    return {t["path"]: (t["dx"], t["dy"]) for t in todo if t["path"] in moved}

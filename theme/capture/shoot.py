@@ -1,0 +1,112 @@
+"""A ready page's tiles taken (tiles.py) and made into a Capture: the layout checked
+again afterwards (the tiles taken again when it moved), the stitched image guarded,
+the regions named and the fonts fingerprinted."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..config import VisualConfig
+from ..errors import UnstableRender
+from . import scripts
+from .fonts import fallback_fonts, split_stack, web_fonts
+from .model import Capture, Progress, mark
+from .readiness import Readiness, Ready
+from .regions import regions
+from .server import LocalServer
+from .tiles import TileJob, check_seams, check_whole, release
+
+CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
+TEXT_SAMPLES = 20000  # text lines checked by the wholeness guard (evenly spread)
+
+TileHook = Callable[[int, np.ndarray], None]
+
+
+@dataclass
+class Shooting:
+    """A variant whose tiles are being taken."""
+
+    ready: Ready
+    tiles: TileJob
+
+
+class Shooter:
+    """Starts a ready page's tiles, and completes them into a Capture.
+
+    `fingerprint`: the session's environment, which every Capture's extends with
+    the fonts its page used."""
+
+    def __init__(self, visual: VisualConfig, readiness: Readiness, server: LocalServer, fingerprint: dict):
+        self.visual = visual
+        self.readiness = readiness
+        self.server = server
+        self.fingerprint = fingerprint
+
+    def start(self, ready: Ready, say: Progress, hook: TileHook | None = None) -> Shooting:
+        """Start taking `ready`'s tiles (in the background when it can); `hook` as in TileJob."""
+        say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
+        ready.tiles_started = time.perf_counter()
+        tiles = TileJob(ready.cdp, ready.width, ready.height, self.visual.tile_height,
+                        times=ready.tile_times, hook=hook).start()
+        return Shooting(ready, tiles)
+
+    def complete(self, shooting: Shooting, say: Progress, hook: TileHook | None = None) -> Capture:
+        """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
+        ready, timings = shooting.ready, shooting.ready.job.timings
+        page = ready.job.page
+        arg = {"regions": list(self.visual.regions.items()), "maxSamples": TEXT_SAMPLES,
+               "masks": list(self.visual.mask)}
+        for attempt in range(CAPTURE_ATTEMPTS):
+            shooting.tiles.wait_calls()
+            t = mark(timings, "tiles", ready.tiles_started)
+            # The page must not have moved while the tiles were taken (a late
+            # font, an image, a script): compare the layout hash again. The
+            # same round trip measures regions and text lines; they describe
+            # the tiles only when the hash is unchanged.
+            after = json.loads(page.evaluate(scripts.AFTER_TILES, arg))
+            t = mark(timings, "regions", t)
+            if after["hash"] == ready.before[0]:
+                break
+            shooting.tiles.cancel()
+            if attempt + 1 == CAPTURE_ATTEMPTS:
+                raise UnstableRender(
+                    f"{ready.where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
+                    "something keeps moving after load (a script or late content) — mask it with `mask = [...]`"
+                )
+            say(f"{ready.where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
+            self.readiness.measure(ready)
+            mark(timings, "stable", t)
+            shooting.tiles = self.start(ready, say, hook).tiles  # the caller cancels whatever is current
+        image = shooting.tiles.image()
+        t = mark(timings, "tiles", t)
+        check_whole(image, after["lines"], self.visual.tile_height)
+        check_seams(image, shooting.tiles.seams)
+        release(image)  # the guard read rows all over a tall page; the caller reads what it needs
+        t = mark(timings, "guard", t)
+        found = regions(after["found"], self.visual.regions, ready.width, ready.height)
+        fingerprint = self._fingerprint(after)
+        mark(timings, "regions", t)
+        tt, shots = ready.tile_times, ready.shots
+        timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
+                       check_shots=shots.calls, check_shot_seconds=shots.seconds, decode_seconds=tt.decode,
+                       decode_wait=tt.wait)
+        return Capture(
+            variant=ready.job.variant, image=image, regions=found, aborted=sorted(ready.job.aborted),
+            fingerprint=fingerprint, seconds=time.perf_counter() - ready.job.opened,
+            full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
+            explain={**ready.job.explain, "undefined_tags": after["undefined"],
+                     "routed": sorted(ready.job.lane.routed), "aborted": sorted(ready.job.aborted)},
+        )
+
+    def _fingerprint(self, after: dict) -> dict:
+        """The session's fingerprint with the fonts of this page: the web fonts' files,
+        and the system fonts its other families fall back to."""
+        web = set(after["fonts"]["web"])
+        families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
+        return {**self.fingerprint, "fonts": web_fonts(after["resources"], self.server, self.visual.route),
+                "system_fonts": fallback_fonts(families)}
