@@ -232,6 +232,35 @@ def bench_long(workdir: Path, rounds: int) -> None:
           f"{peak / 2048:.2f}x ({peak:.0f} MB)")
 
 
+def bench_remote(visual, rounds: int) -> None:
+    """(c) the specimen's four variants through `theme browser serve` endpoints (Playwright's
+    protocol over a websocket on 127.0.0.1) against a local launch of the same browser."""
+    from theme.capture import remote
+    from theme.capture.pool import Pool
+
+    def timed(make) -> float:
+        t0 = time.perf_counter()
+        with make() as session:
+            for _ in session.capture_all(variants(visual)):
+                pass
+        return time.perf_counter() - t0
+
+    servers = [remote.serve(), remote.serve()]
+    try:
+        local, one, two = [], [], []
+        for _ in range(rounds):  # interleaved, so load drifts hit all three alike
+            local.append(timed(lambda: Session(visual)))
+            one.append(timed(lambda: Pool(visual, [servers[0].endpoint])))
+            two.append(timed(lambda: Pool(visual, [s.endpoint for s in servers])))
+    finally:
+        for s in servers:
+            s.stop()
+    print(f"RATIO specimen through one local browser server / local launch = {min(one) / min(local):.2f}x "
+          f"({min(one):.1f} s vs {min(local):.1f} s, best of {rounds}; target <= 1.1x)")
+    print(f"RATIO specimen through two browser servers / local launch = {min(two) / min(local):.2f}x "
+          f"({min(two):.1f} s vs {min(local):.1f} s, best of {rounds}; 2 cores shared by both servers and the client)")
+
+
 def bench_repeat(visual, n: int) -> None:
     v = Variant("index.html", "desktop", 1280, 800, "light")
     with Session(visual) as session:
@@ -261,6 +290,7 @@ def main() -> None:
     if not (visual.root / "index.html").is_file():
         sys.exit("article/dist/index.html is missing: the specimen must exist")
     bench_specimen(visual, args.rounds)
+    bench_remote(visual, args.rounds)
     if not args.skip_tall:
         with tempfile.TemporaryDirectory() as tmp:
             bench_long(Path(tmp), args.rounds)

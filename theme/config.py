@@ -39,6 +39,16 @@ class BuildConfig:
 
 
 @dataclass(frozen=True)
+class BrowserConfig:
+    """`[tool.theme.visual.browser]`: where pages are rendered."""
+
+    # Playwright browser servers (`theme browser serve` prints one) to render on instead
+    # of a local launch; THEME_BROWSER_ENDPOINTS (comma-separated) overrides the list.
+    endpoints: tuple[str, ...] = ()
+    lanes: int = 1  # pages each endpoint renders at once
+
+
+@dataclass(frozen=True)
 class VisualConfig:
     root: Path  # the folder served on 127.0.0.1; default article/dist
     pages: tuple[str, ...] = ("index.html",)  # paths under root
@@ -69,6 +79,7 @@ class VisualConfig:
     settle_timeout: int = 30
     tolerance: Tolerance = Tolerance()
     region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
+    browser: BrowserConfig = BrowserConfig()
 
     def tolerance_for(self, region_key: str | None) -> Tolerance:
         """The tolerance of a region key, falling back to the default one."""
@@ -183,7 +194,14 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
             k: _tolerance(r, v, default_tolerance, f"visual.tolerance.{k}")
             for k, v in per_region.items()
         },
+        browser=_browser(r, r.table(t.get("browser", {}), "visual.browser")),
     )
+
+
+def _browser(r: "_Reader", t: Mapping[str, Any]) -> BrowserConfig:
+    r.no_unknown(t, BrowserConfig, "tool.theme.visual.browser")
+    return BrowserConfig(endpoints=tuple(r.strings(t, "endpoints", [])),
+                         lanes=r.positive_int(t, "lanes", BrowserConfig.lanes))
 
 
 MAX_TILE_HEIGHT = 32768

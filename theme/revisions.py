@@ -292,11 +292,11 @@ def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, ex
 
     One Session per side, one after the other: each side serves its own root with its
     own config, and Playwright's sync API refuses a second instance in one thread."""
-    from .capture import Session, variants
+    from .capture import open_session, variants
 
     rev = side.revision
     tagged = lambda msg: say(f"{rev.role} {msg}")  # noqa: E731
-    with _relabelled(side.checkout, rev), Session(side.visual, browser=browser, source=side.config.source) as session:
+    with _relabelled(side.checkout, rev), open_session(side.visual, browser=browser, source=side.config.source) as session:
         for shot in run.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged):
             for url in shot.aborted:
                 tagged(f"{shot.variant.folder}: aborted {url}")

@@ -54,6 +54,7 @@ class VisualRun:
         self.aborted: dict[str, list[str]] = {}  # variant id -> external URLs
         self.environment: dict = {}  # a capture's fingerprint, fonts included
         self.report_path: Path | None = None
+        self.notes: list[str] = []  # said at the end: what happened to browser endpoints
 
     @property
     def visual(self) -> VisualConfig | None:
@@ -114,7 +115,7 @@ class VisualRun:
         if not variants:
             return
         if self._session is None:
-            self._session = capture.Session(self.visual, source=self.project.source).__enter__()
+            self._session = capture.open_session(self.visual, source=self.project.source).__enter__()
         if self._cache is None:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         ctx = self.context(dict(self._session.fingerprint))
@@ -123,6 +124,7 @@ class VisualRun:
             if shot.aborted:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
             yield shot
+        self.notes += getattr(self._session, "notes", [])  # browser endpoints that went away
 
     def close_browser(self) -> None:
         """Playwright's sync API allows one instance per thread: never keep ours past collection."""
@@ -146,7 +148,7 @@ class VisualRun:
     def worker_output(self) -> dict:
         """What an xdist worker hands the controller, which decides about unused baselines."""
         return {"keys": sorted(self.collected), "pages": sorted(self.pages), "partial": self.partial,
-                "aborted": self.aborted, "environment": self.environment}
+                "aborted": self.aborted, "environment": self.environment, "notes": self.notes}
 
     def merge(self, out: dict) -> None:
         self.collected |= set(out["keys"])
@@ -154,6 +156,7 @@ class VisualRun:
         self.partial |= out["partial"]
         self.aborted.update(out["aborted"])
         self.environment = self.environment or out["environment"]
+        self.notes += [n for n in out.get("notes", []) if n not in self.notes]
 
     def finish(self) -> bool:
         """Judge unused baselines (prune them when asked) and write the review folder;
@@ -197,9 +200,10 @@ class VisualRun:
 
     def summary(self) -> list[tuple[str, dict]]:
         """The terminal summary: (line, colour keywords for pytest's writer)."""
-        if not self.statuses and not self.aborted:
+        if not self.statuses and not self.aborted and not self.notes:
             return []
-        lines = [(f"aborted external request in {variant}: {url}", {"yellow": True})
+        lines = [(note, {"yellow": True}) for note in self.notes]
+        lines += [(f"aborted external request in {variant}: {url}", {"yellow": True})
                  for variant, urls in sorted(self.aborted.items()) for url in urls]
         counts = summarize(self.statuses)
         lines += [(f"{status:>8}  {key}", _COLOUR[status]) for key, status in sorted(self.statuses.items())

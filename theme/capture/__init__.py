@@ -13,7 +13,18 @@ from .server import LocalServer
 from .session import Session, screenshot
 from .tiles import decode_png
 
+
+def open_session(visual, *, browser: str | None = None, source=None):
+    """A Session on a local browser, or a Pool over the endpoints of
+    THEME_BROWSER_ENDPOINTS / `[tool.theme.visual.browser]` when there are any (an
+    explicit `browser` executable always means a local launch). Use it with `with`."""
+    from . import remote
+    from .pool import Pool
+
+    endpoints = () if browser else remote.endpoints(visual.browser.endpoints)
+    return Pool(visual, endpoints, source=source) if endpoints else Session(visual, browser=browser, source=source)
+
 __all__ = sorted([
     "BrowserInfo", "Capture", "LocalServer", "Region", "Session", "Variant", "check_config",
-    "decode_png", "find_browser", "launch_flags", "page_name", "screenshot", "slug", "variants",
+    "decode_png", "find_browser", "launch_flags", "open_session", "page_name", "screenshot", "slug", "variants",
 ])

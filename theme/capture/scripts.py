@@ -601,3 +601,16 @@ ELEMENTS_AT = r"""
   });
 }
 """
+
+
+# A page whose pixels change with the fonts a browser falls back to, their hinting and
+# anti-aliasing: its hash stands for a remote browser's fonts (session.remote_fingerprint).
+FONT_PROBE = """<!doctype html><meta charset="utf-8"><style>
+body { margin: 0; background: #fff; color: #111; font-size: 15px; line-height: 1.2; }
+p { margin: 2px 6px; white-space: nowrap; }
+</style>
+<p style="font-family: serif">Serif Rgfy 0123 ÆØ ß → ∑ ∫ √ — “quotes”</p>
+<p style="font-family: sans-serif">Sans Rgfy 0123 ÆØ ß → ∑ ∫ √ — “quotes”</p>
+<p style="font-family: monospace">Mono Rgfy 0123 {} [] != <= => ->  ~~</p>
+<p style="font-family: system-ui">System 📝 ✅ ⚠️ 🚀 中文 日本語 한국어 العربية</p>
+<p style="font-family: math">𝑥² + 𝑦² = 𝑧²  ∀ε>0 ∃δ</p>"""

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.metadata
 import platform
 import threading
@@ -20,7 +21,7 @@ import numpy as np
 from .. import __version__
 from ..config import VisualConfig
 from ..errors import CaptureError
-from . import scripts
+from . import remote, scripts
 from .browser import BrowserInfo, find_browser, launch_flags
 from .config_checks import check_config
 from .lanes import Lanes, scheme_read
@@ -35,6 +36,7 @@ from .tiles import decode_png
 __all__ = ["Capture", "Region", "Session", "check_config", "screenshot"]
 
 _THREAD = threading.local()
+CONNECT_TIMEOUT_MS = 30_000
 
 
 @contextlib.contextmanager
@@ -73,12 +75,15 @@ class Session:
     page is waited into its final state (readiness.py), its tiles are taken and
     checked (shoot.py); capture_all overlaps neighbouring variants (schedule.py)."""
 
-    def __init__(self, visual: VisualConfig, *, browser: str | None = None, source: Path | None = None):
+    def __init__(self, visual: VisualConfig, *, browser: str | None = None, source: Path | None = None,
+                 endpoint: str | None = None):
         """`browser`: an executable to use instead of find_browser(); `source`: the config
-        file, so errors about its keys point at `file:line:col`."""
+        file, so errors about its keys point at `file:line:col`; `endpoint`: a browser
+        server (`theme browser serve`) to connect to instead of launching one."""
         check_config(visual, source)
         self.visual = visual
         self.source = source
+        self.endpoint = endpoint
         self._browser_arg = browser
         self._stack = ExitStack()
         self.server: LocalServer | None = None
@@ -110,10 +115,20 @@ class Session:
         self._stack.close()
 
     def _start(self) -> None:
-        from playwright.sync_api import Error as PlaywrightError
-
         self.server = self._stack.enter_context(LocalServer(self.visual.root))
         pw = self._stack.enter_context(_shared_playwright())
+        if self.endpoint:
+            self._connect(pw)
+        else:
+            self._launch(pw)
+        self._stack.callback(self._browser.close)
+        self._lanes = Lanes(self._browser, self.server, self.visual)
+        self._stack.callback(self._lanes.close)
+        self._shooter = Shooter(self.visual, self._readiness, self.server, self.fingerprint)
+
+    def _launch(self, pw) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+
         self.browser_info = find_browser(self._browser_arg, playwright=pw)
         flags = launch_flags(offline=self.visual.offline)
         try:
@@ -121,16 +136,25 @@ class Session:
                 executable_path=str(self.browser_info.executable), args=flags, headless=True
             )
         except PlaywrightError as err:
-            first = str(err).strip().splitlines()[0] if str(err).strip() else "unknown error"
             raise CaptureError(
-                f"{self.browser_info.executable}: the browser did not start ({first}); "
+                f"{self.browser_info.executable}: the browser did not start ({_first_line(err)}); "
                 "set THEME_BROWSER to a working Chromium"
             ) from None
-        self._stack.callback(self._browser.close)
-        self._lanes = Lanes(self._browser, self.server, self.visual)
-        self._stack.callback(self._lanes.close)
         self.fingerprint = self._fingerprint(flags)
-        self._shooter = Shooter(self.visual, self._readiness, self.server, self.fingerprint)
+
+    def _connect(self, pw) -> None:
+        """Playwright's own protocol; `<loopback>` lets a browser on another machine (a
+        container) reach this machine's 127.0.0.1 server through the connection."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            self._browser = pw.chromium.connect(self.endpoint, timeout=CONNECT_TIMEOUT_MS,
+                                                expose_network="<loopback>")
+        except PlaywrightError as err:
+            raise CaptureError(f"{remote.mask(self.endpoint)}: cannot connect to the browser server "
+                               f"({remote.scrub(_first_line(err), (self.endpoint,))}); start one with "
+                               f"`theme browser serve` or fix {remote.ENV} / [tool.theme.visual.browser]") from None
+        self.fingerprint = remote_fingerprint(self._browser, self.endpoint, self.visual)
 
     def _fingerprint(self, flags: list[str]) -> dict:
         """The environment every capture of this session is made in (Capture.fingerprint adds its fonts)."""
@@ -259,6 +283,34 @@ class Session:
             return []
         with self.open(variant) as page:
             return page.evaluate(scripts.ELEMENTS_AT, [list(b) for b in boxes])
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def remote_fingerprint(browser, endpoint: str, visual: VisualConfig) -> dict:
+    """What a remote browser renders with, measured in it: its version, its platform as it
+    reports it, and a hash of a font-probe page's pixels (the server's fonts cannot be
+    hashed from this machine's disk). Its launch flags are the server's own."""
+    with browser.new_context(viewport={"width": 640, "height": 160}, device_scale_factor=1) as ctx:
+        page = ctx.new_page()
+        page.set_content(scripts.FONT_PROBE)
+        platform_ = page.evaluate("() => navigator.platform")
+        probe = hashlib.sha256(screenshot(page).tobytes()).hexdigest()
+    system, _, machine = platform_.partition(" ")
+    return {
+        "browser": {"name": browser.browser_type.name, "version": browser.version,
+                    "executable": "remote", "found_by": remote.mask(endpoint)},
+        "playwright": _playwright_version(),
+        "platform": {"system": system, "machine": machine},
+        "device_scale_factor": 1,
+        "launch_flags": "set by the browser server",
+        "system_fonts": {"font_probe": probe},
+        "tile_height": visual.tile_height,
+        "theme_version": __version__,
+    }
 
 
 def screenshot(target) -> np.ndarray:

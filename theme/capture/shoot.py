@@ -108,5 +108,7 @@ class Shooter:
         and the system fonts its other families fall back to."""
         web = set(after["fonts"]["web"])
         families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
+        # A remote browser's system fonts were measured in it (session.remote_fingerprint).
+        system = self.fingerprint.get("system_fonts") or fallback_fonts(families)
         return {**self.fingerprint, "fonts": web_fonts(after["resources"], self.server, self.visual.route),
-                "system_fonts": fallback_fonts(families)}
+                "system_fonts": system}

@@ -76,6 +76,7 @@ def run() -> None:  # pragma: no cover - console entry for `python -m theme`
 # html5lib (measured: eager imports made it 6x bare pysassc; lazy, ~1.3x).
 COMMANDS = {
     "accept": "review",
+    "browser": "browser",
     "build": "build",
     "capture": "capture",
     "compare": "compare",

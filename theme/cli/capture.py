@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from .. import run
-from ..capture import Capture, Session, variants
+from ..capture import Capture, Session, open_session, variants
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
 from ..images import write_png
@@ -64,7 +64,7 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
     # PNG encoding (zlib, which releases the GIL) runs in a writer thread, so the
     # browser keeps taking the next variant's tiles while this one is written.
-    with Session(visual, source=cfg.source) as session, ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool:
+    with open_session(visual, source=cfg.source) as session, ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool:
         writing = None
         firsts: list[Capture] = []
         for number, cap in enumerate(run.capture(session, todo, progress=progress), start=1):
@@ -78,6 +78,8 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
             _report(*writing, total=len(todo), progress=progress)
         if explain:
             _explain(session, firsts, progress)
+    for note in getattr(session, "notes", []):  # browser endpoints that refused or went away
+        click.echo(f"note: {note}")
 
 
 def _report(number: int, cap: Capture, started: float, written, *, total: int, progress) -> None:
