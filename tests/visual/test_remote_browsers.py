@@ -40,10 +40,19 @@ def local(specimen):
 
 @pytest.fixture
 def servers():
-    started = [remote.serve(), remote.serve()]
+    """Two `theme browser serve` processes, as a user or a container runs them."""
+    started = [serve_cli(), serve_cli()]
     yield started
     for s in started:
         s.stop()
+
+
+def serve_cli() -> remote.Served:
+    process = subprocess.Popen([sys.executable, "-m", "theme", "browser", "serve"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    endpoint = process.stdout.readline().strip()
+    assert endpoint.startswith("ws://127.0.0.1:"), endpoint  # loopback unless told otherwise
+    return remote.Served(endpoint, process)
 
 
 def served_by(capture) -> str:
