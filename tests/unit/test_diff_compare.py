@@ -147,3 +147,17 @@ def test_indexed_diff_image_after_a_shift():
 def test_diff_image_argument_is_checked():
     with pytest.raises(ValueError, match="diff_image"):
         compare(page(), page(), diff_image="rgb")
+
+
+def test_ratio_is_a_share_of_the_larger_image_and_never_above_100_percent():
+    """Rows removed from the top and others inserted at the bottom count in full on both
+    sides: 6 000 pixels differ in images of 5 000, which is all of it, not 120 %."""
+    def rows(n, seed):
+        out = np.random.default_rng(seed).integers(0, 255, (n, 50, 4), dtype=np.uint8)
+        out[..., 3] = 255
+        return out
+
+    common = rows(40, 1)
+    r = compare(np.concatenate([rows(60, 2), common]), np.concatenate([common, rows(60, 3)]), diff_image=False)
+    assert r.diff_pixels == 6000 and r.total_pixels == 5000
+    assert r.ratio == 1.0 and "(100.00%)" in r.summary()
