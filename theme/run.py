@@ -73,6 +73,34 @@ def spill(path: Path, image: np.ndarray) -> None:
             release(image, y, y + band)
 
 
+class Duplicates:
+    """Notices a scheme that changes nothing: a variant whose page image is pixel-identical
+    to another scheme's at the same page and viewport (an article with no dark mode would
+    otherwise get a second, identical set of baselines without a word)."""
+
+    BAND = 256  # rows compared at a time: light and dark differ in the first band, if at all
+
+    def __init__(self):
+        self._seen: dict[tuple[str, str], list] = {}
+
+    def see(self, shot) -> str | None:
+        v = shot.variant
+        twins = self._seen.setdefault((v.page, v.viewport), [])
+        same = next((o for o in twins if _same_pixels(o.image, shot.image, self.BAND)), None)
+        twins.append(shot)
+        if same is None:
+            return None
+        return (f"{v.page_name}[{v.id}] is pixel-identical to {v.page_name}[{same.variant.id}]: the page does "
+                f"not change in the {v.scheme} scheme, so its baselines repeat the other's; if the article has "
+                f"no such scheme, drop \"{v.scheme}\" from color_schemes in [tool.theme.visual]")
+
+
+def _same_pixels(a: np.ndarray, b: np.ndarray, band: int) -> bool:
+    if a.shape != b.shape:
+        return False
+    return all(np.array_equal(a[y:y + band], b[y:y + band]) for y in range(0, a.shape[0], band))
+
+
 # ---------------------------------------------------------------- checking
 
 
@@ -164,4 +192,4 @@ class CapturedImages:
         return self._shots.get(folder)
 
 
-__all__ = ["CapturedImages", "Checked", "capture", "check_image", "checks_of", "spill"]
+__all__ = ["CapturedImages", "Checked", "Duplicates", "capture", "check_image", "checks_of", "spill"]

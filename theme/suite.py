@@ -119,7 +119,10 @@ class VisualRun:
         if self._cache is None:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         ctx = self.context(dict(self._session.fingerprint))
+        duplicates = run.Duplicates()
         for shot in run.capture(self._session, variants, spill_to=self._cache, expected=ctx.store):
+            if (same := duplicates.see(shot)) is not None:
+                self.notes.append(same)
             self.environment = self.environment or dict(shot.fingerprint)
             if shot.aborted:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
