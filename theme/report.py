@@ -285,11 +285,13 @@ main { padding:16px; display:grid; gap:16px; grid-template-columns:minmax(0, 1fr
 .views button[aria-pressed=true] { background:var(--fg); color:var(--bg); }
 .stage { margin-top:8px; overflow:auto; max-height:80vh; border:1px solid var(--line); background:repeating-conic-gradient(#ccc 0 25%, #fff 0 50%) 0 0/16px 16px; }
 .stage img { display:block; image-rendering:pixelated; transform-origin:0 0; }
-.side { display:flex; gap:8px; align-items:flex-start; } .side figure { margin:0; } .side figcaption { font-size:11px; color:var(--muted); background:var(--card); }
+.side { display:flex; gap:8px; align-items:flex-start; transform-origin:0 0; width:max-content; } .side figure { margin:0; } .side figcaption { font-size:11px; color:var(--muted); background:var(--card); }
 .slider { position:relative; display:inline-block; transform-origin:0 0; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
 .slider input { width:100%; }
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
 .hidden { display:none !important; }
+.card.current { outline:2px solid var(--fg); outline-offset:2px; }
+.card { scroll-margin-top:130px; }  /* j/k bring a card below the sticky header */
 </style></head>
 <body>
 <header>
@@ -323,7 +325,10 @@ function view(e, mode, zoom) {
   // Zoom scales each image, except in the slider, where the pair is scaled as one so that
   // the top layer's width (a percentage of the pair) still cuts the picture where the range says.
   const img = (k, zoomed = true) => { const i = el("img", {src: im[k], alt: `${k} ${e.key}`, "data-kind": k}); if (zoomed) i.style.transform = z; return i; };
-  if (mode === "side") return el("div", {class: "side"}, ...["expected","actual","diff"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k))));
+  // Side by side is scaled as one (so the images stay aligned at any zoom), and fitted to
+  // the card's width first (fitSide): a wide pair is shrunk to be seen whole, never cut off.
+  if (mode === "side") { const box = el("div", {class: "side"}, ...["expected","actual","diff"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k, false))));
+    box.style.transform = z; return box; }
   if (mode === "diff") return im.diff ? img("diff") : el("p", {text: "no diff image"});
   if (mode === "slider") { if (!im.expected || !im.actual) return el("p", {text: "slider needs expected and actual"});
     const wrap = el("div", {class: "slider"}), top = el("div", {class: "top"}), range = el("input", {type: "range", min: "0", max: "100", value: "50", "aria-label": "slider position"});
@@ -335,6 +340,15 @@ function view(e, mode, zoom) {
     i._timer = setInterval(() => { if (!document.body.contains(i)) return clearInterval(i._timer); on = !on; i.src = on ? im.actual : im.expected; i.dataset.kind = on ? "actual" : "expected"; }, 600);
     return i; }
   return el("span");
+}
+
+function fitSide(stage) {
+  const box = stage.querySelector(".side"); if (!box) return;
+  const imgs = [...box.querySelectorAll("img")], apply = () => {
+    const natural = imgs.reduce((sum, i) => sum + i.naturalWidth, 0), room = stage.clientWidth - 8 * imgs.length - 2;
+    if (natural && room > 0) box.style.zoom = String(Math.min(1, room / natural)); };
+  for (const i of imgs) i.addEventListener("load", apply);
+  new ResizeObserver(apply).observe(stage); apply();
 }
 
 function card(e) {
@@ -351,8 +365,9 @@ function card(e) {
   const bar = el("div", {class: "views"}), stage = el("div", {class: "stage"});
   let mode = "side", zoom = 1;
   const zoomIn = el("input", {type: "range", min: "0.25", max: "4", step: "0.25", value: "1", "aria-label": "zoom"});
-  const render = () => { stage.replaceChildren(view(e, mode, zoom)); for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode)); };
-  for (const [m, label] of modes) { const b = el("button", {type: "button", "data-mode": m, text: label}); b.addEventListener("click", () => { mode = m; render(); }); bar.append(b); }
+  const render = () => { stage.replaceChildren(view(e, mode, zoom)); fitSide(stage); for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode)); };
+  c.view = (m) => { mode = m; render(); };  // keys 1-4 (keyboard())
+  for (const [m, label] of modes) { const b = el("button", {type: "button", "data-mode": m, text: label}); b.addEventListener("click", () => c.view(m)); bar.append(b); }
   zoomIn.addEventListener("input", () => { zoom = Number(zoomIn.value); render(); });
   bar.append(" zoom ", zoomIn);
   c.append(bar, stage); render();
@@ -384,6 +399,27 @@ function init() {
   const main = document.getElementById("cards");
   if (!entries.length) main.append(el("p", {text: "Nothing to review: every image matched its baseline."}));
   for (const e of entries) main.append(card(e));
+  keyboard();
+}
+
+// j / k: next and previous card (of those the filters show); 1-4: its views.
+function keyboard() {
+  const MODES = {"1": "side", "2": "slider", "3": "blink", "4": "diff"};
+  let at = -1;
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+    const shown = [...document.querySelectorAll(".card:not(.hidden)")];
+    if (!shown.length) return;
+    if (ev.key === "j" || ev.key === "k") {
+      const current = shown.indexOf(document.querySelector(".card.current"));
+      at = Math.max(0, Math.min(shown.length - 1, (current < 0 ? (ev.key === "j" ? -1 : shown.length) : current) + (ev.key === "j" ? 1 : -1)));
+      for (const c of document.querySelectorAll(".card.current")) c.classList.remove("current");
+      shown[at].classList.add("current"); shown[at].scrollIntoView({block: "start"});
+    } else if (MODES[ev.key]) {
+      const c = document.querySelector(".card.current:not(.hidden)") || shown[0];
+      if (c.view) c.view(MODES[ev.key]);
+    }
+  });
 }
 init();
 </script>

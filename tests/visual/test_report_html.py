@@ -156,13 +156,50 @@ def test_free_text_is_shown_as_text(opened):
     assert card(page, "old/desktop-light/page.png").locator("pre.msg").inner_text() == HOSTILE
 
 
-def test_wide_images_scroll_inside_their_card_not_the_page(opened):
+def side_widths(page, key: str) -> tuple[float, float]:
+    """(sum of the side-by-side images' shown widths, the stage's inner width)."""
+    return page.evaluate("""key => { const c = document.querySelector(`.card[data-key="${key}"]`);
+        const ws = [...c.querySelectorAll(".stage .side img")].map(i => i.getBoundingClientRect().width);
+        return [ws.reduce((a, b) => a + b, 0), c.querySelector(".stage").clientWidth]; }""", key)
+
+
+@pytest.mark.parametrize("window", [1200, 700])
+def test_side_by_side_fits_a_wide_pair_in_the_card_at_any_width(opened, window):
+    """Three 900-px images side by side are scaled to the card, so the actual one is never cut
+    off at the right edge; the page never widens; zoom still enlarges them, then the stage scrolls."""
     page = opened()
-    wide = card(page, "index/mobile-light/page.png")
-    assert wide.bounding_box()["width"] < 1200
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1200
-    stage = wide.locator(".stage")
-    assert stage.evaluate("s => s.scrollWidth > s.clientWidth")
+    page.set_viewport_size({"width": window, "height": 900})
+    key = "index/mobile-light/page.png"
+    page.wait_for_function("""key => { const c = document.querySelector(`.card[data-key="${key}"]`);
+        return [...c.querySelectorAll(".side img")].every(i => i.complete && i.naturalWidth); }""", arg=key)
+    page.wait_for_timeout(100)  # the ResizeObserver's turn
+    shown, room = side_widths(page, key)
+    assert 0.8 * room < shown <= room, (shown, room)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= window
+    wide = card(page, key)
+    assert wide.locator(".stage").evaluate("s => s.scrollWidth <= s.clientWidth")
+    wide.get_by_label("zoom").fill("2")
+    page.wait_for_timeout(100)
+    zoomed, _ = side_widths(page, key)
+    assert zoomed == pytest.approx(2 * shown, rel=0.02)
+    assert wide.locator(".stage").evaluate("s => s.scrollWidth > s.clientWidth")
+    tops = page.eval_on_selector_all(f'.card[data-key="{key}"] .side img', "is => is.map(i => i.getBoundingClientRect().top)")
+    assert max(tops) - min(tops) < 1  # zoomed as one: still side by side, aligned
+
+
+def test_keys_move_between_cards_and_switch_views(opened):
+    page = opened()
+    page.keyboard.press("j")
+    first = page.eval_on_selector(".card.current", "c => c.dataset.key")
+    page.keyboard.press("j")
+    second = page.eval_on_selector(".card.current", "c => c.dataset.key")
+    assert first != second and page.locator(".card.current").count() == 1
+    page.keyboard.press("k")
+    assert page.eval_on_selector(".card.current", "c => c.dataset.key") == first
+    current = page.locator(".card.current")
+    for key, name in (("2", "slider"), ("4", "diff only"), ("1", "side by side")):
+        page.keyboard.press(key)
+        assert current.get_by_role("button", name=name).get_attribute("aria-pressed") == "true"
 
 
 def test_no_request_leaves_the_file_system(opened):
