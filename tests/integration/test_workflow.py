@@ -28,3 +28,16 @@ def test_workflow_installs_like_the_readme_and_ci():
     assert "theme build --check" in WORKFLOW.read_text()
     assert (ROOT / ".ci/run").read_text().strip().splitlines()[-1] == test
     assert build == "python3 -m pip install -e . && theme build"
+
+
+def test_a_failing_pull_request_gets_one_comment_that_later_runs_update():
+    """The report job posts summary.md and the artefact's link with a marker, and updates the
+    comment carrying that marker instead of adding another on every push."""
+    import yaml
+
+    report = yaml.safe_load(WORKFLOW.read_text())["jobs"]["report"]
+    assert report["permissions"]["pull-requests"] == "write"
+    [step] = [s for s in report["steps"] if str(s.get("uses", "")).startswith("actions/github-script@")]
+    script = step["with"]["script"]
+    assert "visual-report/summary.md" in script and "artifact-url" in step["env"]["REPORT_URL"]
+    assert "updateComment" in script and "createComment" in script and "marker" in script
