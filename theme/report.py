@@ -291,7 +291,10 @@ main { padding:16px; display:grid; gap:16px; grid-template-columns:minmax(0, 1fr
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
 .hidden { display:none !important; }
 .card.current { outline:2px solid var(--fg); outline-offset:2px; }
-.card { scroll-margin-top:130px; }  /* j/k bring a card below the sticky header */
+.card { scroll-margin-top:130px; }
+.review { margin-top:8px; } .review button, .decide button { font:inherit; font-size:12px; padding:2px 8px; border:1px solid var(--line); background:transparent; color:inherit; border-radius:4px; cursor:pointer; }
+.decide { margin:6px 0; display:flex; gap:6px; flex-wrap:wrap; align-items:center; }
+.card[data-decision=accepted] { border-left-color:var(--created); } .card[data-decision=rejected] { border-left-color:var(--muted); opacity:.75; }  /* j/k bring a card below the sticky header */
 </style></head>
 <body>
 <header>
@@ -300,6 +303,10 @@ pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6p
   <div class="meta hidden" id="revisions"></div>
   <div class="meta hidden" id="realigned"></div>
   <div class="filters" id="filters"></div>
+  <div class="review hidden" id="review"><span id="progress"></span>
+    <button type="button" id="accept-shown">Accept all shown</button> <button type="button" id="reject-shown">Reject all shown</button>
+    <button type="button" id="undo">Undo</button> <span class="meta" id="review-error"></span>
+    <div class="meta hidden" id="commit">Then: <code></code></div></div>
 </header>
 <div class="banner hidden" id="drift"></div>
 <main id="cards"></main>
@@ -400,6 +407,48 @@ function init() {
   if (!entries.length) main.append(el("p", {text: "Nothing to review: every image matched its baseline."}));
   for (const e of entries) main.append(card(e));
   keyboard();
+  reviewMode();
+}
+
+// Served by `theme review` (its api answers): Accept / Reject / Undo. Opened as a file: views only.
+async function reviewMode() {
+  let state;
+  try { const r = await fetch("api/state", {cache: "no-store"}); if (!r.ok) return; state = await r.json(); } catch (_) { return; }
+  const reviewable = new Set(state.reviewable), error = document.getElementById("review-error");
+  const send = async (path, body) => {
+    const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {})});
+    const data = await r.json();
+    if (!r.ok) { error.textContent = data.error || r.statusText; return; }
+    error.textContent = ""; state = data; paint(); };
+  const decide = (keys, verdict) => keys.length && send("api/decide", {keys, verdict});
+  const button = (text, act) => { const b = el("button", {type: "button", text}); b.addEventListener("click", act); return b; };
+  const cards = () => [...document.querySelectorAll(".card")].filter(c => reviewable.has(c.dataset.key));
+  const variantOf = (c) => `${c.dataset.page}[${c.dataset.viewport}-${c.dataset.scheme}]`;
+  for (const c of cards()) {
+    const key = c.dataset.key, region = c.dataset.region_key, variant = variantOf(c);
+    c.decide = (verdict) => decide([key], verdict);
+    c.insertBefore(el("div", {class: "decide"},
+      button("Accept", () => c.decide("accepted")), button("Reject", () => c.decide("rejected")),
+      button(`Accept every ${region}`, () => decide(cards().filter(o => o.dataset.region_key === region).map(o => o.dataset.key), "accepted")),
+      button(`Accept all of ${variant}`, () => decide(cards().filter(o => variantOf(o) === variant).map(o => o.dataset.key), "accepted")),
+      el("span", {class: "meta decision"})), c.querySelector(".views"));
+  }
+  const shown = () => cards().filter(c => !c.classList.contains("hidden")).map(c => c.dataset.key);
+  document.getElementById("accept-shown").addEventListener("click", () => decide(shown(), "accepted"));
+  document.getElementById("reject-shown").addEventListener("click", () => decide(shown(), "rejected"));
+  document.getElementById("undo").addEventListener("click", () => send("api/undo"));
+  const paint = () => {
+    for (const c of cards()) { const d = state.decisions[c.dataset.key] || "";
+      if (d) c.dataset.decision = d; else delete c.dataset.decision;
+      c.querySelector(".decision").textContent = d; }
+    document.getElementById("progress").textContent = `${state.reviewed} of ${state.total} reviewed`;
+    document.getElementById("undo").disabled = !state.can_undo;
+    const commit = document.getElementById("commit");
+    commit.classList.toggle("hidden", !(state.commit && state.reviewed === state.total));
+    commit.querySelector("code").textContent = state.commit || "";
+    if (state.conflict) error.textContent = "accepting is refused: " + state.conflict; };
+  document.getElementById("review").classList.remove("hidden");
+  paint();
 }
 
 // j / k: next and previous card (of those the filters show); 1-4: its views.
@@ -415,6 +464,9 @@ function keyboard() {
       at = Math.max(0, Math.min(shown.length - 1, (current < 0 ? (ev.key === "j" ? -1 : shown.length) : current) + (ev.key === "j" ? 1 : -1)));
       for (const c of document.querySelectorAll(".card.current")) c.classList.remove("current");
       shown[at].classList.add("current"); shown[at].scrollIntoView({block: "start"});
+    } else if ((ev.key === "a" || ev.key === "r")) {  // accept / reject, when served by theme review
+      const c = document.querySelector(".card.current:not(.hidden)") || shown[0];
+      if (c.decide) c.decide(ev.key === "a" ? "accepted" : "rejected");
     } else if (MODES[ev.key]) {
       const c = document.querySelector(".card.current:not(.hidden)") || shown[0];
       if (c.view) c.view(MODES[ev.key]);

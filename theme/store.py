@@ -146,6 +146,29 @@ class Store:
             m["baselines"][key] = entry
         return not unchanged
 
+    def snapshot(self, key: str) -> tuple[bytes | None, dict | None, dict | None]:
+        """A baseline as it is now (file bytes, manifest entry, its environment), for restore()."""
+        path = self.path(key)
+        data = path.read_bytes() if path.is_file() else None
+        m = self.read_manifest()
+        entry = m["baselines"].get(key)
+        return data, entry, m["environments"].get(entry["environment"]) if entry else None
+
+    def restore(self, key: str, snap: tuple[bytes | None, dict | None, dict | None]) -> None:
+        """Put a baseline back as snapshot() saw it (atomic; absent then means removed now)."""
+        data, entry, env = snap
+        path = self.path(key)
+        if data is None:
+            path.unlink(missing_ok=True)
+        else:
+            atomic_write_bytes(path, data)
+        with self.manifest() as m:
+            if entry is None:
+                m["baselines"].pop(key, None)
+            else:
+                m["baselines"][key] = entry
+                m["environments"][entry["environment"]] = env
+
     def delete(self, keys: list[str]) -> None:
         for key in keys:
             with contextlib.suppress(FileNotFoundError):

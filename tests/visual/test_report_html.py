@@ -75,13 +75,8 @@ FAILED_NOTE = "index/desktop-dark/note-box/memory.png"
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not Path(BROWSER).exists():
-        pytest.skip(f"no Chromium at {BROWSER} (set THEME_BROWSER)")
-    with playwright_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"], headless=True)
-        yield b
-        b.close()
+def browser(plain_chromium):
+    return plain_chromium
 
 
 @pytest.fixture(scope="module")

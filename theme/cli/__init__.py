@@ -83,6 +83,7 @@ COMMANDS = {
     "diff": "diff",
     "lint": "lint",
     "report": "review",
+    "review": "review",
     "setup": "setup",
     "tokens": "build",
 }

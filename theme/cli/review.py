@@ -72,3 +72,34 @@ def _absolute_images(rep, folder: Path):
     entries = tuple(replace(e, images={k: str((folder / v).resolve()) for k, v in e.images.items()})
                     for e in rep.entries)
     return replace(rep, entries=entries)
+
+
+@main.command()
+@click.argument("report_dir", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1; 0 picks a free one.")
+@click.option("--no-open", is_flag=True, help="Print the URL without opening a browser.")
+@click.option("--force", is_flag=True, help="Allow accepting a report made in another environment than the baselines'.")
+@project_options
+def review(report_dir: Path | None, port: int, no_open: bool, force: bool, load_config) -> None:
+    """Serve a report on 127.0.0.1 with Accept, Reject and Undo on every card; Ctrl-C stops."""
+    import threading
+    import webbrowser
+
+    from ..review import Review, serve
+    from ..store import Store
+
+    cfg = load_config()
+    folder = report_dir or (cfg.visual.report if cfg.visual else cfg.project_dir / "visual-report")
+    store = Store(cfg.visual.snapshots if cfg.visual else cfg.project_dir / "snapshots")
+    server, url = serve(Review(Path(folder), store, force=force), port)
+    click.echo(url)
+    click.echo("… reviewing; accepted images are written to the baselines at once; Ctrl-C stops", err=True)
+    if not no_open:
+        webbrowser.open(url)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
