@@ -49,15 +49,18 @@ def attribute(
     baseline_sizes: Mapping[str, Sequence[int]] | None = None,
     *,
     limit: int = 12,
+    passing: frozenset[str] = frozenset(),
 ) -> list[str]:
     """One sentence per region under a changed area (resized ones first), then unclaimed areas.
 
-    `baseline_sizes` maps a region's `key/name` to the [w, h] of its baseline.
+    `baseline_sizes` maps a region's `key/name` to the [w, h] of its baseline. Regions in
+    `passing` (`key/name`) passed their own checks (at their sub-pixel phase, say): they
+    claim their areas but get no sentence, so a page card never contradicts them.
     """
     changed = list(changed)
     regions = list(regions)
     sizes = baseline_sizes or {}
-    hit = [r for r in regions if any(overlaps(r.box, c) for c in changed)]
+    hit = [r for r in regions if any(overlaps(r.box, c) for c in changed) and f"{r.key}/{r.name}" not in passing]
     out = []
     for region in hit:
         sentence = resized(region, sizes.get(f"{region.key}/{region.name}"))
@@ -72,7 +75,7 @@ def attribute(
 
 
 def of_check(diff, region: RegionLike | None, regions: Iterable[RegionLike],
-             baseline_sizes: Mapping[str, Sequence[int]]) -> list[str]:
+             baseline_sizes: Mapping[str, Sequence[int]], passing: frozenset[str] = frozenset()) -> list[str]:
     """Where a failed check's difference is: a region's own growth, or for a whole page
     the regions under its changed areas. `diff` is the check's DiffResult (None: no diff)."""
     if diff is None or diff.matches:
@@ -80,4 +83,4 @@ def of_check(diff, region: RegionLike | None, regions: Iterable[RegionLike],
     if region is not None:
         sentence = resized(region, baseline_sizes.get(f"{region.key}/{region.name}"))
         return [sentence] if sentence else []
-    return attribute(diff.boxes, regions, baseline_sizes)
+    return attribute(diff.boxes, regions, baseline_sizes, passing=passing)

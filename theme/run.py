@@ -13,7 +13,7 @@ import numpy as np
 
 from . import attribution, compare, phase
 from .config import VisualConfig
-from .errors import ThemeError
+from .errors import ImageError, ThemeError
 from .report import Entry
 
 Progress = Callable[[str], None]
@@ -127,8 +127,33 @@ def check_image(ctx: compare.CheckContext, visual: VisualConfig, shot, region, *
         key, pixels, box, again = f"{folder}/{path}", shot.crop(region), region.css_box, shot.realigned.get(path)
     result = compare.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
                            box=box, realigned=again)
-    where = attribution.of_check(result.diff, region, shot.regions, sizes)
+    passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
+    where = attribution.of_check(result.diff, region, shot.regions, sizes, passing)
     return Checked(result, Entry.from_check(result, shot.variant, region, where))
+
+
+def _passing(ctx: compare.CheckContext, visual: VisualConfig, shot, diff) -> frozenset[str]:
+    """`key/name` of the regions under a page's changed areas whose own checks pass (as is,
+    or at their expected image's sub-pixel phase): a verdict without side effects, the same
+    comparison their items make."""
+    if diff is None or diff.matches:
+        return frozenset()
+    folder, out = shot.variant.folder.as_posix(), set()
+    for r in shot.regions:
+        if not any(attribution.overlaps(r.box, box) for box in diff.boxes):
+            continue
+        try:
+            expected = ctx.source.read(f"{folder}/{r.path.as_posix()}")
+        except ImageError:
+            continue
+        if expected is None:
+            continue
+        crop = np.ascontiguousarray(shot.crop(r))
+        result, _ = phase.compare(expected, crop, shot.realigned.get(r.path.as_posix()),
+                                  visual.tolerance_for(r.key), diff_image=False)
+        if result.matches:
+            out.add(f"{r.key}/{r.name}")
+    return frozenset(out)
 
 
 def checks_of(shot, visual: VisualConfig) -> list:

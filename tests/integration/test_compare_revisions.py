@@ -263,6 +263,11 @@ def test_a_region_moved_by_half_a_pixel_matches_at_the_bases_phase_and_a_real_ch
     box = found[KEYS["box"]]  # unchanged, and half a pixel lower too
     assert box["status"] == "matched" and box["realigned"] is True
     assert found[KEYS["card"]]["status"] == "failed" and not found[KEYS["card"]]["realigned"]
+    # the page card agrees with the region checks: the card changed; code and box, which
+    # matched at their phase, are not named (nor left as "change outside any region")
+    page_lines = found[KEYS["page"]]["attribution"]
+    assert any(line.startswith("card in “Tokens”") for line in page_lines), page_lines
+    assert not any(line.startswith(("code ", "box ", "change outside")) for line in page_lines), page_lines
     assert "2 matched only at their baseline's sub-pixel position" in (out / "summary.md").read_text()
     assert "moved by a fraction of a pixel" in run.stderr + run.stdout
 

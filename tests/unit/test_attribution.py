@@ -48,3 +48,12 @@ def test_long_lists_are_capped():
     regions = [R("math", f"m{i}", (0, i * 10, 10, 10), "Maths") for i in range(20)]
     out = attribute([(0, 0, 10, 200)], regions, limit=5)
     assert len(out) == 6 and out[-1] == "… and 15 more"
+
+
+def test_a_region_that_passed_its_own_check_claims_its_area_but_is_not_named():
+    """A page card must not say "code … changed" when the code block's own check passed
+    (at its sub-pixel phase): its changed area is claimed, so no "outside any region" line either."""
+    changed = [(120, 3010, 50, 8), (120, 1010, 40, 8)]
+    lines = attribute(changed, [MEMORY, CODE], {"note-box/memory-usage": [600, 180]},
+                      passing=frozenset({"code/setup"}))
+    assert lines == ["note-box in “Memory usage” grew 14 px"]

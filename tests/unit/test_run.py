@@ -44,3 +44,36 @@ def test_a_base_revision_answers_like_a_baseline_store():
     assert images.sizes("index/desktop-light") == {"code/intro": [20, 5]}
     shot_, region = images.where("index/desktop-light/code/intro.png")
     assert shot_ is base and region is box
+
+
+def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(tmp_path):
+    """The page differs inside the code block (its rows snapped differently) and in the note;
+    the code block's own check passes on its re-render at the baseline's phase, so the page
+    card names the note only. Real store, real PNGs, the real check."""
+    from theme.compare import CheckContext
+    from theme.config import VisualConfig
+    from theme.run import check_image
+    from theme.store import Store
+
+    code = Region("code", "setup", (0, 100, 40, 50), "Setup", "pre", css_box=(0.0, 100.5, 40.0, 50.0))
+    note = Region("note-box", "memory", (0, 300, 40, 50), "Memory", ".note-box", css_box=(0.0, 300.0, 40.0, 50.0))
+    base = shot("light", 255, height=400, regions=[code, note])
+    base.image[110:140, 5:35, :3] = 20  # text in the code block
+    store = Store(tmp_path / "snapshots")
+    folder = "index/desktop-light"
+    store.write(f"{folder}/page.png", base.image, {}, None)
+    for r in (code, note):
+        store.write(f"{folder}/{r.path.as_posix()}", base.crop(r), {}, r.css_box)
+
+    head = shot("light", 255, height=400, regions=[code, note])
+    head.image[:] = base.image
+    head.image[111:141, 5:35, :3] = 20  # the code block's text one row lower: snapped differently
+    head.image[110, 5:35, :3] = 255
+    head.image[310:320, 5:35, :3] = 0  # a real change in the note
+    head.realigned = {"code/setup.png": base.crop(code).copy()}  # re-rendered at the baseline's phase
+    ctx = CheckContext(store=store, artifacts_dir=tmp_path / "art", fingerprint={})
+    visual = VisualConfig(root=tmp_path)
+    page = check_image(ctx, visual, head, None)
+    assert page.result.status == "failed"
+    assert list(page.entry.attribution) == ["note-box in “Memory” changed (.note-box)"]
+    assert check_image(ctx, visual, head, code).result.status == "matched"  # what the card agrees with
