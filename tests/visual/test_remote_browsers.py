@@ -65,6 +65,9 @@ def test_two_endpoints_give_the_local_pixels_and_both_render(specimen, local, se
     with open_session(cfg.visual, source=cfg.source) as pool:
         assert isinstance(pool, Pool)
         got = list(pool.capture_all(todo))
+        # what `theme capture --explain` asks of a page, answered on a server too
+        [title] = pool.elements_at(todo[0], [(20, 20, 4, 4)])
+        assert isinstance(title, str) and title
     assert [c.variant for c in got] == todo  # in the caller's order, whoever rendered them
     for c in got:
         assert np.array_equal(c.image, local[c.variant]), c.variant
