@@ -87,3 +87,18 @@ def test_row_hashes_see_sideways_moves():
 def test_shift_json():
     s = shift.Shift(y=1520, by=14)
     assert s.to_json() == {"y": 1520, "by": 14, "text": "content below y=1520 moved down by 14 px"}
+
+
+def test_one_px_moves_undone_at_once_read_as_snapping_not_as_moves():
+    """After content above moved by half a pixel, rows snap 1 px down, then back up, again and
+    again: a page card listed 11 alternating "moved down by 1 px" / "up by 1 px". They are one
+    line now; a real move keeps its own."""
+    from theme.diff.shift import Shift, describe
+
+    shifts = [Shift(100, 1), Shift(140, -1), Shift(200, -1), Shift(260, 1), Shift(400, 14), Shift(500, 1)]
+    said = describe(shifts)
+    assert [d["text"] for d in said] == [
+        "rows y=100–260 snapped 1 px differently (2 times): content moved by a fraction of a pixel",
+        "content below y=400 moved down by 14 px",
+        "content below y=500 moved down by 1 px",
+    ]

@@ -54,8 +54,8 @@ class DiffResult:
             return f"images match within tolerance: {_n(self.diff_pixels)} pixels differ ({self.ratio:.2%})"
         lines = [self.failed_rule or "images differ"]
         if self.shifts:
-            lines.append("; ".join(str(s) for s in self.shifts[:3])
-                         + (f"; and {len(self.shifts) - 3} more shifts" if len(self.shifts) > 3 else ""))
+            said = [d["text"] for d in shift.describe(self.shifts)]
+            lines.append("; ".join(said[:3]) + (f"; and {len(said) - 3} more shifts" if len(said) > 3 else ""))
         elif self.boxes:
             x, y, w, h = self.boxes[0]
             more = len(self.boxes) - 1 + self.boxes_truncated
@@ -73,7 +73,7 @@ class DiffResult:
             "actual_size": list(self.actual_size),
             "size_mismatch": self.size_mismatch,
             "failed_rule": self.failed_rule,
-            "shifts": [s.to_json() for s in self.shifts],
+            "shifts": shift.describe(self.shifts),
             "boxes": [list(b) for b in self.boxes],
             "boxes_truncated": self.boxes_truncated,
         }

@@ -30,6 +30,27 @@ class Shift:
         return {"y": self.y, "by": self.by, "text": str(self)}
 
 
+def describe(shifts: list[Shift]) -> list[dict]:
+    """The shifts as a reader should see them: a 1-px move undone by the next shift (rows that
+    snapped differently after content above moved by a fraction of a pixel) is not a move,
+    so runs of those become one line; real moves keep their own (Shift.to_json)."""
+    out: list[dict] = []
+    i = 0
+    while i < len(shifts):
+        start = i
+        while i + 1 < len(shifts) and abs(shifts[i].by) == 1 and shifts[i + 1].by == -shifts[i].by:
+            i += 2
+        if i > start:
+            first, last, times = shifts[start].y, shifts[i - 1].y, (i - start) // 2
+            out.append({"y": first, "by": 0, "to": last,
+                        "text": f"rows y={first}–{last} snapped 1 px differently "
+                                f"({times} time{'s' if times > 1 else ''}): content moved by a fraction of a pixel"})
+            continue
+        out.append(shifts[i].to_json())
+        i += 1
+    return out
+
+
 @dataclass(frozen=True)
 class Alignment:
     blocks: list[tuple[int, int, int]]  # (expected row, actual row, length), increasing
