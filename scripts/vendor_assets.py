@@ -80,7 +80,7 @@ PINS = {
     ),
 }
 
-# (pin key, CSS family, weight, style): the faces named in notes/MARKUP.md.
+# (pin key, CSS family, weight, style): the faces the specimen uses (article/README.md).
 FACES = [
     ("serif", "Source Serif 4", 400, "normal"),
     ("serif", "Source Serif 4", 400, "italic"),

@@ -54,9 +54,9 @@ def test_binds_loopback_only(site):
 
 
 def test_resolve_follows_symlinks_the_author_placed(tmp_path):
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "f.css").write_text("x")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "f.css").write_text("x")
     (tmp_path / "root").mkdir()
-    (tmp_path / "root" / "assets").symlink_to(tmp_path / "shared")
+    (tmp_path / "root" / "assets").symlink_to(tmp_path / "outside")
     assert resolve(tmp_path / "root", "/assets/f.css") == tmp_path / "root" / "assets" / "f.css"
-    assert resolve(tmp_path / "root", "/assets/../../shared/f.css") is None
+    assert resolve(tmp_path / "root", "/assets/../../outside/f.css") is None
