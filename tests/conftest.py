@@ -20,3 +20,27 @@ def plain_chromium():
         browser = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"], headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def serve_browser():
+    """Starts `theme browser serve` processes, as a user or a container runs them; each is
+    stopped after the test. Returns theme.capture.remote.Served (endpoint, process)."""
+    import subprocess
+    import sys
+
+    from theme.capture import remote
+
+    started = []
+
+    def start() -> remote.Served:
+        process = subprocess.Popen([sys.executable, "-m", "theme", "browser", "serve"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        served = remote.Served(process.stdout.readline().strip(), process)
+        started.append(served)
+        assert served.endpoint.startswith("ws://127.0.0.1:"), served.endpoint  # loopback unless told otherwise
+        return served
+
+    yield start
+    for served in started:
+        served.stop()

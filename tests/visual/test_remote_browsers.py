@@ -2,7 +2,7 @@
 
 The specimen through two endpoints is byte-identical to a local capture and both
 servers render; a server killed mid-run leaves its variants to the other; a wrong
-or tokened endpoint never leaks its token; a local baseline checked remotely is drift.
+endpoint's token is never shown (a pytest run through one: tests/integration/test_remote_endpoint.py).
 """
 
 from __future__ import annotations
@@ -39,20 +39,9 @@ def local(specimen):
 
 
 @pytest.fixture
-def servers():
-    """Two `theme browser serve` processes, as a user or a container runs them."""
-    started = [serve_cli(), serve_cli()]
-    yield started
-    for s in started:
-        s.stop()
-
-
-def serve_cli() -> remote.Served:
-    process = subprocess.Popen([sys.executable, "-m", "theme", "browser", "serve"], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    endpoint = process.stdout.readline().strip()
-    assert endpoint.startswith("ws://127.0.0.1:"), endpoint  # loopback unless told otherwise
-    return remote.Served(endpoint, process)
+def servers(serve_browser):
+    """Two `theme browser serve` processes (tests/conftest.py)."""
+    return [serve_browser(), serve_browser()]
 
 
 def served_by(capture) -> str:
@@ -107,53 +96,3 @@ def test_a_wrong_endpoint_is_exit_2_naming_it_with_its_token_masked(tmp_path):
     [line] = [ln for ln in run.stderr.splitlines() if ln.startswith("theme: ")]
     assert "no browser endpoint answered" in line and "ws://127.0.0.1:9/s3c…" in line
     assert token not in run.stdout + run.stderr
-
-
-PYPROJECT = """
-[tool.theme]
-entry = "scss/style.scss"
-outputs = ["site/style.css"]
-
-[tool.theme.visual]
-root = "site"
-pages = ["index.html"]
-viewports = { desktop = [480, 360] }
-color_schemes = ["light"]
-regions = { box = ".box" }
-"""
-
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="style.css"></head>
-<body><h2>Alpha</h2><div class="box"></div></body></html>"""
-
-
-def small_project(root: Path, colour: str) -> Path:
-    (root / "scss").mkdir(parents=True, exist_ok=True)
-    (root / "site").mkdir(exist_ok=True)
-    (root / "pyproject.toml").write_text(PYPROJECT)
-    (root / "site/index.html").write_text(PAGE)
-    (root / "scss/style.scss").write_text(f"body {{ margin: 0; }} .box {{ background: {colour}; width: 90px; height: 30px; }}")
-    subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(root)], check=True, capture_output=True)
-    return root
-
-
-def pytest_run(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    full = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
-    full.update(env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
-                          cwd=project, env=full, capture_output=True, text=True)
-
-
-def test_a_tokened_endpoint_never_reaches_an_output_file_and_a_local_baseline_is_drift(tmp_path, servers):
-    endpoint = servers[0].endpoint
-    token = endpoint.rsplit("/", 1)[1]  # the random path is what lets a client in
-    project = small_project(tmp_path / "p", "#3366cc")
-    assert pytest_run(project, "--update-snapshots").returncode == 0  # baselines from a local launch
-    small_project(project, "#cc3333")
-    run = pytest_run(project, THEME_BROWSER_ENDPOINTS=endpoint)
-    assert run.returncode == 1, run.stdout
-    assert "environment drift" in run.stdout  # made locally, checked on a server: said first
-    assert pytest_run(project, "--update-snapshots", THEME_BROWSER_ENDPOINTS=endpoint).returncode == 0
-    assert token not in run.stdout + run.stderr
-    for path in project.rglob("*"):
-        if path.is_file():
-            assert token.encode() not in path.read_bytes(), path
