@@ -127,7 +127,7 @@ class VisualRun:
             if shot.aborted:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
             yield shot
-        self.notes += getattr(self._session, "notes", [])  # browser endpoints that went away
+        self.notes += self._session.notes  # browser endpoints that refused or went away
 
     def close_browser(self) -> None:
         """Playwright's sync API allows one instance per thread: never keep ours past collection."""

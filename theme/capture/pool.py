@@ -63,22 +63,12 @@ class _Lane(threading.Thread):
                 done.add(capture.variant)
                 events.put(("capture", self, capture))
         except Exception as err:  # noqa: BLE001 - sorted out just below
-            if _answers(session):
+            if session.answers():
                 events.put(("error", self, err))
                 return True
             events.put(("died", self, ([v for v in work if v not in done], nudges, err)))
             return False
         return True
-
-
-def _answers(session) -> bool:
-    """Whether the session's browser still answers (a round trip; a closed connection or a
-    killed server raises): tells a page's own failure from its endpoint going away."""
-    try:
-        session._browser.new_context().close()
-        return True
-    except Exception:  # noqa: BLE001 - any failure of the probe means: gone
-        return False
 
 
 class Pool:

@@ -89,6 +89,7 @@ class Session:
         self.server: LocalServer | None = None
         self.browser_info: BrowserInfo | None = None
         self.fingerprint: dict = {}
+        self.notes: list[str] = []  # what happened to browser endpoints (a Pool's); none here
         self._browser = None
         self._nudges: dict = {}  # variant -> Nudges, for the capture_all() in progress
         style_css = visual.style.read_text(encoding="utf-8") if visual.style else None
@@ -175,6 +176,15 @@ class Session:
             "tile_height": self.visual.tile_height,
             "theme_version": __version__,
         }
+
+    def answers(self) -> bool:
+        """Whether the browser still answers (a round trip: a killed server or a closed
+        connection raises), to tell a page's own failure from its browser going away."""
+        try:
+            self._browser.new_context().close()
+            return True
+        except Exception:  # noqa: BLE001 - any failure of the probe means: gone
+            return False
 
     # ------------------------------------------------------------ capture
 

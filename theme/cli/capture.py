@@ -78,7 +78,7 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
             _report(*writing, total=len(todo), progress=progress)
         if explain:
             _explain(session, firsts, progress)
-    for note in getattr(session, "notes", []):  # browser endpoints that refused or went away
+    for note in session.notes:  # browser endpoints that refused or went away
         click.echo(f"note: {note}")
 
 
