@@ -37,8 +37,7 @@ def _collect(nodes, wrappers: tuple, found: Counter) -> None:
                 continue  # libsass writes its own; the encoding is UTF-8 either way
             body = declarations(node.content) if node.content is not None else None
             found[(wrappers, f"@{node.lower_at_keyword} {value(node.prelude)}", body)] += 1
-        else:
-            found[(wrappers, "error", node.message)] += 1
+        # parse errors: a browser drops them as tinycss2 does, so they are nothing to keep
 
 
 def declarations(content) -> tuple | str:

@@ -103,6 +103,9 @@ def _checked(item, as_written, group, props, why, registry, new) -> Piece:
     quoted = _quoted(item)
     if quoted is not None and _same(item, quoted, registry):
         return Piece(item, quoted, group, props, "libsass changes it as written; its values are quoted")
+    if item.error:  # browsers skip it as well: keep its text, where libsass cannot choke on it
+        text = as_written.replace("*/", "* /")
+        return Piece(item, f"/* {text} */", group, props, f"{why}; kept as a comment, browsers skip it too")
     return Piece(item, as_written, group, props, "libsass changes it in every form tried; check it in the browser")
 
 

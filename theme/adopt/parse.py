@@ -49,9 +49,9 @@ def _walk(nodes, text: str, wrappers: tuple[str, ...]):
             comments.append(node.serialize())
             continue
         if node.type == "error":
-            end = nodes[i + 1] if i + 1 < len(nodes) else None
-            found = Item(source=_slice(text, node, end), line=node.source_line, col=node.source_column,
-                         wrappers=wrappers, error=node.message, comments=comments)
+            source, line, col = _unparsed(text, nodes[i - 1] if i else None, nodes[i + 1] if i + 1 < len(nodes) else None)
+            found = Item(source=_wrap(source, wrappers), line=line, col=col, wrappers=wrappers,
+                         error=node.message, comments=comments)
         elif node.type == "at-rule" and node.lower_at_keyword in CONDITIONAL and node.content is not None:
             prelude = f"@{node.at_keyword} {' '.join(tinycss2.serialize(node.prelude).split())}".strip()
             inner = tinycss2.parse_rule_list(node.content, skip_comments=False, skip_whitespace=True)
@@ -84,8 +84,14 @@ def _offset(text: str, line: int, col: int) -> int:
     return start + col - 1
 
 
-def _slice(text: str, node, end) -> str:
-    """A parse error's source text: up to the next node, which tinycss2 does not give."""
-    start = _offset(text, node.source_line, node.source_column)
-    stop = _offset(text, end.source_line, end.source_column) if end is not None else len(text)
-    return text[start:stop].strip()
+def _unparsed(text: str, before, after) -> tuple[str, int, int]:
+    """What lies between two parsed nodes, and where it starts: tinycss2 places an error
+    where it noticed it (often the end of the text), not where the bad piece begins."""
+    start = 0
+    if before is not None:  # serialize() gives back the node's text, so its length is its extent
+        start = _offset(text, before.source_line, before.source_column) + len(before.serialize())
+    stop = _offset(text, after.source_line, after.source_column) if after is not None else len(text)
+    while start < stop and text[start].isspace():
+        start += 1
+    line = text.count("\n", 0, start) + 1
+    return text[start:stop].strip(), line, start - (text.rfind("\n", 0, start) + 1) + 1

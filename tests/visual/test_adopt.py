@@ -1,0 +1,113 @@
+"""theme.adopt on a small Distill-style article with src/ and dist/ copies of a hand-written
+style.css, in a real Chromium: what it writes builds with `theme build --check` and renders
+like the original in every variant, checked here by a capture of our own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from theme.adopt import adopt_stylesheet
+from theme.adopt.render import SCHEMES, VIEWPORTS, compare_renders
+from theme.capture import Session, variants
+from theme.config import Tolerance, VisualConfig
+from theme.diff import compare
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "adopt"
+BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
+
+
+def make_article(root: Path) -> Path:
+    for folder in ("src", "dist"):
+        (root / folder).mkdir(parents=True)
+        for name in ("index.html", "style.css"):
+            shutil.copyfile(FIXTURE / name, root / folder / name)
+    return root
+
+
+def capture_all(folder: Path) -> dict:
+    visual = VisualConfig(root=folder, viewports=VIEWPORTS, color_schemes=SCHEMES)
+    with Session(visual, browser=BROWSER) as session:
+        return {c.variant.id: c.image for c in session.capture_all(variants(visual))}
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def adopted(tmp_path_factory):
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    root = make_article(tmp_path_factory.mktemp("article"))
+    original = tmp_path_factory.mktemp("original")
+    shutil.copytree(root / "dist", original, dirs_exist_ok=True)
+    adoption = adopt_stylesheet(root, None, dry_run=False, force=False, browser=BROWSER)
+    return root, original, adoption
+
+
+def test_adopt_writes_tokens_components_and_config(adopted):
+    root, _original, adoption = adopted
+    assert adoption.ok, "\n".join(adoption.lines)
+    assert (root / "scss/style.scss").is_file() and list((root / "scss/components").glob("_*.scss"))
+    typography = (root / "scss/tokens/_typography.scss").read_text(encoding="utf-8")
+    assert "$note-box-title-font-size: 12px !default;" in typography
+    assert "$note-box-content-font-size: 12px !default;" in typography
+    dark = (root / "scss/tokens/_colors-dark.scss").read_text(encoding="utf-8")
+    assert "$note-box-content-color-dark: #d4d4d4 !default;" in dark
+    import tomllib
+    theme = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["theme"]
+    assert theme["entry"] == "scss/style.scss" and theme["outputs"] == ["dist/style.css", "src/style.css"]
+    assert [line for line in adoption.lines if line.startswith("render ")] == [
+        f"render index.html ({v}): 0 differing pixels"
+        for v in ("mobile-light", "mobile-dark", "desktop-light", "desktop-dark")]
+
+
+def test_theme_build_check_passes_right_after(adopted):
+    root, _original, _adoption = adopted
+    done = subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(root), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (root / "src/style.css").read_bytes() == (root / "dist/style.css").read_bytes()
+
+
+def test_the_article_renders_the_same_in_every_variant(adopted):
+    root, original, _adoption = adopted
+    assert (root / "dist/style.css").read_bytes() != (original / "style.css").read_bytes()
+    before, after = capture_all(original), capture_all(root / "dist")
+    assert sorted(before) == ["desktop-dark", "desktop-light", "mobile-dark", "mobile-light"]
+    exact = Tolerance(threshold=0.0, include_aa=True)
+    for variant, image in before.items():
+        result = compare(image, after[variant], exact, diff_image=False)
+        assert result.diff_pixels == 0 and not result.size_mismatch, (variant, result.summary())
+    # the dark variant really is dark: the check compares something that changes with the scheme
+    assert compare(before["desktop-light"], before["desktop-dark"], exact, diff_image=False).diff_pixels > 0
+
+
+def test_the_render_check_sees_a_one_pixel_font_change(tmp_path):
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    root = make_article(tmp_path)
+    css = (root / "dist/style.css").read_bytes()
+    changed = css.replace(b"  font-size: 12px;\n}\n\n.note-box-content", b"  font-size: 13px;\n}\n\n.note-box-content")
+    assert changed != css
+    visual = VisualConfig(root=root / "dist", viewports={"mobile": (390, 844)}, color_schemes=SCHEMES)
+    outcomes = compare_renders(visual, root / "dist/style.css", css, changed, BROWSER)
+    assert all(o.diff_pixels > 0 for o in outcomes), outcomes
+
+
+def test_dry_run_writes_nothing(tmp_path):
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    root = make_article(tmp_path)
+    before = tree(root)
+    adoption = adopt_stylesheet(root, None, dry_run=True, force=False, browser=BROWSER)
+    assert adoption.ok and any(line.startswith("would write scss/style.scss") for line in adoption.lines)
+    assert tree(root) == before
