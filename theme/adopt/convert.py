@@ -164,8 +164,13 @@ def _same(item: Item, scss: str, registry: Registry) -> bool:
 
 
 def _first_compound(selector: str) -> str:
-    first = selector.split(",")[0].strip()
-    return re.split(r"\s*[\s>+~]\s*", first)[0]
+    """The first compound that names something: `body d-appendix` and
+    `[data-theme="dark"] .note-box` belong with d-appendix and the note-box."""
+    compounds = re.split(r"\s*[\s>+~]\s*", selector.split(",")[0].strip())
+    for compound in compounds[:-1]:
+        if not re.fullmatch(r"(html|body|:root)?(\[[^\]]*\]|:not\([^)]*\))*", compound):
+            return compound
+    return compounds[-1] if len(compounds) > 1 else compounds[0]
 
 
 def _group(item: Item) -> str:

@@ -4,6 +4,7 @@ tinycss2 does the parsing; a piece it cannot parse keeps its source text."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import tinycss2
@@ -11,6 +12,7 @@ import tinycss2
 # At-rules whose block holds style rules: their rules are split into Items of their own,
 # each keeping the at-rule around it, so a rule can join its component.
 CONDITIONAL = ("media", "supports", "layer", "container", "document")
+_DARK_ATTRIBUTE = re.compile(r"""^(:root|html)?\[data-(theme|color-scheme|mode)=["']?dark["']?\]""")
 
 
 @dataclass
@@ -32,8 +34,11 @@ class Item:
 
     @property
     def dark(self) -> bool:
-        """Whether it only applies in dark mode (a prefers-color-scheme: dark wrapper)."""
-        return any("prefers-color-scheme" in w and "dark" in w for w in self.wrappers)
+        """Whether it only applies in dark mode: a prefers-color-scheme: dark wrapper, or a
+        selector that starts at a dark theme attribute (`[data-theme="dark"] …`)."""
+        if any("prefers-color-scheme" in w and "dark" in w for w in self.wrappers):
+            return True
+        return self.rule is not None and bool(_DARK_ATTRIBUTE.match(self.selector))
 
 
 def items(text: str) -> list[Item]:
