@@ -73,7 +73,7 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
     side = dataclasses.replace(visual, root=served_root) if visual else configuration.VisualConfig(
         root=served_root, viewports=render.VIEWPORTS, color_schemes=render.SCHEMES)
     side = dataclasses.replace(side, pages=tuple(p.relative_to(served_root).as_posix() for p in found.pages
-                                                 if locate._inside(p, served_root)))
+                                                 if locate.inside(p, served_root)))
     outcomes = render.compare_renders(side, found.served, found.source.read_bytes(), compiled, browser)
     for outcome in outcomes:
         adoption.diff_pixels[outcome.variant] = outcome.diff_pixels
@@ -105,14 +105,12 @@ def _stylesheet_arg(css: Path | None) -> Path | None:
 
 
 def _served_root(visual, found) -> Path:
-    if visual is not None and locate_inside(found.served, visual.root):
+    """The configured visual root when it holds the served copy, else the linking page's folder."""
+    from .locate import inside
+
+    if visual is not None and inside(found.served, visual.root):
         return visual.root.resolve()
     return found.pages[0].parent.resolve()
-
-
-def locate_inside(path: Path, folder: Path) -> bool:
-    from .locate import _inside
-    return _inside(path, folder)
 
 
 def _compile(files: dict[str, str]) -> bytes:

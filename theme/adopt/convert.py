@@ -87,17 +87,17 @@ def _piece(item: Item, registry: Registry) -> Piece:
     as_written = _strip_wrappers(item)
     if item.rule is None:
         why = f"tinycss2 could not parse it ({item.error})" if item.error else None
-        return _checked(item, as_written, group, props, why, registry, [])
+        return _checked(item, as_written, group, props, why, registry)
     new: list[str] = []
     tokenised = _tokenised(item, registry, new)
     if tokenised is not None and _same(item, tokenised, registry):
         return Piece(item, tokenised, group, props)
     registry.drop(new)
     why = None if tokenised is None else "libsass changes it when it reads tokens"
-    return _checked(item, as_written, group, props, why, registry, [])
+    return _checked(item, as_written, group, props, why, registry)
 
 
-def _checked(item, as_written, group, props, why, registry, new) -> Piece:
+def _checked(item, as_written, group, props, why, registry) -> Piece:
     if _same(item, as_written, registry):
         return Piece(item, as_written, group, props, why)
     quoted = _quoted(item)

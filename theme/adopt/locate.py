@@ -56,7 +56,7 @@ def locate(root: Path, css: Path | None, *, served_root: Path | None = None) -> 
     """The copies under `root` (named like `css`, default style.css) and which one is served."""
     name = css.name if css is not None else "style.css"
     copies = copies_of(root, name)
-    if css is not None and css.resolve() not in {c.resolve() for c in copies} and _inside(css, root):
+    if css is not None and css.resolve() not in {c.resolve() for c in copies} and inside(css, root):
         copies = sorted([*copies, css])
     if not copies:
         from . import AdoptError
@@ -77,7 +77,7 @@ def locate(root: Path, css: Path | None, *, served_root: Path | None = None) -> 
 def _choose(copies, linking, served_root) -> Path:
     def rank(copy: Path):
         pages = linking[copy]
-        in_root = served_root is not None and any(_inside(p, served_root) for p in pages)
+        in_root = served_root is not None and any(inside(p, served_root) for p in pages)
         conventional = any(part in SERVED_NAMES for p in pages for part in p.parent.parts[-2:])
         return (not in_root, not pages, not conventional, str(copy))
     return min(copies, key=rank)
@@ -89,13 +89,13 @@ def _pages_linking(copy: Path, root: Path) -> list[Path]:
     folder = copy.parent
     while True:
         pages += [p for p in sorted(folder.glob("*.html")) if target in linked_stylesheets(p)]
-        if folder == root or not _inside(folder.parent, root):
+        if folder == root or not inside(folder.parent, root):
             break
         folder = folder.parent
     return pages
 
 
-def _inside(path: Path, folder: Path) -> bool:
+def inside(path: Path, folder: Path) -> bool:
     try:
         Path(path).resolve().relative_to(Path(folder).resolve())
         return True

@@ -65,6 +65,10 @@ def test_adopt_writes_tokens_components_and_config(adopted):
     import tomllib
     theme = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["theme"]
     assert theme["entry"] == "scss/style.scss" and theme["outputs"] == ["dist/style.css", "src/style.css"]
+    # rgb() with a slash: libsass cannot read it, so the rule stays as written, quoted, and is named
+    assert adoption.left_as_written == ["dist/style.css:78:1: .steps li::marker: "
+                                        "libsass changes it as written; its values are quoted"]
+    assert any(line.startswith("left as written: dist/style.css:78:1: .steps li::marker") for line in adoption.lines)
     assert [line for line in adoption.lines if line.startswith("render ")] == [
         f"render index.html ({v}): 0 differing pixels"
         for v in ("mobile-light", "mobile-dark", "desktop-light", "desktop-dark")]

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-import tinycss2
 
 from theme.adopt import AdoptError, _compile, adopt_stylesheet, canon, convert, parse, project
 from theme.adopt.locate import locate
