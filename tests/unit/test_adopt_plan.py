@@ -171,3 +171,19 @@ def test_a_missing_stylesheet_is_one_clear_error(tmp_path):
         adopt_stylesheet(tmp_path, tmp_path / "nope.css", dry_run=True, force=False)
     with pytest.raises(AdoptError, match=r"no stylesheet named style.css under"):
         adopt_stylesheet(tmp_path, None, dry_run=True, force=False)
+
+
+def test_a_given_stylesheet_is_the_source_and_its_page_is_served(tmp_path):
+    root = article(tmp_path, dist_css="body { color: #111111; }\n")
+    found = locate(root, root / "src/style.css")
+    assert found.source == found.served == root / "src/style.css"
+    assert found.pages == (root / "src/index.html",)
+    assert found.differ == (root / "dist/style.css",)
+
+
+def test_a_stylesheet_that_is_not_utf8_is_one_clear_error(tmp_path):
+    root = article(tmp_path)
+    for folder in ("src", "dist"):
+        (root / folder / "style.css").write_bytes(b"/* caf\xe9 */ body { color: #111111; }\n")
+    with pytest.raises(AdoptError, match=r"^dist/style.css: not UTF-8 text .*; save it as UTF-8$"):
+        adopt_stylesheet(root, None, dry_run=True, force=False)

@@ -111,9 +111,13 @@ def test_dry_run_writes_nothing(tmp_path):
     if not Path(BROWSER).exists():
         pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
     root = make_article(tmp_path)
+    src = root / "src/style.css"  # edited by hand in one copy only, as the seeds' authors did
+    src.write_text(src.read_text(encoding="utf-8").replace("font-size: 12px", "font-size: 11px"), encoding="utf-8")
     before = tree(root)
     adoption = adopt_stylesheet(root, None, dry_run=True, force=False, browser=BROWSER)
     assert adoption.ok and any(line.startswith("would write scss/style.scss") for line in adoption.lines)
+    assert ("copies differ: src/style.css is not dist/style.css; using dist/style.css, the one "
+            "dist/index.html links; every copy gets the compiled CSS") in adoption.lines
     assert tree(root) == before
 
 
