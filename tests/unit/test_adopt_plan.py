@@ -187,3 +187,14 @@ def test_a_stylesheet_that_is_not_utf8_is_one_clear_error(tmp_path):
         (root / folder / "style.css").write_bytes(b"/* caf\xe9 */ body { color: #111111; }\n")
     with pytest.raises(AdoptError, match=r"^dist/style.css: not UTF-8 text .*; save it as UTF-8$"):
         adopt_stylesheet(root, None, dry_run=True, force=False)
+
+
+def test_a_shorthand_is_never_moved_past_its_longhand():
+    css = (".box { columns: 2; }\n"
+           "div { text-wrap: wrap; column-count: 3; }\n"
+           ".box { white-space: pre; }\n"   # white-space sets text-wrap-mode: must stay after div
+           ".box { columns: 4; }\n")        # columns sets column-count: must stay after div
+    compiled = compiled_of(css)
+    assert declared(compiled, "columns") == ["2", "4"]
+    assert compiled.index("text-wrap") < compiled.index("white-space")
+    assert compiled.index("column-count") < compiled.index("columns: 4")

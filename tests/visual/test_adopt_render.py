@@ -142,3 +142,14 @@ def test_the_specimen_stylesheet_round_trips_to_zero_pixels(tmp_path):
     done = subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(tmp_path), "--check"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_force_overwrites_an_existing_scss(tmp_path):
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    root = make_article(tmp_path)
+    (root / "scss").mkdir()
+    (root / "scss/style.scss").write_text("// an earlier attempt\n", encoding="utf-8")
+    adoption = adopt_stylesheet(root, None, dry_run=False, force=True, browser=BROWSER)
+    assert adoption.ok, "\n".join(adoption.lines)
+    assert (root / "scss/style.scss").read_text(encoding="utf-8").startswith("// The stylesheet, from dist/style.css")

@@ -196,7 +196,8 @@ def _context(item: Item) -> str:
 
 _FAMILY_ALIASES = {"top": "inset", "right": "inset", "bottom": "inset", "left": "inset",
                    "align": "place", "justify": "place", "row": "gap", "column": "gap",
-                   "line": "font", "word": "overflow", "grid": "gap"}
+                   "line": "font", "word": "overflow", "grid": "gap", "columns": "column",
+                   "white": "text", "page": "break"}  # shorthands whose longhands go by another name
 
 
 def _properties(item: Item) -> frozenset[str]:
