@@ -36,8 +36,7 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
     """Adopt the stylesheet `css` (default: the article's style.css) of the project in `root`.
 
     `browser`: a Chromium executable for the render check (default: as `theme capture` finds one)."""
-    from .. import build as builder, config as configuration
-    from . import canon, convert, locate, parse, project, render
+    from . import canon, convert, locate, parse, project
 
     root = Path(root).resolve()
     if not root.is_dir():
@@ -69,18 +68,7 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
         lines.append(f"{_show(found.served, root)}: no HTML page links it, so the rendering cannot be "
                      "compared; link it from the article's page; nothing written")
         return adoption
-    served_root = _served_root(visual, found)
-    side = dataclasses.replace(visual, root=served_root) if visual else configuration.VisualConfig(
-        root=served_root, viewports=render.VIEWPORTS, color_schemes=render.SCHEMES)
-    side = dataclasses.replace(side, pages=tuple(p.relative_to(served_root).as_posix() for p in found.pages
-                                                 if locate.inside(p, served_root)))
-    outcomes = render.compare_renders(side, found.served, found.source.read_bytes(), compiled, browser)
-    for outcome in outcomes:
-        adoption.diff_pixels[outcome.variant] = outcome.diff_pixels
-        where = "".join(f" at x={x} y={y} ({w}×{h} px)" for x, y, w, h in outcome.boxes[:1])
-        size = "; page size differs" if outcome.size_mismatch else ""
-        lines.append(f"render {outcome.variant}: {outcome.diff_pixels} differing pixels{where}{size}")
-    adoption.ok = all(o.diff_pixels == 0 and not o.size_mismatch for o in outcomes)
+    adoption.ok = _renders_the_same(adoption, visual, found, compiled, browser)
     if not adoption.ok:
         lines.append("the compiled stylesheet does not render like the original; nothing written")
         return adoption
@@ -89,10 +77,28 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
     lines += [f"{verb} {path}" for path in sorted(plan.files)]
     lines.append(f"{verb} [tool.theme] entry = \"{ENTRY}\", outputs = {outputs} in pyproject.toml")
     lines.append(f"{verb} the compiled CSS ({len(compiled)} bytes) to {', '.join(outputs)}")
-    if dry_run:
-        return adoption
-    _write(root, plan.files, outputs, compiled, builder, configuration, project)
+    if not dry_run:
+        _write(root, plan.files, outputs, compiled)
     return adoption
+
+
+def _renders_the_same(adoption: Adoption, visual, found, compiled: bytes, browser: str | None) -> bool:
+    """Capture the linking pages with the original and the compiled CSS; one line per variant."""
+    from ..config import VisualConfig
+    from . import locate, render
+
+    served_root = _served_root(visual, found)
+    side = dataclasses.replace(visual, root=served_root) if visual else VisualConfig(
+        root=served_root, viewports=render.VIEWPORTS, color_schemes=render.SCHEMES)
+    pages = tuple(p.relative_to(served_root).as_posix() for p in found.pages if locate.inside(p, served_root))
+    side = dataclasses.replace(side, pages=pages)
+    outcomes = render.compare_renders(side, found.served, found.source.read_bytes(), compiled, browser)
+    for outcome in outcomes:
+        adoption.diff_pixels[outcome.variant] = outcome.diff_pixels
+        where = "".join(f" at x={x} y={y} ({w}×{h} px)" for x, y, w, h in outcome.boxes[:1])
+        size = "; page size differs" if outcome.size_mismatch else ""
+        adoption.lines.append(f"render {outcome.variant}: {outcome.diff_pixels} differing pixels{where}{size}")
+    return bool(outcomes) and all(o.diff_pixels == 0 and not o.size_mismatch for o in outcomes)
 
 
 def _stylesheet_arg(css: Path | None) -> Path | None:
@@ -145,10 +151,11 @@ def _describe(adoption: Adoption, plan, source: Path, root: Path) -> None:
             adoption.lines.append(f"left as written: {adoption.left_as_written[-1]}")
 
 
-def _write(root: Path, files: dict[str, str], outputs: list[str], compiled: bytes,
-           builder, configuration, project) -> None:
+def _write(root: Path, files: dict[str, str], outputs: list[str], compiled: bytes) -> None:
     """scss/, then [tool.theme], then the outputs through `theme build` (all atomic)."""
+    from .. import build as builder, config as configuration
     from ..fsutil import atomic_write_text
+    from . import project
 
     for path, text in sorted(files.items()):
         atomic_write_text(root / path, text)
