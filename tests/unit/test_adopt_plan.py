@@ -116,18 +116,24 @@ def test_same_input_same_bytes():
 
 
 def test_pyproject_keeps_every_other_byte(tmp_path):
-    before = ('# the article\n[project]\nname = "notes"  # keep me\n\n[tool.black]\nline-length = 99\n\n'
-              '[tool.theme.visual]\npages = ["index.html"]   # just the one\n')
     path = tmp_path / "pyproject.toml"
-    path.write_text(before, encoding="utf-8")
+    path.write_text('# the article\n[project]\nname = "notes"  # keep me\n\n[tool.black]\nline-length = 99\n\n'
+                    '[tool.theme.visual]\npages = ["index.html"]   # just the one\n', encoding="utf-8")
     project.set_build(path, "scss/style.scss", ["dist/style.css", "src/style.css"])
-    after = path.read_text(encoding="utf-8")
-    for line in before.splitlines():
-        assert line in after.splitlines()
-    import tomllib
-    theme = tomllib.loads(after)["tool"]["theme"]
-    assert theme["entry"] == "scss/style.scss" and theme["outputs"] == ["dist/style.css", "src/style.css"]
-    assert theme["visual"]["pages"] == ["index.html"]
+    assert path.read_text(encoding="utf-8") == (
+        '# the article\n[project]\nname = "notes"  # keep me\n\n[tool.black]\nline-length = 99\n\n'
+        '[tool.theme]\nentry = "scss/style.scss"\noutputs = ["dist/style.css", "src/style.css"]\n\n'
+        '[tool.theme.visual]\npages = ["index.html"]   # just the one\n')
+
+
+def test_pyproject_entry_is_replaced_and_the_other_keys_kept(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[tool.theme]\n# mine\nstyle = "expanded"  # c\nentry = "old.scss"\n\n'
+                    '[tool.theme.visual]\npages = ["a.html"]\n', encoding="utf-8")
+    project.set_build(path, "scss/style.scss", ["style.css"])
+    assert path.read_text(encoding="utf-8") == (
+        '[tool.theme]\n# mine\nstyle = "expanded"  # c\nentry = "scss/style.scss"\noutputs = ["style.css"]\n\n'
+        '[tool.theme.visual]\npages = ["a.html"]\n')
 
 
 def test_pyproject_is_created_when_absent(tmp_path):
