@@ -204,3 +204,10 @@ def test_a_shorthand_is_never_moved_past_its_longhand():
     assert declared(compiled, "columns") == ["2", "4"]
     assert compiled.index("text-wrap") < compiled.index("white-space")
     assert compiled.index("column-count") < compiled.index("columns: 4")
+
+
+def test_without_regrouping_every_rule_keeps_its_place():
+    css = ".note { color: red; }\n.lead { font-size: 12px; }\n.note { margin: 0; }\n"
+    plan = convert.plan(parse.items(css), "style.css", regroup=False)
+    assert plan.components == ["note", "lead", "note-2"] and plan.moved == 0
+    assert convert.plan(parse.items(css), "style.css").moved == 1

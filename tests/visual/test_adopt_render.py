@@ -153,3 +153,28 @@ def test_force_overwrites_an_existing_scss(tmp_path):
     adoption = adopt_stylesheet(root, None, dry_run=False, force=True, browser=BROWSER)
     assert adoption.ok, "\n".join(adoption.lines)
     assert (root / "scss/style.scss").read_text(encoding="utf-8").startswith("// The stylesheet, from dist/style.css")
+
+
+def test_a_wrong_regrouping_is_caught_by_pixels_and_undone(tmp_path, monkeypatch):
+    """The cascade analysis is the one judgement adopt makes without libsass or the browser.
+    Made wrong on purpose (every rule may join its component), the render check must see the
+    changed colour and fall back to the original order, which renders the same."""
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    from theme.adopt import convert
+
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist/index.html").write_text(
+        '<!DOCTYPE html><html><head><link rel="stylesheet" href="style.css"></head>'
+        '<body><p class="note lead">A paragraph that is a note.</p></body></html>', encoding="utf-8")
+    (tmp_path / "dist/style.css").write_text(
+        ".note { color: #aa0000; font-size: 40px; }\n.lead { color: #0000aa; }\n.note { color: #00aa00; }\n",
+        encoding="utf-8")
+    monkeypatch.setattr(convert, "_meet", lambda a, b: False)
+    adoption = adopt_stylesheet(tmp_path, None, dry_run=False, force=False, browser=BROWSER)
+    renders = [line for line in adoption.lines if line.startswith("render ")]
+    assert len(renders) == 8 and all(" 0 differing pixels" not in line for line in renders[:4])
+    assert all(" 0 differing pixels" in line for line in renders[4:])
+    assert adoption.ok and any("every rule kept in its original place" in line for line in adoption.lines)
+    compiled = (tmp_path / "dist/style.css").read_text(encoding="utf-8")
+    assert compiled.index("#0000aa") < compiled.index("#00aa00")

@@ -69,6 +69,15 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
                      "compared; link it from the article's page; nothing written")
         return adoption
     adoption.ok = _renders_the_same(adoption, visual, found, compiled, browser)
+    if not adoption.ok and plan.moved:
+        # The cascade analysis let a rule join its component and the pixels say it should
+        # not have: keep every rule in its original place and check again.
+        plan = convert.plan(parse.items(original), source_name, regroup=False)
+        compiled, adoption.files = _compile(plan.files), plan.files
+        lines.append(f"rules moved into their components changed the rendering; every rule kept in "
+                     f"its original place instead ({len(plan.components)} component files)")
+        adoption.ok = (canon.rules(compiled.decode("utf-8")) == canon.rules(original)
+                       and _renders_the_same(adoption, visual, found, compiled, browser))
     if not adoption.ok:
         lines.append("the compiled stylesheet does not render like the original; nothing written")
         return adoption

@@ -44,13 +44,16 @@ class Plan:
     pieces: list[Piece]
     registry: Registry
     components: list[str] = field(default_factory=list)  # component names in import order
+    moved: int = 0  # rules written away from their neighbours, to join their component
 
 
-def plan(items: list[Item], source_name: str) -> Plan:
+def plan(items: list[Item], source_name: str, *, regroup: bool = True) -> Plan:
+    """The files of scss/. `regroup=False` keeps every rule where it was: a component is
+    then a run of neighbouring rules only (the fallback when regrouping changed pixels)."""
     registry = Registry()
     pieces = [_piece(item, registry) for item in items]
     _merge_prefixes(pieces)
-    chunks = _chunks(pieces)
+    chunks = _chunks(pieces, regroup)
     files: dict[str, str] = {}
     token_imports = []
     for kind in KINDS:
@@ -76,7 +79,10 @@ def plan(items: list[Item], source_name: str) -> Plan:
     entry += [f'@import "{path}";' for path in token_imports]
     entry += [f'@import "components/{name}";' for name in names]
     files["scss/style.scss"] = "\n".join(entry) + "\n"
-    return Plan(files=files, pieces=pieces, registry=registry, components=names)
+    place = {id(p): i for i, p in enumerate(pieces)}
+    moved = sum(1 for _, members in chunks for a, b in zip(members, members[1:])
+                if place[id(b)] != place[id(a)] + 1)
+    return Plan(files=files, pieces=pieces, registry=registry, components=names, moved=moved)
 
 
 # ------------------------------------------------------------ one rule
@@ -258,14 +264,14 @@ def _meet(a: Piece, b: Piece) -> bool:
     return ("*" in pa or "*" in pb or bool(pa & pb)) and not _disjoint(a, b)
 
 
-def _chunks(pieces: list[Piece]) -> list[tuple[str, list[Piece]]]:
+def _chunks(pieces: list[Piece], regroup: bool = True) -> list[tuple[str, list[Piece]]]:
     """Consecutive runs per component; a piece joins its component's last run when no
     piece after that run could set the same property on the same element. Pieces that
     must stay where they are gather in a run named after their at-rule (`dark-mode`)."""
     chunks: list[tuple[str, list[Piece]]] = []
     for piece in pieces:
         target = None
-        for i in range(len(chunks) - 1, -1, -1):
+        for i in range(len(chunks) - 1, -1 if regroup else max(len(chunks) - 2, -1), -1):
             group, members = chunks[i]
             if group == piece.group:
                 target = i
