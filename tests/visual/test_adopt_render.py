@@ -55,7 +55,7 @@ def adopted(tmp_path_factory):
 
 def test_adopt_writes_tokens_components_and_config(adopted):
     root, _original, adoption = adopted
-    assert adoption.ok, "\n".join(adoption.lines)
+    assert adoption.ok and adoption.exit_code == 0, "\n".join(adoption.lines)
     assert (root / "scss/style.scss").is_file() and list((root / "scss/components").glob("_*.scss"))
     typography = (root / "scss/tokens/_typography.scss").read_text(encoding="utf-8")
     assert "$note-box-title-font-size: 12px !default;" in typography

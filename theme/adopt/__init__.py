@@ -30,6 +30,11 @@ class Adoption:
     left_as_written: list[str] = field(default_factory=list)  # `file:line:col: selector: why`
     diff_pixels: dict[str, int] = field(default_factory=dict)  # variant -> differing pixels
 
+    @property
+    def exit_code(self) -> int:
+        """For the CLI: 0 adopted (or would be), 1 the rendering differs (nothing written)."""
+        return 0 if self.ok else 1
+
 
 def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool,
                      browser: str | None = None) -> Adoption:

@@ -1,10 +1,8 @@
 """From parsed Items to the files of a starter scss/: tokens, components, the entry.
 
-Each rule is written with token references and compiled alone; when libsass would
-not give back the same rule it is tried as written, then with its values quoted
-(`unquote("…")`, which libsass copies byte for byte). Rules join the component of
-their first class or element; one moves back to an earlier part of its component
-only past rules that set none of its properties, so the cascade is unchanged.
+Each rule is compiled alone with token references, else as written, else with its values quoted
+(`unquote("…")`), until libsass gives the same rule back. A rule joins its component (first class
+or element) past later rules only when none of them can set the same property on the same element.
 """
 
 from __future__ import annotations
