@@ -211,3 +211,12 @@ def test_without_regrouping_every_rule_keeps_its_place():
     plan = convert.plan(parse.items(css), "style.css", regroup=False)
     assert plan.components == ["note", "lead", "note-2"] and plan.moved == 0
     assert convert.plan(parse.items(css), "style.css").moved == 1
+
+
+def test_comments_after_the_last_rule_are_kept():
+    css = "a { color: #111111; }\n/* the end */\n@media (min-width: 9px) { b { margin: 1px; } /* inner end */ }\n/* last words */\n"
+    plan = plan_of(css)
+    compiled = _compile(plan.files).decode()
+    for comment in ("/* the end */", "/* inner end */", "/* last words */"):
+        assert comment in compiled
+    assert canon.rules(compiled) == canon.rules(css)

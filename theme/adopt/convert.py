@@ -268,6 +268,9 @@ def _chunks(pieces: list[Piece], regroup: bool = True) -> list[tuple[str, list[P
     must stay where they are gather in a run named after their at-rule (`dark-mode`)."""
     chunks: list[tuple[str, list[Piece]]] = []
     for piece in pieces:
+        if piece.item.only_comments and chunks:
+            chunks[-1][1].append(piece)
+            continue
         target = None
         for i in range(len(chunks) - 1, -1 if regroup else max(len(chunks) - 2, -1), -1):
             group, members = chunks[i]

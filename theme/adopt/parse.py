@@ -25,6 +25,7 @@ class Item:
     keyword: str | None = None  # at-keyword of a non-conditional at-rule ("font-face")
     comments: list[str] = field(default_factory=list)  # comments written just before it
     error: str | None = None  # tinycss2's message when it could not parse this piece
+    only_comments: bool = False  # comments after the last rule of a block
 
     @property
     def selector(self) -> str:
@@ -74,6 +75,10 @@ def _walk(nodes, text: str, wrappers: tuple[str, ...]):
                          wrappers=wrappers, rule=node, comments=comments)
         comments = []
         yield found
+    if comments:  # after the last rule: kept, as a piece of their own that stays last
+        last = nodes[-1]
+        yield Item(source=_wrap("\n".join(comments), wrappers), line=last.source_line, col=last.source_column,
+                   wrappers=wrappers, only_comments=True)
 
 
 def _wrap(css: str, wrappers: tuple[str, ...]) -> str:
