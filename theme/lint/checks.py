@@ -154,8 +154,9 @@ def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef]) -> lis
                 continue
             where = where if where is not None else class_positions(doc, el)
             hint = difflib.get_close_matches(cls, list(defined), n=1)
-            advice = f"did you mean .{hint[0]}?" if hint else "add a rule to the theme's SCSS or drop the class"
-            message = f"class .{cls} is not defined by the built theme CSS; {advice}"
+            advice = (f"did you mean .{hint[0]}?" if hint else
+                      "define it in a stylesheet the page loads, pass that stylesheet with --css, or drop the class")
+            message = f"class .{cls} is defined by none of the page's stylesheets; {advice}"
             if cls in where:
                 problems.append(_at(doc, where[cls], "TL020", message))
             else:
@@ -216,7 +217,7 @@ def _check_language(doc: Document, el) -> list[Problem]:
 
 
 def check_document(doc: Document, defined: Mapping[str, ClassDef] | None) -> list[Problem]:
-    """Every single-document check; class checks only when the theme CSS is known."""
+    """Every single-document check; class checks only when the page's classes are known (`defined`)."""
     problems = check_paragraph_splits(doc) + check_note_boxes(doc) + check_math_and_code(doc)
     if defined is not None:
         problems += check_unknown_classes(doc, defined)

@@ -1,0 +1,116 @@
+"""What a page's scripts supply, learned by loading it once in a real Chromium (theme.capture):
+the stylesheets present after load (document, adopted, inside shadow roots) and the class names
+on its rendered DOM. Served from 127.0.0.1 with the capture's routing; nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from ..config import VisualConfig
+from ..errors import LintError, ThemeError
+from .css import ClassDef, parse_sheet
+from .model import display
+from .sources import Sources
+
+# After load, network idle: what runtimes fetch after the load event (Distill's bibliography)
+# may still add sheets. Waited for at most this long; a page that never idles is read as it is.
+IDLE_TIMEOUT_MS = 5000
+
+COLLECT = """() => {
+  const sheets = [], seen = new Set(), classes = new Set();
+  const rules = (sheet) => {
+    try { return [...sheet.cssRules]; } catch (e) { return null; }  // cross-origin: unreadable
+  };
+  const add = (sheet, where) => {
+    if (!sheet || seen.has(sheet)) return;
+    seen.add(sheet);
+    const node = sheet.ownerNode, list = rules(sheet);
+    sheets.push({where, href: sheet.href, style: node && node.localName === 'style' ? node.textContent : null,
+                 css: list && list.map((r) => r.cssText).join('\\n')});
+    for (const rule of list || []) if (rule.styleSheet) add(rule.styleSheet, where);  // @import
+  };
+  const visit = (root, where) => {
+    for (const s of root.styleSheets || []) add(s, where);
+    for (const s of root.adoptedStyleSheets || []) add(s, where);
+    for (const el of root.querySelectorAll('*')) {
+      for (const c of el.classList || []) classes.add(c);
+      if (el.shadowRoot) visit(el.shadowRoot, 'shadow root of <' + el.localName + '>');
+    }
+  };
+  visit(document, 'document');
+  return {sheets, classes: [...classes]};
+}"""
+
+
+@dataclass
+class Rendered:
+    """One page as its scripts left it."""
+
+    defined: dict[str, ClassDef] = field(default_factory=dict)
+    sheets: int = 0  # stylesheets the static read did not see
+    hosts: list[str] = field(default_factory=list)  # where they were (document, shadow root of <d-math>…)
+    dom_classes: set[str] = field(default_factory=set)
+
+
+def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]) -> dict[Path, Rendered]:
+    """{page: Rendered} for pages = {page: (site root, its static Sources)}; one browser for all."""
+    from ..capture import Session, variants
+
+    by_root: dict[Path, list[Path]] = {}
+    for page, (root, _) in pages.items():
+        by_root.setdefault(root, []).append(page)
+    out: dict[Path, Rendered] = {}
+    for root, group in by_root.items():
+        names = tuple(page.resolve().relative_to(root.resolve()).as_posix() for page in group)
+        visual = VisualConfig(root=root, pages=names, viewports={"desktop": (1280, 800)},
+                              color_schemes=("light",), route=dict(route))
+        try:
+            with Session(visual) as session:
+                for page, variant in zip(group, variants(visual)):
+                    out[page] = _read(session, variant, pages[page][1])
+        except LintError:
+            raise
+        except ThemeError as err:
+            raise LintError(f"{err}; or lint without rendering: theme lint --no-render") from None
+    return out
+
+
+def _read(session, variant, static: Sources) -> Rendered:
+    with session.open(variant, settle=False) as page:
+        try:
+            page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
+            pass
+        found = page.evaluate(COLLECT)
+    rendered = Rendered(dom_classes=set(found["classes"]))
+    for sheet in found["sheets"]:
+        text, label = _new_sheet(session, sheet, static)
+        if text is None:
+            continue
+        try:
+            classes = parse_sheet(text, Path(label)).classes
+        except LintError:
+            continue  # the browser's own serialisation; a rule tinycss2 rejects defines nothing we can use
+        rendered.sheets += 1
+        if sheet["where"] not in rendered.hosts:
+            rendered.hosts.append(sheet["where"])
+        for name, where in classes.items():
+            rendered.defined.setdefault(name, ClassDef(name, Path(label), 0, 0))
+    return rendered
+
+
+def _new_sheet(session, sheet: dict, static: Sources) -> tuple[str | None, str]:
+    """(css text, label) of a sheet the static read missed; (None, "") for one it already read."""
+    href = sheet["href"]
+    local = session.server.local_file(href) if href else None
+    if local is not None and local.resolve() in static.files:
+        return None, ""
+    if sheet["style"] is not None and sheet["where"] == "document" and sheet["style"] in static.style_texts:
+        return None, ""
+    label = f"rendered: {display(local) if local else href or sheet['where']}"
+    if sheet["css"] is None and local is not None:
+        return local.read_text(encoding="utf-8", errors="replace"), label
+    return sheet["css"], label
