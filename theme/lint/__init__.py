@@ -168,7 +168,8 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
         defined = dict(sources[path].defined)
         for name, where in (rendered[path].defined.items() if path in rendered else ()):
             defined.setdefault(name, where)
-        problems += checks.check_document(doc, defined) + sources[path].problems
+        unread = path in scripted and path not in rendered
+        problems += checks.check_document(doc, defined, unread) + sources[path].problems
     problems += _copy_problems(docs, config)
     if not paths and outputs:
         theme_classes = classes_in_files(outputs)

@@ -20,7 +20,7 @@ from .sources import Sources
 IDLE_TIMEOUT_MS = 5000
 
 COLLECT = """() => {
-  const sheets = [], seen = new Set(), classes = new Set();
+  const sheets = [], seen = new Set(), texts = new Set(), classes = new Set();
   const rules = (sheet) => {
     try { return [...sheet.cssRules]; } catch (e) { return null; }  // cross-origin: unreadable
   };
@@ -28,8 +28,12 @@ COLLECT = """() => {
     if (!sheet || seen.has(sheet)) return;
     seen.add(sheet);
     const node = sheet.ownerNode, list = rules(sheet);
+    const css = list && list.map((r) => r.cssText).join('\\n');
+    // Every <d-math> has its own copy of the same sheet: each text is sent and parsed once.
+    const again = css !== null && texts.has(css);
+    texts.add(css);
     sheets.push({where, href: sheet.href, style: node && node.localName === 'style' ? node.textContent : null,
-                 css: list && list.map((r) => r.cssText).join('\\n')});
+                 css: again ? null : css, again});
     for (const rule of list || []) if (rule.styleSheet) add(rule.styleSheet, where);  // @import
   };
   const visit = (root, where) => {
@@ -87,6 +91,8 @@ def _read(session, variant, static: Sources) -> Rendered:
         found = page.evaluate(COLLECT)
     rendered = Rendered(dom_classes=set(found["classes"]))
     for sheet in found["sheets"]:
+        if sheet["again"]:
+            continue  # the same rules as a sheet already read
         text, label = _new_sheet(session, sheet, static)
         if text is None:
             continue

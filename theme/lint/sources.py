@@ -5,6 +5,7 @@ make. Each class keeps the file:line:col of its first definition; what cannot be
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,8 @@ def is_remote(address: str) -> bool:
 def resolve(address: str, base: Path, site_root: Path) -> Path:
     """The file a local address names: from `site_root` when it starts with /, else from `base`."""
     path = unquote(urlsplit(address).path)
-    return (site_root / path.lstrip("/")) if path.startswith("/") else (base / path)
+    joined = (site_root / path.lstrip("/")) if path.startswith("/") else (base / path)
+    return Path(os.path.normpath(joined))  # `..` is taken lexically, as in a URL
 
 
 def stylesheet_links(doc: Document):
