@@ -19,6 +19,14 @@ CLEAN = """<!DOCTYPE html>
 """
 
 
+@pytest.fixture(autouse=True)
+def lint_cache(tmp_path_factory, monkeypatch):
+    """Each test its own render cache (the subprocesses inherit the variable)."""
+    folder = tmp_path_factory.mktemp("lint-cache")
+    monkeypatch.setenv("THEME_LINT_CACHE", str(folder))
+    return folder
+
+
 def theme(*args, cwd):
     return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, capture_output=True, text=True)
 
@@ -214,3 +222,26 @@ def test_distill_example_reports_an_undefined_class_and_the_p_in_p_note_box(dist
     assert "class .lede is defined by none of the page's stylesheets" in result.stdout
     without = theme("lint", "index.html", cwd=distill)
     assert "class .note-box-title is defined by none" in without.stdout  # --css is what defined them
+
+
+SCRIPTED = """<!DOCTYPE html>
+<html><head><script src="runtime.js"></script></head>
+<body><p class="made">x</p></body></html>
+"""
+RUNTIME_JS = "document.head.appendChild(document.createElement('style')).textContent = '.%s { color: red }';\n"
+
+
+@pytest.mark.browser
+def test_the_render_is_reused_until_a_file_the_page_loaded_changes(tmp_path):
+    (tmp_path / "index.html").write_text(SCRIPTED, encoding="utf-8")
+    (tmp_path / "runtime.js").write_text(RUNTIME_JS % "made", encoding="utf-8")
+    first = theme("lint", "index.html", cwd=tmp_path)
+    assert (first.returncode, first.stdout) == (0, "")
+    assert "rendered in Chromium: 1 stylesheet(s) its scripts added (document)" in first.stderr
+    second = theme("lint", "index.html", cwd=tmp_path)
+    assert (second.returncode, second.stdout) == (0, "")
+    assert "rendered in Chromium (an earlier render: no file it loaded has changed)" in second.stderr
+    (tmp_path / "runtime.js").write_text(RUNTIME_JS % "other", encoding="utf-8")  # the script changed
+    third = theme("lint", "index.html", cwd=tmp_path)
+    assert third.returncode == 1 and "earlier render" not in third.stderr
+    assert third.stdout.startswith("index.html:3:17: TL020 class .made is defined by none of the page's stylesheets")

@@ -140,7 +140,8 @@ def has_scripts(doc: Document) -> bool:
 def _summary(page: Path, sources: Sources, rendered, scripts: bool, render: bool) -> str:
     said = f"{display(page)}: classes from {', '.join(sources.read) or 'no stylesheet'}"
     if rendered is not None:
-        said += (f"; rendered in Chromium: {rendered.sheets} stylesheet(s) its scripts added "
+        when = " (an earlier render: no file it loaded has changed)" if rendered.cached else ""
+        said += (f"; rendered in Chromium{when}: {rendered.sheets} stylesheet(s) its scripts added "
                  f"({', '.join(rendered.hosts) or 'none'})")
     elif scripts and not render:
         said += "; its scripts not run (--no-render): classes they supply are unknown"

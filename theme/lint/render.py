@@ -5,12 +5,15 @@ on its rendered DOM. Served from 127.0.0.1 with the capture's routing; nothing l
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
 from ..errors import LintError, ThemeError
+from . import cache
 from .css import ClassDef, parse_sheet
 from .model import display
 from .sources import Sources
@@ -45,8 +48,13 @@ COLLECT = """() => {
     }
   };
   visit(document, 'document');
-  return {sheets, classes: [...classes]};
+  // Every file fetched, scripts' fetches included: the inputs the cache is keyed on.
+  const resources = performance.getEntriesByType('resource').map((e) => e.name);
+  return {sheets, classes: [...classes], resources};
 }"""
+# Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
+# that many may have fetched more than the list shows, so its render is not cached.
+RESOURCE_BUFFER = 250
 
 
 @dataclass
@@ -57,16 +65,30 @@ class Rendered:
     sheets: int = 0  # stylesheets the static read did not see
     hosts: list[str] = field(default_factory=list)  # where they were (document, shadow root of <d-math>…)
     dom_classes: set[str] = field(default_factory=set)
+    cached: bool = False  # taken from the cache: no file it loaded has changed since
+
+    def to_json(self) -> dict:
+        return {"defined": {n: str(d.path) for n, d in sorted(self.defined.items())}, "sheets": self.sheets,
+                "hosts": self.hosts, "dom_classes": sorted(self.dom_classes)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Rendered":
+        return cls({n: ClassDef(n, Path(label), 0, 0) for n, label in data["defined"].items()}, data["sheets"],
+                   data["hosts"], set(data["dom_classes"]), cached=True)
 
 
 def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]) -> dict[Path, Rendered]:
     """{page: Rendered} for pages = {page: (site root, its static Sources)}; one browser for all."""
     from ..capture import Session, variants
 
+    out: dict[Path, Rendered] = {}
     by_root: dict[Path, list[Path]] = {}
     for page, (root, _) in pages.items():
-        by_root.setdefault(root, []).append(page)
-    out: dict[Path, Rendered] = {}
+        known = cache.load(page, root, route)
+        if known is not None:
+            out[page] = Rendered.from_json(known)
+        else:
+            by_root.setdefault(root, []).append(page)
     for root, group in by_root.items():
         names = tuple(page.resolve().relative_to(root.resolve()).as_posix() for page in group)
         visual = VisualConfig(root=root, pages=names, viewports={"desktop": (1280, 800)},
@@ -74,7 +96,9 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
         try:
             with Session(visual) as session:
                 for page, variant in zip(group, variants(visual)):
-                    out[page] = _read(session, variant, pages[page][1])
+                    out[page], inputs = _read(session, variant, pages[page][1], route)
+                    if inputs is not None:
+                        cache.store(page, root, route, inputs, out[page].to_json())
         except LintError:
             raise
         except ThemeError as err:
@@ -82,7 +106,8 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
     return out
 
 
-def _read(session, variant, static: Sources) -> Rendered:
+def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
+    """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
     with session.open(variant, settle=False) as page:
         try:
             page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
@@ -105,7 +130,26 @@ def _read(session, variant, static: Sources) -> Rendered:
             rendered.hosts.append(sheet["where"])
         for name, where in classes.items():
             rendered.defined.setdefault(name, ClassDef(name, Path(label), 0, 0))
-    return rendered
+    resources = found["resources"]
+    inputs = None if len(resources) >= RESOURCE_BUFFER else _files(session.server, resources, route)
+    return rendered, inputs
+
+
+def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
+    """The local files behind fetched URLs: served ones (a missing one too: creating it changes
+    what the page gets) and routed ones. Aborted remote requests have no file."""
+    from ..capture.lanes import routed_file
+
+    files = []
+    for url in urls:
+        if url.startswith(server.origin + "/"):
+            path = unquote(urlsplit(url).path).lstrip("/")
+            files.append(server.local_file(url) or Path(os.path.normpath(server.root / path)))
+        else:
+            matched, local = routed_file(route, url)
+            if matched and local is not None:
+                files.append(local)
+    return files
 
 
 def _new_sheet(session, sheet: dict, static: Sources) -> tuple[str | None, str]:
