@@ -78,7 +78,8 @@ class Rendered:
 
 
 def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]) -> dict[Path, Rendered]:
-    """{page: Rendered} for pages = {page: (site root, its static Sources)}; one browser for all."""
+    """{page: Rendered} for pages = {page: (site root, its static Sources)}: one browser a root,
+    none for a page whose earlier render is still good (cache.py)."""
     from ..capture import Session, variants
 
     out: dict[Path, Rendered] = {}
