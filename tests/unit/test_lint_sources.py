@@ -74,3 +74,14 @@ def test_only_scripts_that_run_count():
     assert has_scripts(parse_text('<script src="template.v2.js"></script>'))
     assert has_scripts(parse_text("<script>document.body.className = 'x';</script>"))
     assert has_scripts(parse_text('<script type="module">import "./a.js";</script>'))
+
+
+def test_a_routed_remote_sheet_is_read_from_its_local_copy(tmp_path):
+    vendored = write(tmp_path / "vendor" / "katex" / "katex.min.css", ".katex{}\n@import 'fonts.css';\n")
+    write(vendored.parent / "fonts.css", ".katex-font{}\n")
+    page = write(tmp_path / "site" / "p.html",
+                 '<link rel="stylesheet" href="https://cdn.example/katex/katex.min.css">\n'
+                 '<link rel="stylesheet" href="https://other.example/x.css">')
+    found = page_sources(parse_file(page), tmp_path / "site", route={"https://cdn.example/katex/": vendored.parent})
+    assert {n: d.path.name for n, d in found.defined.items()} == {"katex": "katex.min.css", "katex-font": "fonts.css"}
+    assert found.not_read == ["https://other.example/x.css"]

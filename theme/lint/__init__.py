@@ -146,7 +146,8 @@ def _summary(page: Path, sources: Sources, rendered, scripts: bool, render: bool
     elif scripts and not render:
         said += "; its scripts not run (--no-render): classes they supply are unknown"
     if sources.not_read:
-        said += f"; not read (remote): {', '.join(sources.not_read)}; add a local copy with --css"
+        said += (f"; not read (remote): {', '.join(sources.not_read)}; pass a local copy with --css "
+                 "or route its address")
     return said
 
 
@@ -158,11 +159,11 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
     files = targets(paths, config)
     outputs = [p for p in config.build.outputs if p.is_file()] if config is not None else []
     docs = {path: parse_file(path) for path in files}
-    sources = {path: page_sources(doc, site_root(path, config), [*css, *outputs]) for path, doc in docs.items()}
+    route = config.visual.route if config is not None and config.visual else {}
+    sources = {path: page_sources(doc, site_root(path, config), [*css, *outputs], route) for path, doc in docs.items()}
     scripted = {path for path, doc in docs.items() if has_scripts(doc)}
     rendered = {}
     if render and scripted:
-        route = config.visual.route if config is not None and config.visual else {}
         rendered = render_mod.render({p: (site_root(p, config), sources[p]) for p in files if p in scripted}, route)
     problems: list[Problem] = []
     for path, doc in docs.items():

@@ -119,7 +119,7 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
     for sheet in found["sheets"]:
         if sheet["again"]:
             continue  # the same rules as a sheet already read
-        text, label = _new_sheet(session, sheet, static)
+        text, label = _new_sheet(session, sheet, static, route)
         if text is None:
             continue
         try:
@@ -153,10 +153,13 @@ def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
     return files
 
 
-def _new_sheet(session, sheet: dict, static: Sources) -> tuple[str | None, str]:
-    """(css text, label) of a sheet the static read missed; (None, "") for one it already read."""
+def _new_sheet(session, sheet: dict, static: Sources, route: Mapping[str, Path]) -> tuple[str | None, str]:
+    """(css text, label) of a sheet the static read missed; (None, "") for one it already read.
+    A cross-origin sheet's rules are hidden from the page: a routed one is read from its file."""
+    from ..capture.lanes import routed_file
+
     href = sheet["href"]
-    local = session.server.local_file(href) if href else None
+    local = (session.server.local_file(href) or routed_file(route, href)[1]) if href else None
     if local is not None and local.resolve() in static.files:
         return None, ""
     if sheet["style"] is not None and sheet["where"] == "document" and sheet["style"] in static.style_texts:

@@ -9,6 +9,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 from urllib.parse import unquote, urlsplit
 
 from .css import ClassDef, Sheet, parse_sheet, read_css
@@ -65,21 +66,23 @@ def style_blocks(doc: Document):
         yield el, start, doc.text[start:end.start() if end else len(doc.text)]
 
 
-def page_sources(doc: Document, site_root: Path, extra: list[Path] = ()) -> Sources:
-    """Every class the page's own stylesheets define, then those of `extra` (--css, theme outputs)."""
+def page_sources(doc: Document, site_root: Path, extra: list[Path] = (),
+                 route: Mapping[str, Path] | None = None) -> Sources:
+    """Every class the page's own stylesheets define, then those of `extra` (--css, theme outputs).
+    A remote sheet is read from its local copy when a `route` prefix covers its address."""
     sources = Sources()
     for el, href in stylesheet_links(doc):
         line, col = doc.where(el)
-        _follow(sources, href, doc.path.parent, site_root, (doc.path, line, col))
+        _follow(sources, href, doc.path.parent, site_root, (doc.path, line, col), route or {})
     for el, start, text in style_blocks(doc):
         sources.style_texts.add(el.text or "")
         line, col = doc.line_col(start)
         sheet = parse_sheet(text, doc.path, _shift(doc, start, text))
         sources.read.append(f"<style> at {display(doc.path)}:{line}:{col}")
-        _take(sources, sheet, doc.path, site_root)
+        _take(sources, sheet, doc.path, site_root, route or {})
     for path in extra:
         if Path(path).resolve() not in sources.files:
-            _read_file(sources, Path(path), site_root)
+            _read_file(sources, Path(path), site_root, route or {})
     return sources
 
 
@@ -89,11 +92,15 @@ def _shift(doc: Document, start: int, text: str):
     return lambda line, col: doc.line_col(start + starts[line - 1] + col - 1)
 
 
-def _follow(sources: Sources, address: str, base: Path, site_root: Path, at: tuple[Path, int, int]) -> None:
+def _follow(sources: Sources, address: str, base: Path, site_root: Path, at: tuple[Path, int, int],
+            route: Mapping[str, Path]) -> None:
     if is_remote(address):
-        sources.not_read.append(address)
-        return
-    path = resolve(address, base, site_root)
+        path = _routed(address, route)
+        if path is None:
+            sources.not_read.append(address)
+            return
+    else:
+        path = resolve(address, base, site_root)
     if path.resolve() in sources.files:
         return  # linked twice, or an @import cycle
     if not path.is_file():
@@ -101,18 +108,27 @@ def _follow(sources: Sources, address: str, base: Path, site_root: Path, at: tup
         sources.problems.append(Problem(where, line, col, "TL022",
             f"stylesheet {address} is missing ({display(path)}); fix the address or create the file"))
         return
-    _read_file(sources, path, site_root)
+    _read_file(sources, path, site_root, route)
 
 
-def _read_file(sources: Sources, path: Path, site_root: Path) -> None:
+def _routed(address: str, route: Mapping[str, Path]) -> Path | None:
+    """The local copy of a remote address under a `route` prefix, as the capture serves it."""
+    if not any(address.startswith(prefix) for prefix in route):
+        return None
+    from ..capture.lanes import routed_file  # the capture's own rule; loads it only when needed
+
+    return routed_file(route, address)[1]
+
+
+def _read_file(sources: Sources, path: Path, site_root: Path, route: Mapping[str, Path]) -> None:
     sources.files.add(path.resolve())
     sources.read.append(display(path))
-    _take(sources, parse_sheet(read_css(path), path), path, site_root)
+    _take(sources, parse_sheet(read_css(path), path), path, site_root, route)
 
 
-def _take(sources: Sources, sheet: Sheet, path: Path, site_root: Path) -> None:
+def _take(sources: Sources, sheet: Sheet, path: Path, site_root: Path, route: Mapping[str, Path]) -> None:
     """A sheet's classes, then those of its @imports, which resolve from the file holding
     them (`path`: the stylesheet, or the page for a <style> block)."""
     sources.add(sheet.classes)
     for address, line, col in sheet.imports:
-        _follow(sources, address, path.parent, site_root, (path, line, col))
+        _follow(sources, address, path.parent, site_root, (path, line, col), route)
