@@ -161,23 +161,32 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
     docs = {path: parse_file(path) for path in files}
     route = config.visual.route if config is not None and config.visual else {}
     sources = {path: page_sources(doc, site_root(path, config), [*css, *outputs], route) for path, doc in docs.items()}
-    scripted = {path for path, doc in docs.items() if has_scripts(doc)}
+    scripted = [path for path in files if has_scripts(docs[path])]
     rendered = {}
     if render and scripted:
-        rendered = render_mod.render({p: (site_root(p, config), sources[p]) for p in files if p in scripted}, route)
+        rendered = render_mod.render({p: (site_root(p, config), sources[p]) for p in scripted}, route)
     problems: list[Problem] = []
     for path, doc in docs.items():
-        defined = dict(sources[path].defined)
-        for name, where in (rendered[path].defined.items() if path in rendered else ()):
-            defined.setdefault(name, where)
-        unread = path in scripted and path not in rendered
-        problems += checks.check_document(doc, defined, unread) + sources[path].problems
+        problems += _page_problems(doc, sources[path], rendered.get(path), path in scripted)
     problems += _copy_problems(docs, config)
     if not paths and outputs:
-        theme_classes = classes_in_files(outputs)
-        used = {cls for doc in docs.values() for cls, _ in checks.used_classes(doc)}
-        used |= {cls for r in rendered.values() for cls in r.dom_classes}
-        scripts = [text for doc in docs.values() for text in _local_scripts(doc)]
-        problems += checks.check_unused_classes(theme_classes, used, scripts)
+        problems += _unused_problems(outputs, docs, rendered)
     said = {p: _summary(p, sources[p], rendered.get(p), p in scripted, render) for p in files}
     return LintResult(sorted(set(problems), key=lambda p: (str(p.path), p.line, p.col, p.code)), files, said)
+
+
+def _page_problems(doc: Document, sources: Sources, rendered, scripted: bool) -> list[Problem]:
+    """One page's checks, its classes defined by its own sheets first, then by its rendered ones."""
+    defined = dict(sources.defined)
+    for name, where in (rendered.defined.items() if rendered is not None else ()):
+        defined.setdefault(name, where)
+    unread = scripted and rendered is None
+    return checks.check_document(doc, defined, unread) + sources.problems
+
+
+def _unused_problems(outputs: list[Path], docs: dict[Path, Document], rendered: dict) -> list[Problem]:
+    """TL021: theme classes no page uses, in its markup, its rendered DOM or its local scripts."""
+    used = {cls for doc in docs.values() for cls, _ in checks.used_classes(doc)}
+    used |= {cls for r in rendered.values() for cls in r.dom_classes}
+    scripts = [text for doc in docs.values() for text in _local_scripts(doc)]
+    return checks.check_unused_classes(classes_in_files(outputs), used, scripts)

@@ -145,7 +145,8 @@ def used_classes(doc: Document) -> Iterator[tuple[str, object]]:
             yield cls, el
 
 
-def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef], scripts_unread: bool = False) -> list[Problem]:
+def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef],
+                          scripts_unread: bool = False) -> list[Problem]:
     """TL020 for each class no stylesheet defines; `scripts_unread`: the page's scripts were not
     run (--no-render), so the message says they may supply it."""
     unread = "; its scripts were not run (--no-render) and may define it" if scripts_unread else ""
