@@ -274,14 +274,17 @@ class Session:
     # ------------------------------------------------------------ pages for other checks
 
     @contextlib.contextmanager
-    def open(self, variant: Variant) -> Iterator[object]:
+    def open(self, variant: Variant, *, settle: bool = True) -> Iterator[object]:
         """A loaded, settled Playwright page of `variant` (same routing and stabilisation),
-        for checks on the DOM or for `screenshot()`. Closed on exit."""
+        for checks on the DOM or for `screenshot()`. Closed on exit. `settle=False` stops
+        at the load event: `theme lint` reads what the scripts defined, which needs no
+        typeset maths (an unrouted KaTeX would time the settle out)."""
         job = self._lanes.open(variant)
         try:
             where = label(variant)
             wait_loaded(job.page, job.url, where)
-            self._readiness.settle(job.lane, variant, where, {})
+            if settle:
+                self._readiness.settle(job.lane, variant, where, {})
             yield job.page
         finally:
             self._lanes.release(job.lane, reuse=False)  # the caller may have changed anything
