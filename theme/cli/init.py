@@ -65,7 +65,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     elif plan.conflicts and not force:
         first = plan.conflicts[0]
         more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
-        raise init_mod.InitError(f"{first.where or directory / first.path}: {first.what} differs from what theme init "
+        raise init_mod.InitError(f"{first.where or directory / first.path}: {first.what} is not what theme init "
                                  f"would write{more}; rerun with --force to replace it (--dry-run shows the plan)")
     elif not changes:
         click.echo("nothing to change")

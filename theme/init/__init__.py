@@ -225,9 +225,10 @@ def _pyproject(plan: Plan, visual: dict, notes: dict[str, str], force: bool) -> 
     if differ:
         where = key_position(path, differ[0], text=text, table="tool.theme.visual")
         plan.writes.append(Write(Path("pyproject.toml"), new.encode(), "conflict",
-                                 f"[tool.theme.visual] ({', '.join(differ)} differ)", where))
+                                 f"{', '.join(differ)} in [tool.theme.visual]", where))
     else:
-        plan.writes.append(Write(Path("pyproject.toml"), new.encode(), _state(text, new),
+        # Adding the table to a pyproject.toml that has none replaces nothing: an update.
+        plan.writes.append(Write(Path("pyproject.toml"), new.encode(), _state(text, new, added=True),
                                  "[tool.theme.visual]"))
 
 
