@@ -57,7 +57,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     say(f"rendering {directory.resolve()} offline")
     plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=_packages(packages),
                               build_check=scss is not None)
-    for line in plan.lines + init_mod.file_lines(plan, force=force):
+    for line in plan.lines + file_lines(plan, force=force):
         click.echo(line)
     changes = [w for w in plan.writes if w.state != "unchanged"]
     if dry_run:
@@ -82,5 +82,39 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
             raise init_mod.InitError(f"{directory.resolve()}: --scss could not adopt the stylesheet (see above); "
                                      "fix what it names and run theme init --scss again")
     click.echo("next:")
-    for step in init_mod.next_steps(plan, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
+    for step in next_steps(plan, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
         click.echo(f"  {step}")
+
+
+def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:
+    """One line per file, or per vendored folder, saying what init does to it; sorted by name."""
+    groups: dict[str, list[init_mod.Write]] = {}
+    for w in plan.writes:
+        vendored = w.path.parts[0] == "vendor" and len(w.path.parts) > 2
+        groups.setdefault(f"{Path(*w.path.parts[:2]).as_posix()}/" if vendored else w.path.as_posix(), []).append(w)
+    return [_file_line(name, group, force) for name, group in sorted(groups.items())]
+
+
+def _file_line(name: str, group: list[init_mod.Write], force: bool) -> str:
+    states = {w.state for w in group}
+    files = [w for w in group if w.state != "stale"]
+    what = (files or group)[0].what + (f" ({len(files)} files)" if len(files) > 1 else "")
+    stale = len(group) - len(files)
+    if stale:
+        what += f", {stale} file(s) not in the package"
+    if states == {"unchanged"}:
+        verb = "unchanged"
+    elif states & {"conflict", "stale"}:
+        verb = "replace" if force else "differs (needs --force):"
+    else:
+        verb = "create" if states == {"create"} else "update"
+    return f"{verb} {name}: {what}"
+
+
+def next_steps(plan: init_mod.Plan, *, lfs: bool) -> list[str]:
+    """The commands after init: the first baselines, then the commit."""
+    paths = sorted({w.path.parts[0] for w in plan.writes} | {"snapshots"})
+    return (["git lfs install   # once per machine: baselines are stored in Git LFS"] if lfs else []) + [
+        "python3 -m pytest --update-snapshots   # render the baselines",
+        f"git add {' '.join(paths)} && git commit -m 'Visual checks with theme'",
+    ]

@@ -6,6 +6,7 @@ decides without writing; `Plan.write` writes atomically what differs.
 
 from __future__ import annotations
 
+import re
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
@@ -81,6 +82,8 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     plan.lines.append(f"article: {served} ({len(pages)} page{'s' if len(pages) != 1 else ''}: {', '.join(pages)})")
     with tempfile.TemporaryDirectory(prefix="theme-init-") as staging:
         found, libraries = _survey_routed(served, pages, Path(staging), packages or {})
+    for name in sorted(set(packages or {}) - {lib.name for lib, _ in libraries.values()}):
+        plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
     visual, notes = _visual(plan, root_rel, pages, found, libraries)
     _pyproject(plan, visual, notes, force)
     _vendored(plan, libraries, force)
@@ -138,6 +141,9 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey,
         route[prefix] = folder
         plan.lines.append(f"route {prefix} → {folder}/ (npm {pkg.name} {pkg.version}, {pkg.integrity[:20]}…, "
                           f"from the {pkg.source})")
+        if re.fullmatch(r"\d+\.\d+\.\d+", lib.version) and pkg.version != lib.version:
+            plan.lines.append(f"note: the page asks for {lib.name} {lib.version} and gets {pkg.version} "
+                              "(--package); pass a tarball of the version it asks for to match it")
     mask = []
     for page in found.pages:
         for url in page.aborted:
@@ -292,36 +298,3 @@ def _has_entry(project: Path) -> bool:
 
 
 __all__ = ["InitError", "Plan", "Write", "find_pages", "make_plan"]
-
-
-def file_lines(plan: Plan, *, force: bool) -> list[str]:
-    """One line per file, or per vendored folder: what init does to it."""
-    out, folders = [], {}
-    for w in plan.writes:
-        if w.path.parts[0] == "vendor" and len(w.path.parts) > 2:
-            folders.setdefault((Path(*w.path.parts[:2]), w.what.split(" (")[0]), []).append(w)
-            continue
-        out.append(_file_line(w.path.as_posix(), [w], force))
-    for (folder, _), group in folders.items():
-        out.append(_file_line(f"{folder.as_posix()}/", group, force))
-    return sorted(out, key=lambda line: line.split(" ", 1)[1])
-
-
-def _file_line(name: str, group: list[Write], force: bool) -> str:
-    states = {w.state for w in group}
-    count = f" ({len(group)} files)" if len(group) > 1 else ""
-    what = group[0].what if len(group) == 1 else group[0].what.split(" (")[0]
-    if states <= {"unchanged"}:
-        return f"unchanged {name}{count}: {what}"
-    if states & {"conflict", "stale"}:
-        verb = "replace" if force else "differs (needs --force):"
-        return f"{verb} {name}{count}: {what}"
-    return f"{'create' if states <= {'create', 'unchanged'} and 'create' in states else 'update'} {name}{count}: {what}"
-
-
-def next_steps(plan: Plan, *, lfs: bool) -> list[str]:
-    paths = sorted({w.path.parts[0] for w in plan.writes} | {"snapshots"})
-    return ([f"git lfs install   # once per machine: baselines are stored in Git LFS"] if lfs else []) + [
-        "python3 -m pytest --update-snapshots   # render the baselines",
-        f"git add {' '.join(paths)} && git commit -m 'Visual checks with theme'",
-    ]
