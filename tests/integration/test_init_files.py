@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from theme.config import parse
-from theme.init import files, vendor
+from theme.init import InitError, files, vendor
 
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
@@ -177,7 +177,7 @@ def test_a_tarball_of_another_package_is_refused_with_what_to_pass(tmp_path):
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(tmp_path / "pkg", arcname="package")
     lib = vendor.library_for("https://distill.pub/third-party/katex/katex.min.js")
-    with pytest.raises(vendor.InitError, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'; "
+    with pytest.raises(InitError, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'; "
                                                r"pass --package katex=PATH"):
         vendor.fetch(lib, tarball)
 

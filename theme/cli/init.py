@@ -54,9 +54,9 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     if not directory.is_dir():
         raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
     adopt = _adopter() if scss is not None else None
-    say = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
-    say(f"rendering {directory.resolve()} offline")
-    plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=_packages(packages),
+    local = _packages(packages)
+    click.echo(f"… rendering {directory.resolve()} offline", err=True)
+    plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
                               build_check=scss is not None)
     for line in plan.lines + file_lines(plan, force=force):
         click.echo(line)
@@ -80,8 +80,8 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         for line in result.lines:
             click.echo(line)
         if not result.ok:
-            raise init_mod.InitError(f"{directory.resolve()}: --scss could not adopt the stylesheet (see above); "
-                                     "fix what it names and run theme init --scss again")
+            raise init_mod.AdoptIncomplete(f"{directory.resolve()}: --scss did not adopt the whole stylesheet "
+                                           "(see above); fix what it names and run theme init --scss again")
     click.echo("next:")
     for step in next_steps(plan, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
         click.echo(f"  {step}")

@@ -16,7 +16,8 @@ from ..config import key_position
 from ..fsutil import atomic_write_bytes
 from . import files, vendor
 from .survey import PageSurvey, Survey, survey
-from .vendor import InitError, Library, Package
+from .errors import AdoptIncomplete, InitError
+from .vendor import Library, Package
 
 ROOT_CANDIDATES = ("dist", ".")  # where an article's pages are served from, in order of preference
 VIEWPORTS = {"mobile": [390, 844], "desktop": [1280, 800]}
@@ -297,4 +298,4 @@ def _has_entry(project: Path) -> bool:
     return (project / entry).is_file()
 
 
-__all__ = ["InitError", "Plan", "Write", "find_pages", "make_plan"]
+__all__ = ["AdoptIncomplete", "InitError", "Plan", "Write", "find_pages", "make_plan"]

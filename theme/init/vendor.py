@@ -1,9 +1,8 @@
 """Libraries a page loads from a CDN, served from a copy of their npm package instead.
 
-A request is routable when its URL has a known CDN layout (KNOWN); the package comes
-from `npm pack` (the ordinary client, its cache first) or, for closed networks and
-tests, from a local tarball or package folder given with `--package NAME=PATH`. The
-sha512 integrity recorded is the tarball's, which is what npm's dist.integrity is.
+A URL with a known CDN layout (KNOWN) names a package; it comes from `npm pack` (npm's
+cache first) or from a local tarball or package folder (`--package NAME=PATH`). The
+integrity recorded is the tarball's sha512, which is what npm's dist.integrity is.
 """
 
 from __future__ import annotations
@@ -19,16 +18,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..errors import ThemeError
+from .errors import InitError
 
 # The KaTeX the Distill runtime's CDN address is served from: the version this
 # repository's specimen is rendered and tested with (article/dist/assets/VENDORED.md).
 KATEX_VERSION = "0.19.1"
 NPM_NAME = r"(?P<name>(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)"
-
-
-class InitError(ThemeError):
-    """`theme init` cannot do what was asked (a package cannot be had, a file is in the way)."""
 
 
 @dataclass(frozen=True)
