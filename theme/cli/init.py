@@ -3,6 +3,7 @@ libraries and CI workflow (theme/init/); `--scss` also turns its stylesheet into
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import click
@@ -83,7 +84,8 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
             raise init_mod.AdoptIncomplete(f"{directory.resolve()}: --scss did not adopt the whole stylesheet "
                                            "(see above); fix what it names and run theme init --scss again")
     click.echo("next:")
-    for step in next_steps(plan, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
+    extra = _stylesheet_paths(directory) if adopt is not None else []
+    for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
         click.echo(f"  {step}")
 
 
@@ -112,9 +114,19 @@ def _file_line(name: str, group: list[init_mod.Write], force: bool) -> str:
     return f"{verb} {name}: {what}"
 
 
-def next_steps(plan: init_mod.Plan, *, lfs: bool) -> list[str]:
+def _stylesheet_paths(directory: Path) -> list[str]:
+    """What --scss made to commit: scss/ and the folders of [tool.theme] outputs."""
+    try:
+        table = tomllib.loads((directory / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return ["scss"]
+    outputs = table.get("tool", {}).get("theme", {}).get("outputs", [])
+    return ["scss", *(Path(o).parts[0] for o in outputs if isinstance(o, str) and o)]
+
+
+def next_steps(plan: init_mod.Plan, extra: tuple[str, ...] | list[str] = (), *, lfs: bool) -> list[str]:
     """The commands after init: the first baselines, then the commit."""
-    paths = sorted({w.path.parts[0] for w in plan.writes} | {"snapshots"})
+    paths = sorted({w.path.parts[0] for w in plan.writes} | {"snapshots", *extra})
     return (["git lfs install   # once per machine: baselines are stored in Git LFS"] if lfs else []) + [
         "python3 -m pytest --update-snapshots   # render the baselines",
         f"git add {' '.join(paths)} && git commit -m 'Visual checks with theme'",
