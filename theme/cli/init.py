@@ -43,8 +43,8 @@ def _adopter():
 @click.option("--yes", "-y", is_flag=True, help="Write without asking.")
 @click.option("--force", is_flag=True, help="Replace a [tool.theme.visual], workflow or vendored copy that differs.")
 @click.option("--lfs", is_flag=True, help="Keep snapshots/**/*.png in Git LFS (.gitattributes, checkout with lfs).")
-@click.option("--root", type=click.Path(file_okay=False, exists=True, path_type=Path),
-              help="The folder the article is served from (default: DIR/dist, else DIR).")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+              help="The folder the article is served from, relative to DIR (default: dist, else DIR itself).")
 @click.option("--package", "packages", multiple=True, metavar="NAME=PATH",
               help="Take npm package NAME from a local tarball or package folder instead of the registry.")
 @click.option("--scss", is_flag=False, flag_value="", default=None, metavar="[CSS]",

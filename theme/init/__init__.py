@@ -58,14 +58,14 @@ class Plan:
 
 
 def find_pages(project: Path, root: Path | None) -> tuple[str, list[str]]:
-    """(served root relative to the project, its top-level HTML pages)."""
-    candidates = [root] if root is not None else [project / c for c in ROOT_CANDIDATES]
+    """(served root relative to the project, its top-level HTML pages); `root` is relative to the project."""
+    candidates = [project / root] if root is not None else [project / c for c in ROOT_CANDIDATES]
     for folder in candidates:
         pages = sorted(p.name for p in folder.glob("*.html") if p.is_file()) if folder.is_dir() else []
         if pages:
             rel = Path(folder).resolve().relative_to(project.resolve()) if _inside(folder, project) else folder
             return rel.as_posix() or ".", pages
-    where = root if root is not None else f"{project} or {project / 'dist'}"
+    where = project / root if root is not None else f"{project} or {project / 'dist'}"
     raise InitError(f"{where}: no HTML page found; pass --root FOLDER, the folder the article is served from")
 
 
