@@ -274,17 +274,14 @@ class Session:
     # ------------------------------------------------------------ pages for other checks
 
     @contextlib.contextmanager
-    def open(self, variant: Variant, *, settle: bool = True) -> Iterator[object]:
+    def open(self, variant: Variant) -> Iterator[object]:
         """A loaded, settled Playwright page of `variant` (same routing and stabilisation),
-        for checks on the DOM or for `screenshot()`. Closed on exit. `settle=False` stops
-        at the load event: `theme lint` reads what the scripts defined, which needs no
-        typeset maths (an unrouted KaTeX would time the settle out)."""
+        for checks on the DOM or for `screenshot()`. Closed on exit."""
         job = self._lanes.open(variant)
         try:
             where = label(variant)
             wait_loaded(job.page, job.url, where)
-            if settle:
-                self._readiness.settle(job.lane, variant, where, {})
+            self._readiness.settle(job.lane, variant, where, {})
             yield job.page
         finally:
             self._lanes.release(job.lane, reuse=False)  # the caller may have changed anything
@@ -293,7 +290,8 @@ class Session:
     def loaded(self, variant: Variant) -> Iterator[object]:
         """`variant`'s page at its load event, neither settled nor frozen, as a lanes.Pending
         (`.page`, `.aborted` growing as requests are blocked, `.lane.inflight`): for `theme
-        init`, which looks at what a page asks for before any route exists. Closed on exit."""
+        init`, which looks at what a page asks for before any route exists, and `theme lint`,
+        which reads what scripts defined (an unrouted KaTeX would time a settle out)."""
         job = self._lanes.open(variant)
         try:
             wait_loaded(job.page, job.url, label(variant))

@@ -109,7 +109,8 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
 
 def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
     """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
-    with session.open(variant, settle=False) as page:
+    with session.loaded(variant) as job:
+        page = job.page
         try:
             page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
         except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
