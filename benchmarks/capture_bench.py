@@ -20,7 +20,7 @@ Tile heights are passed explicitly (--tile-height), not read from the config.
 from __future__ import annotations
 
 import argparse
-import resource
+import os
 import statistics
 import sys
 import tempfile
@@ -36,40 +36,60 @@ from theme.capture.tiles import tile_clips
 REPO = Path(__file__).resolve().parents[1]
 
 
-def tree_rss_mb() -> float:
-    """RSS of this process and all its descendants (the browser), from /proc, in MB."""
-    pids, total = {str(Path("/proc/self").resolve().name)}, 0
-    changed = True
-    stats = {}
+def tree_pids() -> list[str]:
+    """This process and all its descendants (the browser)."""
+    parents = {}
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
-                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-                stats[proc.name] = (fields[1], int(fields[21]))  # ppid, rss pages
+                parents[proc.name] = (proc / "stat").read_text().rsplit(")", 1)[1].split()[1]
             except OSError:
                 pass
+    pids, changed = {str(os.getpid())}, True
     while changed:
         changed = False
-        for pid, (ppid, _) in stats.items():
+        for pid, ppid in parents.items():
             if ppid in pids and pid not in pids:
                 pids.add(pid)
                 changed = True
-    total = sum(stats[p][1] for p in pids if p in stats)
-    return total * resource.getpagesize() / 2**20
+    return sorted(pids)
+
+
+def _rollup(pid: str) -> tuple[int, int]:
+    """(Rss, Pss) of one process in kB. Summed over processes, Rss counts each shared page
+    (a renderer's and the GPU process's capture surfaces, libraries) once per process; Pss
+    splits it between them, so the Pss sum is what the run takes from the machine."""
+    rss = pss = 0
+    try:
+        for line in open(f"/proc/{pid}/smaps_rollup", encoding="ascii"):
+            if line.startswith("Rss:"):
+                rss = int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss = int(line.split()[1])
+    except OSError:
+        pass
+    return rss, pss
+
+
+def tree_memory_mb() -> tuple[float, float]:
+    """(summed RSS, summed PSS) of this process and its descendants, in MB."""
+    both = [_rollup(pid) for pid in tree_pids()]
+    return sum(r for r, _ in both) / 1024, sum(p for _, p in both) / 1024
 
 
 class PeakRss:
-    """Samples tree_rss_mb() every 0.2 s in a thread."""
+    """Samples tree_memory_mb() every 0.2 s in a thread: .peak (summed RSS) and .peak_pss."""
 
     def __enter__(self):
-        self.peak, self._stop = 0.0, threading.Event()
+        self.peak, self.peak_pss, self._stop = 0.0, 0.0, threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
         return self
 
     def _run(self):
         while not self._stop.wait(0.2):
-            self.peak = max(self.peak, tree_rss_mb())
+            rss, pss = tree_memory_mb()
+            self.peak, self.peak_pss = max(self.peak, rss), max(self.peak_pss, pss)
 
     def __exit__(self, *exc):
         self._stop.set()
@@ -182,9 +202,8 @@ def long_project(workdir: Path, name: str, viewports: str) -> Path:
     return project
 
 
-def timed_pytest(project: Path, *args: str) -> tuple[float, float, str]:
-    """(seconds, peak RSS of pytest and its browser in MB, last line) of one whole check."""
-    import os
+def timed_pytest(project: Path, *args: str) -> tuple[float, float, str, float]:
+    """(seconds, peak summed RSS of pytest and its browser in MB, last line, peak summed PSS)."""
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
@@ -196,7 +215,7 @@ def timed_pytest(project: Path, *args: str) -> tuple[float, float, str]:
     tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
     if done.returncode != 0:
         sys.exit(f"pytest failed in {project}: {done.stdout[-2000:]}")
-    return seconds, rss.peak, tail
+    return seconds, rss.peak, tail, rss.peak_pss
 
 
 def bench_long(workdir: Path, rounds: int) -> None:
@@ -226,9 +245,11 @@ def bench_long(workdir: Path, rounds: int) -> None:
           f"{check / peer:.2f}x ({check:.1f} s vs {peer:.1f} s, best of {rounds}; target <= 1.3x)")
     four = long_project(workdir, "four", "{ mobile = [390, 844], desktop = [1280, 800] }")
     timed_pytest(four, "--update-snapshots")
-    seconds, peak, tail = timed_pytest(four)
+    seconds, peak, tail, pss = timed_pytest(four)
     print(f"RATIO long page all four variants, whole check / 60 s target = {seconds / 60:.2f}x ({seconds:.1f} s: {tail})")
-    print(f"RATIO long page peak RSS of the four-variant check, pytest + browser / 2 GiB target = "
+    print(f"RATIO long page peak memory (summed PSS) of the four-variant check, pytest + browser / 2 GiB "
+          f"target = {pss / 2048:.2f}x ({pss:.0f} MB)")
+    print(f"RATIO long page peak summed RSS (shared pages counted once per process) of the same run / 2 GiB = "
           f"{peak / 2048:.2f}x ({peak:.0f} MB)")
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import attribution, compare, phase
 from .config import VisualConfig
+from .capture.tiles import release
 from .errors import ImageError, ThemeError
 from .report import Entry
 
@@ -63,8 +64,6 @@ def _spilled(shot, folder: Path | None, todo: list):
 def spill(path: Path, image: np.ndarray) -> None:
     """np.save, a band of rows at a time, each band dropped from resident memory once
     written (a tall page's pixels are file-backed: theme.capture.tiles.release)."""
-    from .capture.tiles import release
-
     band = max(1, (64 * 2**20) // max(1, image.strides[0]))
     with open(path, "wb") as out:
         np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(image))
@@ -98,7 +97,12 @@ class Duplicates:
 def _same_pixels(a: np.ndarray, b: np.ndarray, band: int) -> bool:
     if a.shape != b.shape:
         return False
-    return all(np.array_equal(a[y:y + band], b[y:y + band]) for y in range(0, a.shape[0], band))
+    for y in range(0, a.shape[0], band):
+        same = np.array_equal(a[y:y + band], b[y:y + band])
+        release(a, y, y + band), release(b, y, y + band)
+        if not same:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- checking
@@ -128,6 +132,8 @@ def check_image(ctx: compare.CheckContext, visual: VisualConfig, shot, region, *
     result = compare.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
                            box=box, realigned=again)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
+    if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
+        release(shot.image)
     where = attribution.of_check(result.diff, region, shot.regions, sizes, passing)
     return Checked(result, Entry.from_check(result, shot.variant, region, where))
 

@@ -19,6 +19,14 @@ CLEAN = """<!DOCTYPE html>
 """
 
 
+@pytest.fixture(autouse=True)
+def lint_cache(tmp_path_factory, monkeypatch):
+    """Each test its own render cache (the subprocesses inherit the variable)."""
+    folder = tmp_path_factory.mktemp("lint-cache")
+    monkeypatch.setenv("THEME_LINT_CACHE", str(folder))
+    return folder
+
+
 def theme(*args, cwd):
     return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, capture_output=True, text=True)
 
@@ -64,8 +72,8 @@ def test_paths_and_C_option(project, tmp_path_factory):
     page.write_text(CLEAN.replace('class="note-box-title"', 'class="note-box-titel"'), encoding="utf-8")
     result = theme("lint", "-C", str(project), "article/dist/index.html", cwd=elsewhere)
     assert result.returncode == 1
-    assert "article/dist/index.html:4:13: TL020 class .note-box-titel is not defined by the built theme CSS; " \
-        "did you mean .note-box-title?" in result.stdout.splitlines()
+    assert "article/dist/index.html:4:13: TL020 class .note-box-titel is defined by none of the page's " \
+        "stylesheets; did you mean .note-box-title?" in result.stdout.splitlines()
 
 
 def test_src_and_dist_differ_points_at_first_differing_line(project):
@@ -98,8 +106,6 @@ def test_unused_theme_class_is_a_warning_exit_0_unless_strict(project):
      "article/dist/index.html: not UTF-8 (byte 0xff at offset 3); save the file as UTF-8"),
     (lambda p: (p / "article" / "dist" / "index.html").unlink(),
      "index.html: cannot read: No such file or directory"),
-    (lambda p: (p / "article" / "dist" / "style.css").unlink(),
-     "style.css: built theme CSS not found; run `theme build` first"),
 ])
 def test_unreadable_input_exits_2_with_one_line(project, setup, message):
     setup(project)
@@ -114,7 +120,7 @@ def test_without_config_explicit_paths_still_lint(tmp_path):
     result = theme("lint", "page.html", cwd=tmp_path)
     assert result.returncode == 1
     assert "page.html:1:1: TL001 <div> at 1:5 closes this <p> early" in result.stdout
-    assert "class and src/dist checks skipped" in result.stderr
+    assert "src/dist checks skipped" in result.stderr
 
 
 def test_diff_shows_the_fix_and_exits_1_then_fix_makes_it_clean(project):
@@ -140,9 +146,102 @@ def test_fix_and_diff_together_is_a_usage_error(project):
     assert theme("lint", "--fix", "--diff", cwd=project).returncode == 2
 
 
+@pytest.mark.browser
 def test_the_specimen_article_and_theme_lint_clean():
     """The repository's own specimen (both copies) against the committed built CSS; --strict so an
     unused theme class fails here too. This puts the lint in the README's test command."""
     repo = Path(__file__).resolve().parents[2]
     result = theme("lint", "--strict", "-C", str(repo), cwd=repo)
     assert (result.returncode, result.stdout) == (0, "")
+
+
+# ---------------------------------------------------------------- someone else's article
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "tests" / "fixtures" / "distill-example"
+RUNTIME = REPO / "article" / "dist" / "assets" / "distill" / "template.v2.js"
+HEADING = "    <h2>A Brief Survey of Techniques</h2>\n"
+# Inserted after HEADING (line 68): a class no stylesheet defines, then the seeds' p-in-p note-box.
+ADDED = ('    <p class="lede">Lead.</p>\n'
+         '    <div class="note-box">\n'
+         '      <p class="note-box-title">Note</p>\n'
+         '      <p class="note-box-content">\n'
+         '        <p>A paragraph inside the content paragraph.</p>\n'
+         '      </p>\n'
+         '    </div>\n')
+NOTE_BOX_CSS = ".note-box { border: 1px solid }\n.note-box-title { font-weight: bold }\n.note-box-content { }\n"
+
+
+@pytest.fixture
+def distill(tmp_path):
+    """The Distill example article as its authors ship it (the runtime beside index.html), in a
+    folder with no pyproject.toml and no theme build output."""
+    site = tmp_path / "article"
+    shutil.copytree(EXAMPLE, site)
+    shutil.copy(RUNTIME, site / "template.v2.js")
+    assert not list(tmp_path.rglob("pyproject.toml")) and not list(tmp_path.rglob("*.css"))
+    return site
+
+
+@pytest.mark.browser
+def test_distill_example_is_clean_with_the_runtimes_classes(distill):
+    result = theme("lint", "index.html", cwd=distill)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert "index.html: classes from no stylesheet; rendered in Chromium:" in result.stderr
+    assert "shadow root of <d-math>" in result.stderr
+
+
+def test_without_rendering_the_runtimes_classes_are_unknown_until_css_adds_them(distill):
+    result = theme("lint", "--no-render", "index.html", cwd=distill)
+    assert result.returncode == 1
+    assert [line.split(": TL020")[0] for line in result.stdout.splitlines()] == [
+        "index.html:67:15", "index.html:88:15", "index.html:102:15"]
+    assert "class .marker is defined by none of the page's stylesheets" in result.stdout
+    assert "its scripts were not run (--no-render) and may define it" in result.stdout
+    (distill / "runtime.css").write_text("d-article .marker { text-decoration: none }\n", encoding="utf-8")
+    again = theme("lint", "--no-render", "--css", "runtime.css", "index.html", cwd=distill)
+    assert (again.returncode, again.stdout) == (0, "")
+    assert "index.html: classes from runtime.css; its scripts not run (--no-render)" in again.stderr
+
+
+@pytest.mark.browser
+def test_distill_example_reports_an_undefined_class_and_the_p_in_p_note_box(distill):
+    page = distill / "index.html"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace(HEADING, HEADING + ADDED, 1), encoding="utf-8")
+    (distill / "note-box.css").write_text(NOTE_BOX_CSS, encoding="utf-8")
+    result = theme("lint", "--css", "note-box.css", "index.html", cwd=distill)
+    assert result.returncode == 1
+    assert [line.split(" ")[0:2] for line in result.stdout.splitlines()] == [
+        ["index.html:69:15:", "TL020"],  # .lede: defined nowhere, the runtime's sheets included
+        ["index.html:70:5:", "TL010"],  # the note-box lost its content to the parser
+        ["index.html:72:7:", "TL001"],  # <p class="note-box-content"> closed early by the inner <p>
+        ["index.html:72:7:", "TL011"],  # (and a <p> cannot hold blocks at all)
+        ["index.html:74:7:", "TL002"],  # the stray </p> that was meant for it
+    ]
+    assert "class .lede is defined by none of the page's stylesheets" in result.stdout
+    without = theme("lint", "index.html", cwd=distill)
+    assert "class .note-box-title is defined by none" in without.stdout  # --css is what defined them
+
+
+SCRIPTED = """<!DOCTYPE html>
+<html><head><script src="runtime.js"></script></head>
+<body><p class="made">x</p></body></html>
+"""
+RUNTIME_JS = "document.head.appendChild(document.createElement('style')).textContent = '.%s { color: red }';\n"
+
+
+@pytest.mark.browser
+def test_the_render_is_reused_until_a_file_the_page_loaded_changes(tmp_path):
+    (tmp_path / "index.html").write_text(SCRIPTED, encoding="utf-8")
+    (tmp_path / "runtime.js").write_text(RUNTIME_JS % "made", encoding="utf-8")
+    first = theme("lint", "index.html", cwd=tmp_path)
+    assert (first.returncode, first.stdout) == (0, "")
+    assert "rendered in Chromium: 1 stylesheet(s) its scripts added (document)" in first.stderr
+    second = theme("lint", "index.html", cwd=tmp_path)
+    assert (second.returncode, second.stdout) == (0, "")
+    assert "rendered in Chromium (an earlier render: no file it loaded has changed)" in second.stderr
+    (tmp_path / "runtime.js").write_text(RUNTIME_JS % "other", encoding="utf-8")  # the script changed
+    third = theme("lint", "index.html", cwd=tmp_path)
+    assert third.returncode == 1 and "earlier render" not in third.stderr
+    assert third.stdout.startswith("index.html:3:17: TL020 class .made is defined by none of the page's stylesheets")

@@ -36,6 +36,6 @@ def test_union_over_outputs_first_file_wins(tmp_path):
     assert (found["x"].path, found["y"].path, found["y"].line) == (a, b, 2)
 
 
-def test_missing_built_css_says_to_build(tmp_path):
-    with pytest.raises(LintError, match=r"style\.css: built theme CSS not found; run `theme build` first"):
+def test_missing_stylesheet_names_it(tmp_path):
+    with pytest.raises(LintError, match=r"style\.css: stylesheet not found; check the path"):
         classes_in_files([tmp_path / "style.css"])

@@ -77,3 +77,36 @@ def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(t
     assert page.result.status == "failed"
     assert list(page.entry.attribution) == ["note-box in “Memory” changed (.note-box)"]
     assert check_image(ctx, visual, head, code).result.status == "matched"  # what the card agrees with
+
+
+def _resident_kb(path) -> int:
+    """Rss of this process's mappings of `path`, from /proc/self/smaps."""
+    total, inside = 0, False
+    for line in open("/proc/self/smaps", encoding="utf-8"):
+        if line[0] in "0123456789abcdef" and "-" in line.split()[0]:
+            inside = line.rstrip().endswith(str(path))
+        elif inside and line.startswith("Rss:"):
+            total += int(line.split()[1])
+    return total
+
+
+def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
+    """Four tall pages read whole by their checks once held ~2 GB resident at a run's end: after
+    its check a spilled page image is back on disk only, its pixels unchanged."""
+    from theme.compare import CheckContext
+    from theme.config import VisualConfig
+    from theme.run import check_image, spill
+    from theme.store import Store
+
+    base = shot("light", 255, height=20000)
+    base.image[5000:5100, 5:35, :3] = 20
+    Store(tmp_path / "snapshots").write("index/desktop-light/page.png", base.image, {}, None)
+    spill(tmp_path / "page.npy", base.image)
+    head = shot("light", 0)
+    head.image = np.load(tmp_path / "page.npy", mmap_mode="r")
+    head.realigned = {}
+    assert int(head.image[..., 0].sum()) > 0 and _resident_kb(tmp_path / "page.npy") > 2000  # read: resident
+    ctx = CheckContext(store=Store(tmp_path / "snapshots"), artifacts_dir=tmp_path / "art", fingerprint={})
+    assert check_image(ctx, VisualConfig(root=tmp_path), head, None).result.status == "matched"
+    assert _resident_kb(tmp_path / "page.npy") < 100
+    assert np.array_equal(head.image, base.image)

@@ -286,6 +286,19 @@ class Session:
         finally:
             self._lanes.release(job.lane, reuse=False)  # the caller may have changed anything
 
+    @contextlib.contextmanager
+    def loaded(self, variant: Variant) -> Iterator[object]:
+        """`variant`'s page at its load event, neither settled nor frozen, as a lanes.Pending
+        (`.page`, `.aborted` growing as requests are blocked, `.lane.inflight`): for `theme
+        init`, which looks at what a page asks for before any route exists, and `theme lint`,
+        which reads what scripts defined (an unrouted KaTeX would time a settle out)."""
+        job = self._lanes.open(variant)
+        try:
+            wait_loaded(job.page, job.url, label(variant))
+            yield job
+        finally:
+            self._lanes.release(job.lane, reuse=False)
+
     def elements_at(self, variant: Variant, boxes: list[tuple[int, int, int, int]]) -> list[str | None]:
         """For each box (x, y, w, h in page px), a selector of the smallest element holding it,
         on a freshly loaded and settled page of `variant` (for `theme capture --explain`)."""

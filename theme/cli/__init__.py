@@ -81,6 +81,7 @@ COMMANDS = {
     "capture": "capture",
     "compare": "compare",
     "diff": "diff",
+    "init": "init",
     "lint": "lint",
     "report": "review",
     "review": "review",

@@ -22,13 +22,21 @@ _CODES_HELP = "\n".join(f"  {code}  {sev:<7}  {text}" for code, (sev, text) in l
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the unified diff --fix would apply; exit 1 if there is one.")
 @click.option("--strict", is_flag=True, help="Warnings (TL021) also make the exit code 1.")
-def lint(load_config, paths: tuple[Path, ...], fix: bool, show_diff: bool, strict: bool) -> None:
+@click.option("--css", "css", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A stylesheet every page counts as loaded (repeatable).")
+@click.option("--no-render", "no_render", is_flag=True,
+              help="Do not run the pages' scripts in Chromium; classes they supply are then unknown.")
+def lint(load_config, paths: tuple[Path, ...], fix: bool, show_diff: bool, strict: bool,
+         css: tuple[Path, ...], no_render: bool) -> None:
     """Check article HTML against the theme's contract.
 
     With no PATHS: the configured pages under [tool.theme.visual] root and their
-    copies in the sibling src/ folder. Prints `path:line:col: CODE message`.
-    Exit 0 clean (warnings allowed unless --strict), 1 problems (or a non-empty
-    --diff), 2 unreadable input or bad config.
+    copies in the sibling src/ folder. Classes are checked against the stylesheets
+    each page loads (<link>, <style>, @import), --css, the config's built outputs
+    when they exist, and, for a page with scripts, the sheets those add when it is
+    loaded once in Chromium. Prints `path:line:col: CODE message`; which sources
+    each page's classes came from goes to stderr. Exit 0 clean (warnings allowed
+    unless --strict), 1 problems (or a non-empty --diff), 2 unreadable input or bad config.
     """
     if fix and show_diff:
         raise click.UsageError("--fix and --diff do not combine; --diff shows what --fix would do")
@@ -42,7 +50,9 @@ def lint(load_config, paths: tuple[Path, ...], fix: bool, show_diff: bool, stric
             _, _, count = lint_mod.fix_file(path)
             if count:
                 click.echo(f"theme lint: fixed {count} note-box content(s) in {_show(path, cwd)}", err=True)
-    result = lint_mod.lint(list(paths) or None, config)
+    result = lint_mod.lint(list(paths) or None, config, css=css, render=not no_render)
+    for said in result.sources.values():
+        click.echo(f"theme lint: {said}", err=True)
     for problem in result.problems:
         click.echo(problem.format(cwd))
     failing = result.problems if strict else result.errors
@@ -54,13 +64,13 @@ def lint(load_config, paths: tuple[Path, ...], fix: bool, show_diff: bool, stric
 
 def _config(load_config, explicit: bool):
     """The project config; with explicit PATHS and no config anywhere, lint without one
-    (class and copy checks need it and are skipped, said on stderr)."""
+    (the src/dist copy checks need it and are skipped, said on stderr)."""
     try:
         return load_config()
     except ConfigError:
         if not explicit or load_config.args[0] is not None:  # --config given: its errors count
             raise
-        click.echo("theme lint: no [tool.theme] config found; class and src/dist checks skipped", err=True)
+        click.echo("theme lint: no [tool.theme] config found; src/dist checks skipped", err=True)
         return None
 
 

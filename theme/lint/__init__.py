@@ -1,7 +1,8 @@
-"""`theme lint`: find the markup that silently defeats the theme (pure: no browser).
+"""`theme lint`: find the markup that silently defeats the theme.
 
-Class checks (TL020/TL021) need the built CSS of `build.outputs`; TL021 (a warning) and TL040/TL041 judge
-the article as a whole, so TL021 runs only on the configured pages. Codes and severities: model.CODES.
+Classes (TL020) are checked against the stylesheets each page loads (sources.py), plus what its scripts
+supply, learned by rendering it once in Chromium (render.py; skipped with render=False). TL021 (a warning)
+and TL040/TL041 judge the article as a whole, so they run only on the configured pages. Codes: model.CODES.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Sequence
 from ..config import Config
 from ..errors import LintError
 from . import checks
+from . import render as render_mod
 from .css import classes_in_files
 from .fix import fix_file, fix_text
 from .model import CODES, ERROR, WARNING, Problem, display
 from .parse import Document, parse_file
+from .sources import Sources, page_sources
 
 __all__ = ["CODES", "LintResult", "Problem", "fix_file", "fix_text", "lint", "targets"]
 
@@ -25,6 +28,7 @@ __all__ = ["CODES", "LintResult", "Problem", "fix_file", "fix_text", "lint", "ta
 class LintResult:
     problems: list[Problem]
     files: list[Path] = field(default_factory=list)
+    sources: dict[Path, str] = field(default_factory=dict)  # page -> where its classes came from
 
     @property
     def errors(self) -> list[Problem]:
@@ -113,17 +117,76 @@ def _local_scripts(doc: Document) -> list[str]:
     return texts
 
 
-def lint(paths: Sequence[Path] | None, config: Config | None) -> LintResult:
-    """Run every check; LintError (exit 2) when a page or the built CSS cannot be read."""
+def site_root(page: Path, config: Config | None) -> Path:
+    """The folder a page is served from: the configured root or its src/ twin when the page is
+    inside one, else the page's own folder (where `/style.css` resolves)."""
+    roots = [config.visual.root, _src_root(config)] if config is not None and config.visual else []
+    for root in filter(None, roots):
+        if root.resolve() in page.resolve().parents:
+            return root
+    return page.parent
+
+
+_SCRIPT_TYPES = ("", "module", "text/javascript", "application/javascript")
+
+
+def has_scripts(doc: Document) -> bool:
+    """Whether the page runs any script (a JSON <script> like Distill's front matter does not)."""
+    return any(el.tag == "script" and (el.get("src") or (
+        (el.get("type") or "").strip().lower() in _SCRIPT_TYPES and (el.text or "").strip()))
+        for el in doc.elements())
+
+
+def _summary(page: Path, sources: Sources, rendered, scripts: bool, render: bool) -> str:
+    said = f"{display(page)}: classes from {', '.join(sources.read) or 'no stylesheet'}"
+    if rendered is not None:
+        when = " (an earlier render: no file it loaded has changed)" if rendered.cached else ""
+        said += (f"; rendered in Chromium{when}: {rendered.sheets} stylesheet(s) its scripts added "
+                 f"({', '.join(rendered.hosts) or 'none'})")
+    elif scripts and not render:
+        said += "; its scripts not run (--no-render): classes they supply are unknown"
+    if sources.not_read:
+        said += (f"; not read (remote): {', '.join(sources.not_read)}; pass a local copy with --css "
+                 "or route its address")
+    return said
+
+
+def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[Path] = (),
+         render: bool = True) -> LintResult:
+    """Run every check; LintError (exit 2) when a page or a stylesheet cannot be read.
+    `css`: more stylesheets every page counts as loaded (--css); the config's built
+    outputs count too when they exist."""
     files = targets(paths, config)
-    defined = classes_in_files(config.build.outputs) if config is not None else None
+    outputs = [p for p in config.build.outputs if p.is_file()] if config is not None else []
     docs = {path: parse_file(path) for path in files}
+    route = config.visual.route if config is not None and config.visual else {}
+    sources = {path: page_sources(doc, site_root(path, config), [*css, *outputs], route) for path, doc in docs.items()}
+    scripted = [path for path in files if has_scripts(docs[path])]
+    rendered = {}
+    if render and scripted:
+        rendered = render_mod.render({p: (site_root(p, config), sources[p]) for p in scripted}, route)
     problems: list[Problem] = []
-    for doc in docs.values():
-        problems += checks.check_document(doc, defined)
+    for path, doc in docs.items():
+        problems += _page_problems(doc, sources[path], rendered.get(path), path in scripted)
     problems += _copy_problems(docs, config)
-    if not paths and defined is not None:
-        used = {cls for doc in docs.values() for cls, _ in checks.used_classes(doc)}
-        scripts = [text for doc in docs.values() for text in _local_scripts(doc)]
-        problems += checks.check_unused_classes(defined, used, scripts)
-    return LintResult(sorted(set(problems), key=lambda p: (str(p.path), p.line, p.col, p.code)), files)
+    if not paths and outputs:
+        problems += _unused_problems(outputs, docs, rendered)
+    said = {p: _summary(p, sources[p], rendered.get(p), p in scripted, render) for p in files}
+    return LintResult(sorted(set(problems), key=lambda p: (str(p.path), p.line, p.col, p.code)), files, said)
+
+
+def _page_problems(doc: Document, sources: Sources, rendered, scripted: bool) -> list[Problem]:
+    """One page's checks, its classes defined by its own sheets first, then by its rendered ones."""
+    defined = dict(sources.defined)
+    for name, where in (rendered.defined.items() if rendered is not None else ()):
+        defined.setdefault(name, where)
+    unread = scripted and rendered is None
+    return checks.check_document(doc, defined, unread) + sources.problems
+
+
+def _unused_problems(outputs: list[Path], docs: dict[Path, Document], rendered: dict) -> list[Problem]:
+    """TL021: theme classes no page uses, in its markup, its rendered DOM or its local scripts."""
+    used = {cls for doc in docs.values() for cls, _ in checks.used_classes(doc)}
+    used |= {cls for r in rendered.values() for cls in r.dom_classes}
+    scripts = [text for doc in docs.values() for text in _local_scripts(doc)]
+    return checks.check_unused_classes(classes_in_files(outputs), used, scripts)

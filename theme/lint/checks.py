@@ -145,7 +145,11 @@ def used_classes(doc: Document) -> Iterator[tuple[str, object]]:
             yield cls, el
 
 
-def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef]) -> list[Problem]:
+def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef],
+                          scripts_unread: bool = False) -> list[Problem]:
+    """TL020 for each class no stylesheet defines; `scripts_unread`: the page's scripts were not
+    run (--no-render), so the message says they may supply it."""
+    unread = "; its scripts were not run (--no-render) and may define it" if scripts_unread else ""
     problems = []
     for el in doc.elements():
         where = None
@@ -154,8 +158,9 @@ def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef]) -> lis
                 continue
             where = where if where is not None else class_positions(doc, el)
             hint = difflib.get_close_matches(cls, list(defined), n=1)
-            advice = f"did you mean .{hint[0]}?" if hint else "add a rule to the theme's SCSS or drop the class"
-            message = f"class .{cls} is not defined by the built theme CSS; {advice}"
+            advice = (f"did you mean .{hint[0]}?" if hint else
+                      "define it in a stylesheet the page loads, pass that stylesheet with --css, or drop the class")
+            message = f"class .{cls} is defined by none of the page's stylesheets; {advice}{unread}"
             if cls in where:
                 problems.append(_at(doc, where[cls], "TL020", message))
             else:
@@ -215,11 +220,12 @@ def _check_language(doc: Document, el) -> list[Problem]:
     return []
 
 
-def check_document(doc: Document, defined: Mapping[str, ClassDef] | None) -> list[Problem]:
-    """Every single-document check; class checks only when the theme CSS is known."""
+def check_document(doc: Document, defined: Mapping[str, ClassDef] | None,
+                   scripts_unread: bool = False) -> list[Problem]:
+    """Every single-document check; class checks only when the page's classes are known (`defined`)."""
     problems = check_paragraph_splits(doc) + check_note_boxes(doc) + check_math_and_code(doc)
     if defined is not None:
-        problems += check_unknown_classes(doc, defined)
+        problems += check_unknown_classes(doc, defined, scripts_unread)
     return problems
 
 

@@ -1,0 +1,133 @@
+"""`theme init [DIR]`: render an existing article once and write its config, vendored
+libraries and CI workflow (theme/init/); `--scss` also turns its stylesheet into tokens."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import click
+
+from .. import init as init_mod
+from . import main
+
+
+def _packages(values: tuple[str, ...]) -> dict[str, Path]:
+    out = {}
+    for value in values:
+        name, sep, path = value.partition("=")
+        if not sep or not name or not path:
+            raise click.BadParameter(f"{value!r} is not NAME=PATH (e.g. katex=katex-0.19.1.tgz)", param_hint="--package")
+        if not Path(path).exists():
+            raise click.BadParameter(f"{path}: no such file or folder", param_hint="--package")
+        out[name] = Path(path)
+    return out
+
+
+def _adopter():
+    """theme.adopt.adopt_stylesheet, imported only for --scss (it ships separately)."""
+    try:
+        from ..adopt import adopt_stylesheet
+    except ModuleNotFoundError as err:
+        if err.name != "theme.adopt":
+            raise
+        raise init_mod.InitError("--scss: this theme has no theme.adopt module (the stylesheet adoption); "
+                                 "update theme, or run theme init without --scss") from None
+    return adopt_stylesheet
+
+
+@main.command()
+@click.argument("directory", metavar="[DIR]", required=False, default=".",
+                type=click.Path(file_okay=False, path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Print the plan; write nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Write without asking.")
+@click.option("--force", is_flag=True, help="Replace a [tool.theme.visual], workflow or vendored copy that differs.")
+@click.option("--lfs", is_flag=True, help="Keep snapshots/**/*.png in Git LFS (.gitattributes, checkout with lfs).")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+              help="The folder the article is served from, relative to DIR (default: dist, else DIR itself).")
+@click.option("--package", "packages", multiple=True, metavar="NAME=PATH",
+              help="Take npm package NAME from a local tarball or package folder instead of the registry.")
+@click.option("--scss", is_flag=False, flag_value="", default=None, metavar="[CSS]",
+              help="Also turn the article's hand-written style.css (or CSS) into SCSS tokens.")
+def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root: Path | None,
+         packages: tuple[str, ...], scss: str | None) -> None:
+    """Render the article in DIR once and write [tool.theme.visual], vendored libraries and the CI workflow."""
+    if not directory.is_dir():
+        raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
+    adopt = _adopter() if scss is not None else None
+    local = _packages(packages)
+    click.echo(f"… rendering {directory.resolve()} offline", err=True)
+    plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
+                              build_check=scss is not None)
+    for line in plan.lines + file_lines(plan, force=force):
+        click.echo(line)
+    changes = [w for w in plan.writes if w.state != "unchanged"]
+    if dry_run:
+        click.echo("dry run: nothing written")
+    elif plan.conflicts and not force:
+        first = plan.conflicts[0]
+        more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
+        raise init_mod.InitError(f"{first.where or directory / first.path}: {first.what} is not what theme init "
+                                 f"would write{more}; rerun with --force to replace it (--dry-run shows the plan)")
+    elif not changes:
+        click.echo("nothing to change")
+    else:
+        if not yes:
+            click.confirm(f"write {len(changes)} file(s) in {directory.resolve()}?", abort=True)
+        plan.write(force=force)
+        click.echo(f"wrote {len(changes)} file(s)")
+    if adopt is not None:
+        result = adopt(directory.resolve(), Path(scss) if scss else None, dry_run=dry_run, force=force)
+        for line in result.lines:
+            click.echo(line)
+        if not result.ok:
+            raise init_mod.AdoptIncomplete(f"{directory.resolve()}: --scss did not adopt the whole stylesheet "
+                                           "(see above); fix what it names and run theme init --scss again")
+    click.echo("next:")
+    extra = _stylesheet_paths(directory) if adopt is not None else []
+    for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
+        click.echo(f"  {step}")
+
+
+def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:
+    """One line per file, or per vendored folder, saying what init does to it; sorted by name."""
+    groups: dict[str, list[init_mod.Write]] = {}
+    for w in plan.writes:
+        vendored = w.path.parts[0] == "vendor" and len(w.path.parts) > 2
+        groups.setdefault(f"{Path(*w.path.parts[:2]).as_posix()}/" if vendored else w.path.as_posix(), []).append(w)
+    return [_file_line(name, group, force) for name, group in sorted(groups.items())]
+
+
+def _file_line(name: str, group: list[init_mod.Write], force: bool) -> str:
+    states = {w.state for w in group}
+    files = [w for w in group if w.state != "stale"]
+    what = (files or group)[0].what + (f" ({len(files)} files)" if len(files) > 1 else "")
+    stale = len(group) - len(files)
+    if stale:
+        what += f", {stale} file(s) not in the package"
+    if states == {"unchanged"}:
+        verb = "unchanged"
+    elif states & {"conflict", "stale"}:
+        verb = "replace" if force else "differs (needs --force):"
+    else:
+        verb = "create" if states == {"create"} else "update"
+    return f"{verb} {name}: {what}"
+
+
+def _stylesheet_paths(directory: Path) -> list[str]:
+    """What --scss made to commit: scss/ and the folders of [tool.theme] outputs."""
+    try:
+        table = tomllib.loads((directory / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return ["scss"]
+    outputs = table.get("tool", {}).get("theme", {}).get("outputs", [])
+    return ["scss", *(Path(o).parts[0] for o in outputs if isinstance(o, str) and o)]
+
+
+def next_steps(plan: init_mod.Plan, extra: tuple[str, ...] | list[str] = (), *, lfs: bool) -> list[str]:
+    """The commands after init: the first baselines, then the commit."""
+    paths = sorted({w.path.parts[0] for w in plan.writes} | {"snapshots", *extra})
+    return (["git lfs install   # once per machine: baselines are stored in Git LFS"] if lfs else []) + [
+        "python3 -m pytest --update-snapshots   # render the baselines",
+        f"git add {' '.join(paths)} && git commit -m 'Visual checks with theme'",
+    ]

@@ -1,0 +1,183 @@
+"""Render each page once, offline, and note what `theme init` needs: its components,
+whether it reacts to the colour scheme, what it asked for beyond 127.0.0.1 and which
+element would have drawn it, and local files that were missing."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..capture import Session, remote, scripts
+from ..capture.lanes import scheme_read
+from ..capture.naming import Variant
+from ..config import VisualConfig
+
+SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes; one look per page is enough
+QUIET_S = 0.5  # no request, DOM change or short timer for this long: the page did what it does
+POLL_MS = 50
+
+# What init reads from a loaded page. Components: for each candidate selector, how many
+# matches have a box (a region needs one). Note-boxes: class names containing "note"
+# (not footnotes) on block-level boxes, outermost only (.note-box, not .note-box-title).
+# Scheme: CSS that changes with prefers-color-scheme, in every sheet the page and its
+# shadow roots use. Blocked: for each URL, the element whose attribute asked for it.
+SURVEY_JS = r"""
+({ urls }) => {
+  const w = window.__themeWatch || { roots: [] };
+  const roots = [document, ...w.roots];
+  const shown = (el) => {
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && cs.display !== 'inline' && cs.display !== 'contents';
+  };
+  const count = (sel) => [...document.querySelectorAll(sel)].filter(shown).length;
+
+  const noteClasses = new Map();
+  for (const el of document.querySelectorAll('[class]')) {
+    for (const c of el.classList) {
+      if (/note/i.test(c) && !/footnote/i.test(c) && shown(el)) {
+        if (!noteClasses.has(c)) noteClasses.set(c, []);
+        noteClasses.get(c).push(el);
+      }
+    }
+  }
+  const names = [...noteClasses.keys()];
+  const inOther = (el, c) => names.some((o) => o !== c && el.parentElement && el.parentElement.closest('.' + CSS.escape(o)));
+  const notes = names.filter((c) => noteClasses.get(c).some((el) => !inOther(el, c))).sort()
+    .map((c) => ({ cls: c, selector: '.' + CSS.escape(c), count: noteClasses.get(c).length }));
+
+  const figureInDFigure = [...document.querySelectorAll('d-figure figure')].length > 0;
+  const components = {};
+  for (const sel of ['d-math[block]', 'd-code[block]', 'figure', 'd-figure', 'table', 'aside']) components[sel] = count(sel);
+
+  const scheme = { rules: 0, unreadable: 0, meta: '', sources: 0 };
+  const seen = new Set();
+  const walk = (rules) => {
+    for (const rule of rules) {
+      const cond = rule.conditionText || (rule.media && rule.media.mediaText) || '';
+      if (/prefers-color-scheme/i.test(cond)) scheme.rules++;
+      else if (rule.style && (/light-dark\(/i.test(rule.cssText) || /dark/i.test(rule.style.getPropertyValue('color-scheme')))) scheme.rules++;
+      if (rule.styleSheet) visit(rule.styleSheet);  // @import
+      if (rule.cssRules) walk(rule.cssRules);
+    }
+  };
+  const visit = (sheet) => {
+    if (!sheet || seen.has(sheet)) return;
+    seen.add(sheet);
+    if (sheet.media && /prefers-color-scheme/i.test(sheet.media.mediaText)) scheme.rules++;
+    let rules;
+    try { rules = sheet.cssRules; } catch (e) { scheme.unreadable++; return; }
+    walk(rules);
+  };
+  for (const r of roots) {
+    for (const s of r.styleSheets || []) visit(s);
+    for (const s of r.adoptedStyleSheets || []) visit(s);
+  }
+  const meta = document.querySelector('meta[name="color-scheme"]');
+  scheme.meta = meta && /dark/i.test(meta.content) ? meta.content : '';
+  scheme.sources = document.querySelectorAll('source[media*="prefers-color-scheme"]').length;
+
+  const blocked = {};
+  const attrs = ['src', 'href', 'data', 'poster', 'srcset'];
+  for (const r of roots) {
+    for (const el of r.querySelectorAll(attrs.map((a) => `[${a}]`).join(','))) {
+      for (const a of attrs) {
+        const value = el.getAttribute(a);
+        if (!value) continue;
+        for (const part of a === 'srcset' ? value.split(',').map((s) => s.trim().split(/\s+/)[0]) : [value]) {
+          let abs;
+          try { abs = new URL(part, document.baseURI).href; } catch (e) { continue; }
+          if (urls.includes(abs) && !blocked[abs]) {
+            const host = el.localName === 'source' && el.parentElement ? el.parentElement : el;
+            blocked[abs] = { tag: host.localName, own: el.localName, attr: a, value, inShadow: r !== document };
+          }
+        }
+      }
+    }
+  }
+  const missing = performance.getEntriesByType('resource')
+    .filter((e) => e.name.startsWith(location.origin) && e.responseStatus >= 400)
+    .map((e) => [e.name.slice(location.origin.length), e.responseStatus]);
+  return { notes, components, figureInDFigure, scheme, blocked, missing };
+}
+"""
+
+
+@dataclass
+class PageSurvey:
+    """What one page showed: see SURVEY_JS."""
+
+    page: str
+    aborted: list[str]
+    notes: list[dict]
+    components: dict[str, int]
+    figure_in_d_figure: bool
+    scheme: dict
+    scheme_read: str | None  # how a script learned the scheme (scripts.SCHEME_PROBE), or None
+    blocked: dict[str, dict]
+    missing: list[tuple[str, int]]  # local paths that answered 4xx/5xx
+    maths: int = 0
+    maths_pending: int = 0
+
+
+@dataclass
+class Survey:
+    pages: list[PageSurvey] = field(default_factory=list)
+
+    @property
+    def aborted(self) -> list[str]:
+        return sorted({u for p in self.pages for u in p.aborted})
+
+
+def survey(root: Path, pages: list[str], route: dict[str, Path], *, timeout: int = 30) -> Survey:
+    """Load every page once at the desktop viewport, light, offline, with `route`."""
+    visual = VisualConfig(root=root, pages=tuple(pages), viewports={"desktop": SURVEY_VIEWPORT},
+                          color_schemes=("light",), route=dict(route), settle_timeout=timeout)
+    endpoints = remote.endpoints(())
+    out = Survey()
+    with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
+        for page in pages:
+            variant = Variant(page, "desktop", *SURVEY_VIEWPORT, "light")
+            with session.loaded(variant) as job:
+                out.pages.append(_look(job, page, timeout))
+    return out
+
+
+def _look(job, page_name: str, timeout: int) -> PageSurvey:
+    """Wait until the page is done (maths aside: offline, its library may be blocked), read
+    it through once when something observes scrolling (lazy requests), then read it."""
+    page = job.page
+    status = _wait_done(job, timeout)
+    if status["observers"] or status["scrollers"]:
+        page.evaluate(scripts.READ_THROUGH)
+        status = _wait_done(job, timeout)
+    aborted = sorted(job.aborted)
+    facts = page.evaluate(SURVEY_JS, {"urls": aborted})
+    return PageSurvey(page=page_name, aborted=aborted, notes=facts["notes"], components=facts["components"],
+                      figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
+                      scheme_read=scheme_read(page), blocked=facts["blocked"],
+                      missing=[tuple(m) for m in facts["missing"]],
+                      maths=status["maths"], maths_pending=status["mathsPending"])
+
+
+def _wait_done(job, timeout: int) -> dict:
+    """The page's requests to 127.0.0.1 and routes answered, fonts and images loaded, maths
+    typeset, and QUIET_S with nothing new (no blocked request either). Past `timeout` s it
+    stops waiting: what is still pending is what init reports."""
+    page, lane = job.page, job.lane
+    deadline = time.monotonic() + timeout
+    seen, since = len(job.aborted), time.monotonic()
+    while True:
+        status = page.evaluate(scripts.PROBE, {"dataTheme": None})
+        now = time.monotonic()
+        if len(job.aborted) != seen or lane.inflight:
+            seen, since = len(job.aborted), now
+        # Maths whose library was blocked never typesets; then only quiet is waited for.
+        maths = status["mathsPending"] and not job.aborted
+        busy = (status["readyState"] != "complete" or status["fonts"] != "loaded" or status["images"]
+                or maths or status["timers"] or status["quietMs"] < QUIET_S * 1000)
+        if not busy and now - since >= QUIET_S and now - lane.net_last >= QUIET_S:
+            return status
+        if now > deadline:
+            return status
+        page.wait_for_timeout(POLL_MS)

@@ -1,0 +1,171 @@
+"""What a page's scripts supply, learned by loading it once in a real Chromium (theme.capture):
+the stylesheets present after load (document, adopted, inside shadow roots) and the class names
+on its rendered DOM. Served from 127.0.0.1 with the capture's routing; nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import unquote, urlsplit
+
+from ..config import VisualConfig
+from ..errors import LintError, ThemeError
+from . import cache
+from .css import ClassDef, parse_sheet
+from .model import display
+from .sources import Sources
+
+# After load, network idle: what runtimes fetch after the load event (Distill's bibliography)
+# may still add sheets. Waited for at most this long; a page that never idles is read as it is.
+IDLE_TIMEOUT_MS = 5000
+
+COLLECT = """() => {
+  const sheets = [], seen = new Set(), texts = new Set(), classes = new Set();
+  const rules = (sheet) => {
+    try { return [...sheet.cssRules]; } catch (e) { return null; }  // cross-origin: unreadable
+  };
+  const add = (sheet, where) => {
+    if (!sheet || seen.has(sheet)) return;
+    seen.add(sheet);
+    const node = sheet.ownerNode, list = rules(sheet);
+    const css = list && list.map((r) => r.cssText).join('\\n');
+    // Every <d-math> has its own copy of the same sheet: each text is sent and parsed once.
+    const again = css !== null && texts.has(css);
+    texts.add(css);
+    sheets.push({where, href: sheet.href, style: node && node.localName === 'style' ? node.textContent : null,
+                 css: again ? null : css, again});
+    for (const rule of list || []) if (rule.styleSheet) add(rule.styleSheet, where);  // @import
+  };
+  const visit = (root, where) => {
+    for (const s of root.styleSheets || []) add(s, where);
+    for (const s of root.adoptedStyleSheets || []) add(s, where);
+    for (const el of root.querySelectorAll('*')) {
+      for (const c of el.classList || []) classes.add(c);
+      if (el.shadowRoot) visit(el.shadowRoot, 'shadow root of <' + el.localName + '>');
+    }
+  };
+  visit(document, 'document');
+  // Every file fetched, scripts' fetches included: the inputs the cache is keyed on.
+  const resources = performance.getEntriesByType('resource').map((e) => e.name);
+  return {sheets, classes: [...classes], resources};
+}"""
+# Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
+# that many may have fetched more than the list shows, so its render is not cached.
+RESOURCE_BUFFER = 250
+
+
+@dataclass
+class Rendered:
+    """One page as its scripts left it."""
+
+    defined: dict[str, ClassDef] = field(default_factory=dict)
+    sheets: int = 0  # stylesheets the static read did not see
+    hosts: list[str] = field(default_factory=list)  # where they were (document, shadow root of <d-math>…)
+    dom_classes: set[str] = field(default_factory=set)
+    cached: bool = False  # taken from the cache: no file it loaded has changed since
+
+    def to_json(self) -> dict:
+        return {"defined": {n: str(d.path) for n, d in sorted(self.defined.items())}, "sheets": self.sheets,
+                "hosts": self.hosts, "dom_classes": sorted(self.dom_classes)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Rendered":
+        return cls({n: ClassDef(n, Path(label), 0, 0) for n, label in data["defined"].items()}, data["sheets"],
+                   data["hosts"], set(data["dom_classes"]), cached=True)
+
+
+def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]) -> dict[Path, Rendered]:
+    """{page: Rendered} for pages = {page: (site root, its static Sources)}: one browser a root,
+    none for a page whose earlier render is still good (cache.py)."""
+    from ..capture import Session, variants
+
+    out: dict[Path, Rendered] = {}
+    by_root: dict[Path, list[Path]] = {}
+    for page, (root, _) in pages.items():
+        known = cache.load(page, root, route)
+        if known is not None:
+            out[page] = Rendered.from_json(known)
+        else:
+            by_root.setdefault(root, []).append(page)
+    for root, group in by_root.items():
+        names = tuple(page.resolve().relative_to(root.resolve()).as_posix() for page in group)
+        visual = VisualConfig(root=root, pages=names, viewports={"desktop": (1280, 800)},
+                              color_schemes=("light",), route=dict(route))
+        try:
+            with Session(visual) as session:
+                for page, variant in zip(group, variants(visual)):
+                    out[page], inputs = _read(session, variant, pages[page][1], route)
+                    if inputs is not None:
+                        cache.store(page, root, route, inputs, out[page].to_json())
+        except LintError:
+            raise
+        except ThemeError as err:
+            raise LintError(f"{err}; or lint without rendering: theme lint --no-render") from None
+    return out
+
+
+def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
+    """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
+    with session.loaded(variant) as job:
+        page = job.page
+        try:
+            page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
+            pass
+        found = page.evaluate(COLLECT)
+    rendered = Rendered(dom_classes=set(found["classes"]))
+    for sheet in found["sheets"]:
+        if sheet["again"]:
+            continue  # the same rules as a sheet already read
+        text, label = _new_sheet(session, sheet, static, route)
+        if text is None:
+            continue
+        try:
+            classes = parse_sheet(text, Path(label)).classes
+        except LintError:
+            continue  # the browser's own serialisation; a rule tinycss2 rejects defines nothing we can use
+        rendered.sheets += 1
+        if sheet["where"] not in rendered.hosts:
+            rendered.hosts.append(sheet["where"])
+        for name, where in classes.items():
+            rendered.defined.setdefault(name, ClassDef(name, Path(label), 0, 0))
+    resources = found["resources"]
+    inputs = None if len(resources) >= RESOURCE_BUFFER else _files(session.server, resources, route)
+    return rendered, inputs
+
+
+def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
+    """The local files behind fetched URLs: served ones (a missing one too: creating it changes
+    what the page gets) and routed ones. Aborted remote requests have no file."""
+    from ..capture.lanes import routed_file
+
+    files = []
+    for url in urls:
+        if url.startswith(server.origin + "/"):
+            path = unquote(urlsplit(url).path).lstrip("/")
+            files.append(server.local_file(url) or Path(os.path.normpath(server.root / path)))
+        else:
+            matched, local = routed_file(route, url)
+            if matched and local is not None:
+                files.append(local)
+    return files
+
+
+def _new_sheet(session, sheet: dict, static: Sources, route: Mapping[str, Path]) -> tuple[str | None, str]:
+    """(css text, label) of a sheet the static read missed; (None, "") for one it already read.
+    A cross-origin sheet's rules are hidden from the page: a routed one is read from its file."""
+    from ..capture.lanes import routed_file
+
+    href = sheet["href"]
+    local = (session.server.local_file(href) or routed_file(route, href)[1]) if href else None
+    if local is not None and local.resolve() in static.files:
+        return None, ""
+    if sheet["style"] is not None and sheet["where"] == "document" and sheet["style"] in static.style_texts:
+        return None, ""
+    label = f"rendered: {display(local) if local else href or sheet['where']}"
+    if sheet["css"] is None and local is not None:
+        return local.read_text(encoding="utf-8", errors="replace"), label
+    return sheet["css"], label
