@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 import html5lib
 
 # Never a copy of the article's stylesheet: tools, builds of other things, our own output.
-SKIP_DIRS = {".git", "node_modules", "scss", "snapshots", ".theme-artifacts", "visual-report",
+SKIP_DIRS = {".git", "node_modules", "vendor", "scss", "snapshots", ".theme-artifacts", "visual-report",
              "__pycache__", ".venv", "venv", "site-packages"}
 SERVED_NAMES = ("dist", "public", "_site", "site", "build", "docs")
 
