@@ -178,3 +178,23 @@ def test_a_wrong_regrouping_is_caught_by_pixels_and_undone(tmp_path, monkeypatch
     assert adoption.ok and any("every rule kept in its original place" in line for line in adoption.lines)
     compiled = (tmp_path / "dist/style.css").read_text(encoding="utf-8")
     assert compiled.index("#0000aa") < compiled.index("#00aa00")
+
+
+def test_theme_init_scss_from_the_command_line(tmp_path):
+    """`theme init --yes --scss` as a user types it: config, tokens, 0 px in 4 variants, a green
+    `theme build --check`; run again, it refuses to overwrite scss/ (exit 2, one line)."""
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    root = make_article(tmp_path / "article")
+    env = {**os.environ, "THEME_BROWSER": BROWSER}
+    theme = [sys.executable, "-m", "theme"]
+    done = subprocess.run([*theme, "init", str(root), "--yes", "--scss"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count(": 0 differing pixels\n") == 4
+    assert "$note-box-title-font-size: 12px !default;" in (root / "scss/tokens/_typography.scss").read_text("utf-8")
+    check = subprocess.run([*theme, "build", "-C", str(root), "--check"], capture_output=True, text=True, env=env)
+    assert check.returncode == 0, check.stdout + check.stderr
+    again = subprocess.run([*theme, "init", str(root), "--yes", "--scss"], capture_output=True, text=True, env=env)
+    assert again.returncode == 2
+    assert again.stderr.strip().splitlines()[-1] == (
+        "theme: scss: already exists; pass --force to overwrite its files, or move it away first")
