@@ -1,0 +1,222 @@
+"""theme.adopt without a browser: the scss/ it plans from a hand-written stylesheet, compiled
+with the real libsass, must give back the same rules in a cascade-equivalent order; the
+project's pyproject.toml keeps every other byte; bad input is one clear error."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from theme.adopt import AdoptError, _compile, adopt_stylesheet, canon, convert, parse, project
+from theme.adopt.locate import locate
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "adopt"
+
+
+def plan_of(css: str) -> convert.Plan:
+    return convert.plan(parse.items(css), "style.css")
+
+
+def compiled_of(css: str) -> str:
+    return _compile(plan_of(css).files).decode("utf-8")
+
+
+def declared(css: str, prop: str) -> list[str]:
+    """Every value of `prop` in the order a browser applies them (dark block included)."""
+    return [m.group(1).strip() for m in re.finditer(rf"(?<![\w-]){re.escape(prop)}:\s*([^;}}]+)", css)]
+
+
+def test_fixture_compiles_back_to_the_same_rules():
+    original = (FIXTURE / "style.css").read_text(encoding="utf-8")
+    assert canon.rules(compiled_of(original)) == canon.rules(original)
+
+
+def test_tokens_are_defaults_light_and_dark():
+    files = plan_of((FIXTURE / "style.css").read_text(encoding="utf-8")).files
+    colours, dark = files["scss/tokens/_colors.scss"], files["scss/tokens/_colors-dark.scss"]
+    for text in (colours, dark, files["scss/tokens/_typography.scss"], files["scss/tokens/_spacing.scss"]):
+        assignments = [line for line in text.splitlines() if line.startswith("$")]
+        assert assignments and all(line.endswith(" !default;") for line in assignments)
+    assert "$note-box-content-color: #24292f !default;" in colours
+    assert "$note-box-content-color-dark: #d4d4d4 !default;" in dark
+    typography = files["scss/tokens/_typography.scss"]
+    assert "$note-box-title-font-size: 12px !default;" in typography
+    assert "$d-code-font-size: 12px !default;" in typography
+    # the component reads the tokens instead of the literal values
+    note_box = files["scss/components/_note-box.scss"]
+    assert "font-size: $note-box-title-font-size;" in note_box and "12px" not in note_box
+
+
+def test_custom_properties_become_tokens_and_keep_their_quotes():
+    css = ':root { --accent: #1f5fbf; --mono: "DejaVu Sans Mono", monospace; }\na { color: var(--accent); }\n'
+    plan = plan_of(css)
+    assert "$accent: #1f5fbf !default;" in plan.files["scss/tokens/_colors.scss"]
+    assert '$mono: "DejaVu Sans Mono", monospace !default;' in plan.files["scss/tokens/_custom-properties.scss"]
+    assert '--mono: "DejaVu Sans Mono", monospace;' in compiled_of(css)
+
+
+def test_overriding_a_token_before_the_import_changes_the_output():
+    plan = plan_of(".note-box-title { font-size: 12px; color: #444444; }\n")
+    plan.files["scss/style.scss"] = "$note-box-title-font-size: 13px;\n" + plan.files["scss/style.scss"]
+    css = _compile(plan.files).decode()
+    assert declared(css, "font-size") == ["13px"] and declared(css, "color") == ["#444444"]
+
+
+def test_cascade_order_is_kept_when_rules_of_one_component_are_apart():
+    css = (".note { color: red; }\n"
+           "p { color: blue; }\n"
+           ".note { font-size: 12px; }\n"   # sets nothing p sets: may join .note's component
+           ".note { color: green; }\n")     # p also sets colour on maybe the same element: stays after it
+    compiled = compiled_of(css)
+    assert declared(compiled, "color") == ["red", "blue", "green"]
+    assert compiled.index("font-size") < compiled.index("blue")
+    assert plan_of(css).components == ["note", "p", "note-2"]
+
+
+def test_a_dark_rule_stays_after_the_rules_it_overrides():
+    css = "body { color: #111111; }\n.x { color: #222222; }\n@media (prefers-color-scheme: dark) { body { color: #eeeeee; } }\n"
+    plan = plan_of(css)
+    compiled = _compile(plan.files).decode()
+    assert declared(compiled, "color") == ["#111111", "#222222", "#eeeeee"]
+    assert "$body-color-dark: #eeeeee !default;" in plan.files["scss/tokens/_colors-dark.scss"]
+
+
+def test_rules_for_other_elements_do_not_hold_a_rule_back():
+    css = "body { color: #111111; }\nh1 { color: #222222; }\n@media (prefers-color-scheme: dark) { body { color: #eeeeee; } }\n"
+    plan = plan_of(css)
+    assert plan.components[0] == "base" and "@media (prefers-color-scheme: dark)" in plan.files["scss/components/_base.scss"]
+    assert canon.rules(_compile(plan.files).decode()) == canon.rules(css)
+
+
+def test_a_rule_libsass_would_change_is_left_as_written_and_named():
+    css = "a { color: #1f2328; }\nb { color: rgb(0 0 0 / 50%); }\n"
+    plan = plan_of(css)
+    [kept] = [p for p in plan.pieces if p.left_as_written]
+    assert kept.item.selector == "b" and kept.item.line == 2 and "quoted" in kept.left_as_written
+    assert "color: rgb(0 0 0 / 50%);" in _compile(plan.files).decode()
+
+
+def test_what_tinycss2_cannot_parse_is_named_and_kept_as_a_comment():
+    css = "a { color: #1f2328; }\nd-code\n"
+    plan = plan_of(css)
+    [kept] = [p for p in plan.pieces if p.left_as_written]
+    assert kept.item.error and kept.item.line == 2 and "d-code" in kept.scss
+    compiled = _compile(plan.files).decode()
+    assert canon.rules(compiled) == canon.rules(css)
+
+
+def test_same_input_same_bytes():
+    css = (FIXTURE / "style.css").read_text(encoding="utf-8")
+    assert plan_of(css).files == plan_of(css).files
+
+
+# ---------------------------------------------------------------- project files
+
+
+def test_pyproject_keeps_every_other_byte(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('# the article\n[project]\nname = "notes"  # keep me\n\n[tool.black]\nline-length = 99\n\n'
+                    '[tool.theme.visual]\npages = ["index.html"]   # just the one\n', encoding="utf-8")
+    project.set_build(path, "scss/style.scss", ["dist/style.css", "src/style.css"])
+    assert path.read_text(encoding="utf-8") == (
+        '# the article\n[project]\nname = "notes"  # keep me\n\n[tool.black]\nline-length = 99\n\n'
+        '[tool.theme]\nentry = "scss/style.scss"\noutputs = ["dist/style.css", "src/style.css"]\n\n'
+        '[tool.theme.visual]\npages = ["index.html"]   # just the one\n')
+
+
+def test_pyproject_entry_is_replaced_and_the_other_keys_kept(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[tool.theme]\n# mine\nstyle = "expanded"  # c\nentry = "old.scss"\n\n'
+                    '[tool.theme.visual]\npages = ["a.html"]\n', encoding="utf-8")
+    project.set_build(path, "scss/style.scss", ["style.css"])
+    assert path.read_text(encoding="utf-8") == (
+        '[tool.theme]\n# mine\nstyle = "expanded"  # c\nentry = "scss/style.scss"\noutputs = ["style.css"]\n\n'
+        '[tool.theme.visual]\npages = ["a.html"]\n')
+
+
+def test_pyproject_is_created_when_absent(tmp_path):
+    project.set_build(tmp_path / "pyproject.toml", "scss/style.scss", ["style.css"])
+    from theme.config import load
+    cfg = load(tmp_path / "pyproject.toml")
+    assert cfg.build.entry == tmp_path / "scss/style.scss" and cfg.build.outputs == (tmp_path / "style.css",)
+
+
+def article(tmp_path: Path, dist_css: str | None = None) -> Path:
+    for folder in ("src", "dist"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "index.html").write_bytes((FIXTURE / "index.html").read_bytes())
+        (tmp_path / folder / "style.css").write_bytes((FIXTURE / "style.css").read_bytes())
+    if dist_css is not None:
+        (tmp_path / "dist" / "style.css").write_text(dist_css, encoding="utf-8")
+    return tmp_path
+
+
+def test_copies_are_found_and_the_served_one_is_dist(tmp_path):
+    root = article(tmp_path, dist_css="body { color: #111111; }\n")
+    found = locate(root, None)
+    assert found.copies == (root / "dist/style.css", root / "src/style.css")
+    assert found.served == found.source == root / "dist/style.css"
+    assert found.pages == (root / "dist/index.html",)
+    assert found.differ == (root / "src/style.css",)
+
+
+def test_existing_scss_is_not_overwritten_without_force(tmp_path):
+    root = article(tmp_path)
+    (root / "scss").mkdir()
+    (root / "scss" / "style.scss").write_text("// mine\n", encoding="utf-8")
+    with pytest.raises(AdoptError) as err:
+        adopt_stylesheet(root, None, dry_run=True, force=False)
+    assert "scss: already exists; pass --force" in str(err.value) and err.value.exit_code == 2
+    assert (root / "scss" / "style.scss").read_text(encoding="utf-8") == "// mine\n"
+
+
+def test_a_missing_stylesheet_is_one_clear_error(tmp_path):
+    with pytest.raises(AdoptError, match=r"no such stylesheet; pass the path"):
+        adopt_stylesheet(tmp_path, tmp_path / "nope.css", dry_run=True, force=False)
+    with pytest.raises(AdoptError, match=r"no stylesheet named style.css under"):
+        adopt_stylesheet(tmp_path, None, dry_run=True, force=False)
+
+
+def test_a_given_stylesheet_is_the_source_and_its_page_is_served(tmp_path):
+    root = article(tmp_path, dist_css="body { color: #111111; }\n")
+    found = locate(root, root / "src/style.css")
+    assert found.source == found.served == root / "src/style.css"
+    assert found.pages == (root / "src/index.html",)
+    assert found.differ == (root / "dist/style.css",)
+
+
+def test_a_stylesheet_that_is_not_utf8_is_one_clear_error(tmp_path):
+    root = article(tmp_path)
+    for folder in ("src", "dist"):
+        (root / folder / "style.css").write_bytes(b"/* caf\xe9 */ body { color: #111111; }\n")
+    with pytest.raises(AdoptError, match=r"^dist/style.css: not UTF-8 text .*; save it as UTF-8$"):
+        adopt_stylesheet(root, None, dry_run=True, force=False)
+
+
+def test_a_shorthand_is_never_moved_past_its_longhand():
+    css = (".box { columns: 2; }\n"
+           "div { text-wrap: wrap; column-count: 3; }\n"
+           ".box { white-space: pre; }\n"   # white-space sets text-wrap-mode: must stay after div
+           ".box { columns: 4; }\n")        # columns sets column-count: must stay after div
+    compiled = compiled_of(css)
+    assert declared(compiled, "columns") == ["2", "4"]
+    assert compiled.index("text-wrap") < compiled.index("white-space")
+    assert compiled.index("column-count") < compiled.index("columns: 4")
+
+
+def test_without_regrouping_every_rule_keeps_its_place():
+    css = ".note { color: red; }\n.lead { font-size: 12px; }\n.note { margin: 0; }\n"
+    plan = convert.plan(parse.items(css), "style.css", regroup=False)
+    assert plan.components == ["note", "lead", "note-2"] and plan.moved == 0
+    assert convert.plan(parse.items(css), "style.css").moved == 1
+
+
+def test_comments_after_the_last_rule_are_kept():
+    css = "a { color: #111111; }\n/* the end */\n@media (min-width: 9px) { b { margin: 1px; } /* inner end */ }\n/* last words */\n"
+    plan = plan_of(css)
+    compiled = _compile(plan.files).decode()
+    for comment in ("/* the end */", "/* inner end */", "/* last words */"):
+        assert comment in compiled
+    assert canon.rules(compiled) == canon.rules(css)
