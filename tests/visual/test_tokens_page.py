@@ -120,7 +120,7 @@ def test_used_by_names_the_components_that_read_each_token(loaded):
     assert "d-code[block] background" in uses["--theme-code-background"]
     assert "d-code[block]:defined background" in uses["--theme-code-block-background"]
     assert "d-math:defined filter" in uses["--theme-runtime-filter"]
-    assert "d-code:defined filter" in uses["--theme-runtime-filter"]
+    assert "d-code:defined filter" in uses["--theme-runtime-code-filter"]
 
 
 def _rgb(hex_colour: str) -> str:
