@@ -20,6 +20,10 @@ from .config import Config, key_position
 from .errors import BuildError
 from .fsutil import atomic_open, atomic_write_bytes
 
+# The theme's own SCSS library, shipped in the wheel: last on every load path, so an
+# article's entry can `@import "theme/tokens"` while its own folders still win.
+LIBRARY = Path(__file__).resolve().parent / "scss"
+
 STYLES = ("expanded", "compressed")
 COMPILERS = ("libsass", "dart")
 
@@ -98,7 +102,7 @@ def _compile_libsass(cfg: Config, entry: Path, style: str, want_map: bool) -> tu
     kwargs: dict = {
         "filename": str(entry),
         "output_style": style,
-        "include_paths": [str(p) for p in build.include_paths],
+        "include_paths": [str(p) for p in load_paths(cfg)],
     }
     if want_map:
         # libsass writes `sources` relative to the map's folder; map the first
@@ -166,7 +170,7 @@ def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
             report(err)
 
     once()
-    folders = [p for p in {cfg.build.entry.parent, *cfg.build.include_paths} if p.is_dir()]
+    folders = [p for p in {cfg.build.entry.parent, *load_paths(cfg)} if p.is_dir()]
     # yield_on_timeout makes the generator yield an empty set once the watcher is
     # up and quiet: the moment to call `ready`. Empty sets never trigger a build.
     for changes in watchfiles.watch(*sorted(folders), watch_filter=_is_sass_source,
@@ -178,6 +182,11 @@ def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
             ready = None
         if changes:
             once()
+
+
+def load_paths(cfg: Config) -> list[Path]:
+    """Where `@import` looks after the importing file's folder: include_paths, then LIBRARY."""
+    return [*cfg.build.include_paths, LIBRARY]
 
 
 def display_path(path: Path) -> str:
@@ -221,7 +230,7 @@ def _compile_dart(cfg: Config, entry: Path, style: str, want_map: bool
     # _dart_warnings lists each kind once with its true count.
     command = [*dart_sass_command(), "--no-color", "--no-unicode", "--verbose", f"--style={style}",
                *(f"--silence-deprecation={d}" for d in DART_SUBSET_DEPRECATIONS),
-               *(f"--load-path={p}" for p in cfg.build.include_paths)]
+               *(f"--load-path={p}" for p in load_paths(cfg))]
     with tempfile.TemporaryDirectory(prefix="theme-dart-") as tmp:
         out = Path(tmp) / cfg.build.outputs[0].name
         if want_map:
@@ -441,7 +450,7 @@ def _advice(message: str, cfg: Config) -> str:
         name = undefined["name"]
         hint = closest_name(name, defined_variables(_sass_folders(cfg)))
         did_you_mean = f" (did you mean ${hint}?)" if hint else ""
-        return f"undefined variable ${name}{did_you_mean}; define it in scss/tokens or fix the name"
+        return f"undefined variable ${name}{did_you_mean}; define it (tokens go before the theme imports) or fix the name"
     missing = re.match(r"File to import not found or unreadable: (?P<name>.*?)\.?$", message)
     if missing:
         return (f'cannot find the import "{missing["name"]}"; check the name (partials are '
@@ -463,7 +472,7 @@ def excerpt(path: Path, line: int, col: int, context: int = 2) -> str:
 
 
 def _sass_folders(cfg: Config) -> list[Path]:
-    return [cfg.build.entry.parent, *cfg.build.include_paths]
+    return [cfg.build.entry.parent, *load_paths(cfg)]
 
 
 def defined_variables(folders: Iterable[Path]) -> set[str]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import images, phase
 from .config import Tolerance
-from .errors import ImageError
+from .errors import ImageError, LfsPointerError
 from .status import Status
 from .store import Store, describe_drift
 
@@ -165,14 +165,15 @@ def _missing(ctx: CheckContext, key: str, actual: np.ndarray, box) -> CheckResul
 
 
 def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError, box) -> CheckResult:
-    if ctx.update.rewrites() and _may_write(ctx):
+    # An LFS pointer is a good baseline not yet fetched: replacing it would accept unseen.
+    if ctx.update.rewrites() and _may_write(ctx) and not isinstance(err, LfsPointerError):
         ctx.store.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
+    advice = "" if isinstance(err, LfsPointerError) else "; restore it from git or run pytest --update-snapshots"
     return CheckResult(
         key, Status.FAILED,
-        f"{err}; the baseline was left as it is; actual image written to {arts.actual}; "
-        "restore it from git or run pytest --update-snapshots",
+        f"{err}; the baseline was left as it is; actual image written to {arts.actual}{advice}",
         artifacts=arts,
     )
 

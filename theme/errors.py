@@ -25,6 +25,10 @@ class ImageError(ThemeError):  # a PNG is missing, unreadable or corrupt
     pass
 
 
+class LfsPointerError(ImageError):  # a Git LFS pointer file stands where its PNG should be
+    pass
+
+
 class CaptureError(ThemeError):  # the browser could not render what was asked
     pass
 

@@ -7,16 +7,19 @@ Reading takes the fastest decoder that applies (_fast_decode, else Pillow), all 
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zlib
 from pathlib import Path
 
 import numpy as np
 
-from .errors import ImageError
+from .errors import ImageError, LfsPointerError
 from .fsutil import atomic_open
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# What a checkout without Git LFS leaves in place of a tracked file (git-lfs spec v1).
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
 MAX_PIXELS = 1 << 30
 
 
@@ -55,6 +58,8 @@ def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = N
     Decoding a tile straight into the page image saves a second image-sized
     buffer: its fresh pages cost as much to fault in as the decode itself.
     """
+    if data.startswith(LFS_POINTER):
+        raise LfsPointerError(f"{name}: {lfs_pointer_words(data)}")
     if not data.startswith(PNG_SIGNATURE):
         what = "empty file" if not data else "not a PNG file (bad signature)"
         raise ImageError(f"{name}: {what}; give a PNG image")
@@ -69,6 +74,17 @@ def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = N
             return np.array(rgba)  # np.array copies: writable and owned
     except (OSError, SyntaxError, ValueError, zlib.error, Image.DecompressionBombError) as err:
         raise ImageError(f"{name}: corrupt or truncated PNG ({err}); re-create the file") from None
+
+
+def lfs_pointer_words(data: bytes) -> str:
+    """What to say about an LFS pointer: what it is, the size of the PNG it stands for, what to run."""
+    size = re.search(rb"^size (\d+)$", data[:1024], re.M)
+    stands_for = f" (a {int(size[1]):,} byte PNG)" if size else ""
+    return f"a Git LFS pointer, not the image it stands for{stands_for}; {LFS_ADVICE}"
+
+
+LFS_ADVICE = ("run `git lfs pull` (after `git lfs install`), and check out with LFS in CI "
+              "(actions/checkout: lfs: true)")
 
 
 def _plain_8bit_colour(data: bytes) -> bool:

@@ -10,6 +10,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import os
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 
@@ -113,6 +114,28 @@ class Store:
             for p in self.root.rglob("*.png")
             if p.is_file() and not p.name.startswith(".")
         }
+
+    def lfs_pointers(self) -> list[str]:
+        """Keys whose file is still a Git LFS pointer (a checkout without LFS), sorted."""
+        found = []
+        for key in sorted(self.keys()):
+            with open(self.path(key), "rb") as f:
+                if f.read(len(images.LFS_POINTER)) == images.LFS_POINTER:
+                    found.append(key)
+        return found
+
+    def check_lfs(self) -> None:
+        """StoreError, once for the whole store, when any baseline is an LFS pointer: nothing can
+        be compared against them, and updating would overwrite them unseen."""
+        pointers = self.lfs_pointers()
+        if not pointers:
+            return
+        first = self.path(pointers[0])
+        shown = os.path.relpath(first) if first.is_absolute() and first.is_relative_to(Path.cwd()) else first
+        if len(pointers) == 1:
+            raise StoreError(f"{shown}: {images.lfs_pointer_words(first.read_bytes())}")
+        raise StoreError(f"{shown} and {len(pointers) - 1} more baselines are Git LFS pointers, "
+                         f"not the images they stand for; {images.LFS_ADVICE}")
 
     # ------------------------------------------------------------------ images
 
@@ -275,7 +298,10 @@ def verify(store: Store) -> list[str]:
         problems.append(f"{store.path(key)}: in the manifest but missing on disk")
     for key in sorted(on_disk - set(m["baselines"])):
         problems.append(f"{store.path(key)}: not in the manifest (made by hand?)")
-    for key in sorted(on_disk & set(m["baselines"])):
+    pointers = set(store.lfs_pointers())
+    for key in sorted(on_disk & pointers):
+        problems.append(f"{store.path(key)}: a Git LFS pointer, not the image; run `git lfs pull`")
+    for key in sorted((on_disk & set(m["baselines"])) - pointers):
         if _sha256_file(store.path(key)) != m["baselines"][key]["sha256"]:
             problems.append(f"{store.path(key)}: bytes differ from the manifest's sha256")
     return problems

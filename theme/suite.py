@@ -114,6 +114,9 @@ class VisualRun:
 
         if not variants:
             return
+        from .store import Store
+
+        Store(self.visual.snapshots).check_lfs()  # one error before any browser starts
         if self._session is None:
             self._session = capture.open_session(self.visual, source=self.project.source).__enter__()
         if self._cache is None:

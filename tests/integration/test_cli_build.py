@@ -35,6 +35,7 @@ def write_pyproject(root: Path, extra: str = "", name: str = "pyproject.toml") -
 @pytest.fixture
 def project(tmp_path) -> Path:
     shutil.copytree(REPO / "scss", tmp_path / "scss")
+    shutil.copytree(REPO / "theme/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
     write_pyproject(tmp_path)
     return tmp_path
 
@@ -89,7 +90,7 @@ def test_source_map_option_writes_a_map_beside_each_output(project):
     assert run.returncode == 0, run.stderr
     for out in OUTPUTS:
         data = json.loads((project / (out + ".map")).read_text())
-        assert "../../scss/components/_note-box.scss" in data["sources"]
+        assert "../../scss/theme/components/_note-box.scss" in data["sources"]
         assert (project / out).read_text().rstrip().endswith("/*# sourceMappingURL=style.css.map */")
 
 
@@ -97,7 +98,7 @@ def test_check_exits_0_when_current_and_1_naming_the_stale_file(project):
     assert theme("build", cwd=project).returncode == 0
     fresh = theme("build", "--check", cwd=project)
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
-    edit(project / "scss/tokens/_light.scss", '"link-color": $blue-600', '"link-color": $blue-800')
+    edit(project / "scss/theme/tokens/_light.scss", '"link-color": $blue-600', '"link-color": $blue-800')
     before = outputs(project)
     stale = theme("build", "--check", cwd=project)
     assert stale.returncode == 1
@@ -109,11 +110,11 @@ def test_check_exits_0_when_current_and_1_naming_the_stale_file(project):
 
 
 @pytest.mark.parametrize("breaker, where", [
-    pytest.param(lambda r: edit(r / "scss/components/_code.scss", "d-code {", "d-code {{"),
-                 "scss/components/_code.scss", id="syntax error"),
-    pytest.param(lambda r: edit(r / "scss/components/_code.scss", "$code-font-size", "$code-fontsize"),
-                 "scss/components/_code.scss", id="undefined variable"),
-    pytest.param(lambda r: edit(r / "scss/style.scss", '"components/toc"', '"components/tok"'),
+    pytest.param(lambda r: edit(r / "scss/theme/components/_code.scss", "d-code {", "d-code {{"),
+                 "scss/theme/components/_code.scss", id="syntax error"),
+    pytest.param(lambda r: edit(r / "scss/theme/components/_code.scss", "$code-font-size", "$code-fontsize"),
+                 "scss/theme/components/_code.scss", id="undefined variable"),
+    pytest.param(lambda r: edit(r / "scss/style.scss", '"theme/all"', '"theme/al"'),
                  "scss/style.scss", id="missing import"),
     pytest.param(lambda r: (r / "scss/style.scss").unlink(), "pyproject.toml", id="missing entry"),
     pytest.param(lambda r: (shutil.rmtree(r / "article/dist"), (r / "article/dist").write_text("x")),
@@ -122,7 +123,7 @@ def test_check_exits_0_when_current_and_1_naming_the_stale_file(project):
 def test_bad_input_exits_2_with_a_position_and_keeps_outputs(project, breaker, where):
     assert theme("build", cwd=project).returncode == 0
     # so that a build WOULD change the outputs:
-    edit(project / "scss/tokens/_typography.scss", "$article-font-size: 1.04em", "$article-font-size: 1.2em")
+    edit(project / "scss/theme/tokens/_typography.scss", "$article-font-size: 1.04em", "$article-font-size: 1.2em")
     breaker(project)
     before = outputs(project)
     run = theme("build", cwd=project)
@@ -143,7 +144,7 @@ def test_tokens_json_lists_every_token_with_light_and_dark(project):
                                                "property": "--theme-note-box-content-color",
                                                "light": "#24292f", "dark": "#d4d4d4"}
     # Follows the SCSS: a project override of a dark role shows up in the listing.
-    edit(project / "scss/tokens/_dark.scss", '"link-color": $blue-300', '"link-color": #abcdef')
+    edit(project / "scss/theme/tokens/_dark.scss", '"link-color": $blue-300', '"link-color": #abcdef')
     again = json.loads(theme("tokens", "--json", cwd=project).stdout)
     assert {t["name"]: t for t in again["tokens"]}["link-color"]["dark"] == "#abcdef"
     assert theme("tokens", "--json", cwd=project).stdout == theme("tokens", "--json", cwd=project).stdout
@@ -167,7 +168,7 @@ def test_watch_rebuilds_after_a_change_until_interrupted(project):
     try:
         wait_line("theme: wrote")
         wait_line("theme: watching")
-        edit(project / "scss/tokens/_typography.scss", "$article-font-size: 1.04em", "$article-font-size: 1.3em")
+        edit(project / "scss/theme/tokens/_typography.scss", "$article-font-size: 1.04em", "$article-font-size: 1.3em")
         assert "article/src/style.css" in wait_line("theme: wrote")
         assert b"font-size: 1.3em" in outputs(project)[1]
     finally:
@@ -239,11 +240,11 @@ def test_compiler_dart_builds_both_outputs_and_lists_the_subset_warning_once(pro
 
 def test_compiler_dart_bad_input_exits_2_with_a_position_and_keeps_outputs(project):
     assert theme("build", cwd=project).returncode == 0
-    edit(project / "scss/components/_code.scss", "$code-font-size", "$code-fontsize")
+    edit(project / "scss/theme/components/_code.scss", "$code-font-size", "$code-fontsize")
     before = outputs(project)
     run = theme("build", "--compiler", "dart", cwd=project)
     assert run.returncode == 2
-    assert re.match(r"theme: scss/components/_code\.scss:\d+:\d+: undefined variable \$code-fontsize",
+    assert re.match(r"theme: scss/theme/components/_code\.scss:\d+:\d+: undefined variable \$code-fontsize",
                     run.stderr), run.stderr
     assert outputs(project) == before
     assert theme("build", "--compiler", "node", cwd=project).returncode == 2

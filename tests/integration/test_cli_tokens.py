@@ -24,6 +24,7 @@ def theme(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @pytest.fixture
 def project(tmp_path) -> Path:
     shutil.copytree(REPO / "scss", tmp_path / "scss")
+    shutil.copytree(REPO / "theme/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
     (tmp_path / "pyproject.toml").write_text(
         '[tool.theme]\nentry = "scss/style.scss"\noutputs = ["out/style.css"]\n')
     return tmp_path
@@ -51,7 +52,7 @@ def test_the_shipped_palette_passes_every_declared_pair_in_both_schemes():
 
 
 def test_a_failing_palette_value_exits_1_and_prints_its_ratio(project):
-    dark = project / "scss/tokens/_dark.scss"
+    dark = project / "scss/theme/tokens/_dark.scss"
     dark.write_text(dark.read_text().replace('"caption-color": $gray-400', '"caption-color": $gray-750'))
     run = theme("tokens", "--check-contrast", cwd=project)
     assert run.returncode == 1, run.stdout + run.stderr

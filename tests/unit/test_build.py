@@ -21,6 +21,7 @@ POSITION = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): \S")
 
 def make_project(root: Path, extra: str = "") -> config.Config:
     shutil.copytree(REPO / "scss", root / "scss")
+    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text(
         '[project]\nname = "specimen"\n\n[tool.theme]\nentry = "scss/style.scss"\n'
         f"outputs = {json.dumps(OUTPUTS)}\n{extra}"
@@ -86,7 +87,7 @@ def test_source_map_sources_are_relative_to_each_output(tmp_path, monkeypatch):
         assert str(tmp_path) not in json.dumps(data)
         resolved = {(out.parent / s).resolve() for s in data["sources"]}
         assert tmp_path / "scss/style.scss" in resolved
-        assert tmp_path / "scss/components/_note-box.scss" in resolved
+        assert tmp_path / "scss/theme/components/_note-box.scss" in resolved
         assert all(p.is_file() and not Path(s).is_absolute() for s, p in
                    zip(data["sources"], ((out.parent / s).resolve() for s in data["sources"])))
 
@@ -101,7 +102,7 @@ def test_check_is_empty_when_outputs_are_current(project):
 
 def test_check_names_each_stale_output_with_a_diff(project):
     build.build(project)
-    edit(project.project_dir / "scss/tokens/_typography.scss",
+    edit(project.project_dir / "scss/theme/tokens/_typography.scss",
          "$article-font-size: 1.04em", "$article-font-size: 1.1em")
     before = outputs_bytes(project)
     stale = build.check(project)
@@ -121,17 +122,17 @@ def test_check_reports_a_missing_output(project):
 
 
 def _break_syntax(root: Path):
-    edit(root / "scss/components/_note-box.scss", "margin: 0;\n", "margin 0 {;\n")
-    return "scss/components/_note-box.scss"
+    edit(root / "scss/theme/components/_note-box.scss", "margin: 0;\n", "margin 0 {;\n")
+    return "scss/theme/components/_note-box.scss"
 
 
 def _undefined_variable(root: Path):
-    edit(root / "scss/components/_note-box.scss", "$note-box-title-font-size", "$note-box-title-size")
-    return "scss/components/_note-box.scss"
+    edit(root / "scss/theme/components/_note-box.scss", "$note-box-title-font-size", "$note-box-title-size")
+    return "scss/theme/components/_note-box.scss"
 
 
 def _missing_import(root: Path):
-    edit(root / "scss/style.scss", '@import "components/code";', '@import "components/kode";')
+    edit(root / "scss/style.scss", '@import "theme/all";', '@import "theme/al";')
     return "scss/style.scss"
 
 
@@ -156,12 +157,12 @@ def _output_is_a_folder(root: Path):
 
 
 def _use_rule(root: Path):
-    edit(root / "scss/components/_math.scss", "d-math {", '@use "sass:math";\nd-math {')
+    edit(root / "scss/theme/components/_math.scss", "d-math {", '@use "sass:math";\nd-math {')
     return "article/src/style.css"
 
 
 def _variable_in_custom_property(root: Path):
-    edit(root / "scss/_root.scss", "color-scheme: light;", "color-scheme: light;\n  --theme-gap: $space-2;")
+    edit(root / "scss/theme/_root.scss", "color-scheme: light;", "color-scheme: light;\n  --theme-gap: $space-2;")
     return "article/src/style.css"
 
 
@@ -169,21 +170,21 @@ BAD_INPUTS = {
     "syntax error": (_break_syntax, "fix the SCSS"),
     "undefined variable": (_undefined_variable,
                            "undefined variable $note-box-title-size (did you mean $note-box-title-font-size?)"),
-    "missing import": (_missing_import, 'cannot find the import "components/kode"'),
+    "missing import": (_missing_import, 'cannot find the import "theme/al"'),
     "missing entry": (_missing_entry, "entry file scss/style.scss does not exist"),
     "unwritable output": (_unwritable_output, "cannot write article/dist/style.css"),
     "output is a folder": (_output_is_a_folder, "cannot write article/dist/style.css"),
-    "@use passed through": (_use_rule, '@use "sass:math" in the compiled CSS (from scss/components/_math.scss:'),
+    "@use passed through": (_use_rule, '@use "sass:math" in the compiled CSS (from scss/theme/components/_math.scss:'),
     "$variable in custom property": (_variable_in_custom_property,
                                      "custom property --theme-gap holds the Sass variable $space-2 "
-                                     "in the compiled CSS (from scss/_root.scss:"),
+                                     "in the compiled CSS (from scss/theme/_root.scss:"),
 }
 
 
 @pytest.mark.parametrize("case", BAD_INPUTS)
 def test_bad_input_is_one_positioned_line_and_loses_nothing(project, case):
     build.build(project)
-    edit(project.project_dir / "scss/tokens/_typography.scss",  # so a build WOULD change outputs
+    edit(project.project_dir / "scss/theme/tokens/_typography.scss",  # so a build WOULD change outputs
          "$article-font-size: 1.04em", "$article-font-size: 1.1em")
     breaker, expected = BAD_INPUTS[case]
     where = breaker(project.project_dir)
@@ -270,13 +271,13 @@ def test_watch_rebuilds_on_a_partial_change_and_survives_an_error(project):
         assert watching.wait(timeout=60), "the watcher never started"  # hang guard only
         wait_for(lambda ev: len(ev) == 1, "initial build")
         assert isinstance(events[0], build.BuildResult)
-        note_box = project.project_dir / "scss/components/_note-box.scss"
+        note_box = project.project_dir / "scss/theme/components/_note-box.scss"
         edit(note_box, "font-weight: 600;", "font-weight: $nope;")
         wait_for(lambda ev: any(isinstance(e, BuildError) for e in ev), "error after a bad edit")
         err = next(e for e in events if isinstance(e, BuildError))
-        assert str(err).startswith("scss/components/_note-box.scss:")
+        assert str(err).startswith("scss/theme/components/_note-box.scss:")
         edit(note_box, "font-weight: $nope;", "font-weight: 700;")
-        edit(project.project_dir / "scss/tokens/_typography.scss",
+        edit(project.project_dir / "scss/theme/tokens/_typography.scss",
              "$article-font-size: 1.04em", "$article-font-size: 1.2em")
         wait_for(lambda ev: "1.2em" in project.build.outputs[1].read_text(), "rebuild after a fix")
     finally:

@@ -26,6 +26,7 @@ IDENT = re.compile(r"-?[A-Za-z_][\w-]*\Z")
 
 def make_project(root: Path, outputs=("out/a/style.css", "out/b/style.css")) -> config.Config:
     shutil.copytree(REPO / "scss", root / "scss")
+    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text(
         f'[tool.theme]\nentry = "scss/style.scss"\noutputs = {json.dumps(list(outputs))}\n')
     return config.load(root / "pyproject.toml")
@@ -123,12 +124,12 @@ def test_dart_lists_the_libsass_subset_deprecations_once(project):
 def test_other_dart_warnings_are_each_listed_once_with_a_count(project):
     # Slash division is not part of the subset: it is reported, once, where it first happens.
     extra = "".join(f".w{i} {{ width: (10px / {i + 2}); }}\n" for i in range(8))
-    path = Path("scss/components/_appendix.scss")
+    path = Path("scss/theme/components/_appendix.scss")
     path.write_text(path.read_text() + extra)
     warnings = build.compile_theme(project, compiler="dart").warnings
     slash = [w for w in warnings if "slash-div" in w]
     assert len(slash) == 1, warnings
-    assert slash[0].startswith("scss/components/_appendix.scss:") and "(8x)" in slash[0]
+    assert slash[0].startswith("scss/theme/components/_appendix.scss:") and "(8x)" in slash[0]
 
 
 def test_dart_build_writes_every_output_and_a_rebased_source_map(project):
@@ -137,7 +138,7 @@ def test_dart_build_writes_every_output_and_a_rebased_source_map(project):
     assert a.read_bytes() == b.read_bytes() and result.warnings
     for out in (a, b):
         data = json.loads(out.with_name("style.css.map").read_text())
-        assert "../../scss/components/_note-box.scss" in data["sources"]
+        assert "../../scss/theme/components/_note-box.scss" in data["sources"]
         assert not any(s.startswith(("/", "file:")) for s in data["sources"])
     assert a.read_text().rstrip().endswith("/*# sourceMappingURL=style.css.map */")
 
@@ -149,11 +150,11 @@ def test_dart_output_is_deterministic(project):
 
 
 @pytest.mark.parametrize("old, new, where, words", [
-    pytest.param("$code-font-size", "$code-fontsize", "scss/components/_code.scss",
+    pytest.param("$code-font-size", "$code-fontsize", "scss/theme/components/_code.scss",
                  "undefined variable $code-fontsize (did you mean $code-font-size?)", id="undefined variable"),
-    pytest.param('"components/toc"', '"components/tok"', "scss/style.scss",
-                 'cannot find the import "components/tok"', id="missing import"),
-    pytest.param("d-code {", "d-code {{", "scss/components/_code.scss", "expected", id="syntax error"),
+    pytest.param('"theme/all"', '"theme/al"', "scss/style.scss",
+                 'cannot find the import "theme/al"', id="missing import"),
+    pytest.param("d-code {", "d-code {{", "scss/theme/components/_code.scss", "expected", id="syntax error"),
 ])
 def test_dart_errors_read_like_libsass_errors(project, old, new, where, words):
     file = Path(where)  # the file that is broken is the file the error must name

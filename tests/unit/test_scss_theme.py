@@ -1,4 +1,4 @@
-"""The real scss/ compiled by libsass: the seed values, dark mode for every component,
+"""The real theme (scss/style.scss over the library in theme/scss/theme/) compiled by libsass: the seed values, dark mode for every component,
 and the token rules (components read custom properties only). CSS is parsed with
 tinycss2, never grepped, so formatting changes cannot fool these tests."""
 
@@ -13,7 +13,8 @@ import tinycss2
 from theme import build, config, tokens
 
 REPO = Path(__file__).resolve().parents[2]
-SCSS = REPO / "scss"
+SCSS = REPO / "scss"  # this repo's entry
+LIB = REPO / "theme/scss/theme"  # the SCSS library shipped in the wheel
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +138,7 @@ def test_each_component_takes_its_colours_from_custom_properties(css, selector):
 
 def test_components_never_write_raw_colours_or_scss_colour_tokens():
     hex_colour = re.compile(r"#[0-9a-fA-F]{3,8}\b")
-    for file in sorted((SCSS / "components").glob("*.scss")):
+    for file in sorted((LIB / "components").glob("*.scss")):
         for number, line in enumerate(file.read_text().splitlines(), start=1):
             code = line.split("//")[0]
             assert not hex_colour.search(code), f"{file.name}:{number}: raw colour: {line.strip()}"
@@ -146,7 +147,7 @@ def test_components_never_write_raw_colours_or_scss_colour_tokens():
 
 
 def test_scss_is_the_libsass_subset_and_entry_only_imports():
-    for file in sorted(SCSS.rglob("*.scss")):
+    for file in sorted([*SCSS.rglob("*.scss"), *LIB.rglob("*.scss")]):
         text = file.read_text()
         assert not re.search(r"^\s*@(use|forward)\b", text, re.M), file
     entry_lines = [ln.strip() for ln in (SCSS / "style.scss").read_text().splitlines()]
@@ -155,7 +156,7 @@ def test_scss_is_the_libsass_subset_and_entry_only_imports():
 
 
 def test_tokens_use_default_so_projects_can_override_them():
-    for file in sorted((SCSS / "tokens").glob("*.scss")):
+    for file in sorted((LIB / "tokens").glob("*.scss")):
         for number, line in enumerate(file.read_text().splitlines(), start=1):
             code = line.split("//")[0].strip()
             if re.match(r"\$[\w-]+\s*:", code) and code.endswith(";") and "map-merge" not in code:
@@ -164,8 +165,8 @@ def test_tokens_use_default_so_projects_can_override_them():
 
 def test_light_and_dark_role_maps_have_the_same_keys():
     key = re.compile(r'^\s*"([\w-]+)":', re.M)
-    light = key.findall((SCSS / "tokens/_light.scss").read_text())
-    dark = key.findall((SCSS / "tokens/_dark.scss").read_text())
+    light = key.findall((LIB / "tokens/_light.scss").read_text())
+    dark = key.findall((LIB / "tokens/_dark.scss").read_text())
     assert light and light == dark
 
 

@@ -30,6 +30,7 @@ BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 def page_file(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tokens-page")
     shutil.copytree(REPO / "scss", root / "scss")
+    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text('[tool.theme]\nentry = "scss/style.scss"\noutputs = ["out/style.css"]\n')
     run = subprocess.run([sys.executable, "-m", "theme", "tokens", "--html", "docs/tokens.html"], cwd=root,
                          capture_output=True, text=True)
@@ -119,7 +120,7 @@ def test_used_by_names_the_components_that_read_each_token(loaded):
     assert "d-code[block] background" in uses["--theme-code-background"]
     assert "d-code[block]:defined background" in uses["--theme-code-block-background"]
     assert "d-math:defined filter" in uses["--theme-runtime-filter"]
-    assert "d-code:defined filter" in uses["--theme-runtime-filter"]
+    assert "d-code:defined filter" in uses["--theme-runtime-code-filter"]
 
 
 def _rgb(hex_colour: str) -> str:

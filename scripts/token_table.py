@@ -1,0 +1,113 @@
+"""The README's token tables, from the SCSS library and the CSS it compiles to.
+
+    python scripts/token_table.py            # print the tables
+    python scripts/token_table.py --write    # replace them in README.md
+
+tests/unit/test_readme_tokens.py fails when README.md and this output differ, so every token
+is documented with its real default.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from theme import build, config, tokens, tokens_page  # noqa: E402
+
+LIB = REPO / "theme/scss/theme"
+START, END = "<!-- token-tables:start -->", "<!-- token-tables:end -->"
+ASSIGN = re.compile(r"^\$(?P<name>[\w-]+)\s*:\s*(?P<value>.*?)\s*!default;\s*(?://\s*(?P<note>.*))?$")
+ROLE_MAPS = ("light-roles", "dark-roles", "typography-roles")
+
+
+def sass_tokens() -> list[tuple[str, str, str, str]]:
+    """(file stem, name, default, trailing comment) of every `$name: value !default;` line."""
+    out = []
+    order = re.findall(r'@import "(tokens/[\w-]+)"', (LIB / "_tokens.scss").read_text())  # import order
+    for file in (LIB / f"{Path(o).parent}/_{Path(o).name}.scss" for o in order):
+        for line in file.read_text().splitlines():
+            m = ASSIGN.match(line.strip())
+            if m and m["name"] not in ROLE_MAPS:
+                out.append((file.stem.lstrip("_"), m["name"], m["value"], (m["note"] or "").strip()))
+    return out
+
+
+def used_by(name: str) -> str:
+    """Where `$name` is read: components, roles it is the value of, tokens it is the default of."""
+    pattern = re.compile(rf"\${re.escape(name)}(?![\w-])")
+    places = []
+    components = sorted(f.stem.lstrip("_") for f in LIB.glob("components/*.scss") if pattern.search(_code(f)))
+    if components:
+        places.append("components: " + ", ".join(components))
+    mixins = sorted(f.stem.lstrip("_") for f in LIB.glob("mixins/*.scss") if pattern.search(_code(f)))
+    if mixins:
+        places.append("mixins: " + ", ".join(mixins))
+    if pattern.search(_code(LIB / "_root.scss")):
+        places.append("the :root custom properties")
+    for file in sorted(LIB.glob("tokens/*.scss")):
+        for line in _code(file).splitlines():
+            if not pattern.search(line):
+                continue
+            role = re.match(r'\s*"([\w-]+)"\s*:', line)
+            token = re.match(r"\s*\$([\w-]+)\s*:", line)
+            scheme = {"light": " (light)", "dark": " (dark)"}.get(file.stem.lstrip("_"), "")
+            if role:
+                places.append(f"`--theme-{role[1]}`{scheme}")
+            elif token and token[1] != name:
+                places.append(f"default of `${token[1]}`")
+    return "; ".join(places)
+
+
+def _code(file: Path) -> str:
+    return "\n".join(line.split("//")[0] for line in file.read_text().splitlines())
+
+
+def role_rows(css: str) -> list[tuple[str, str, str, str]]:
+    """(role, light, dark, rules that read it) from the compiled CSS."""
+    uses = tokens_page.usages(css)
+    rows = []
+    for t in tokens.read_tokens(css):
+        read = [f"`{u.selector}` {u.property}" for u in uses.get(t.property, [])]
+        shown = read[:3] + ([f"{len(read) - 3} more"] if len(read) > 3 else [])
+        rows.append((t.name, t.light, t.dark, ", ".join(shown) or "no theme rule (for the page's own markup)"))
+    return rows
+
+
+def tables() -> str:
+    cfg = config.load(REPO / "pyproject.toml")
+    css = build.compile_theme(cfg).css.decode()
+    lines = [START, "", "Sass tokens (`theme/tokens`), file by file:", "",
+             "| token | default | what it styles |", "|---|---|---|"]
+    for stem, name, value, note in sass_tokens():
+        what = "; ".join(p for p in (note, used_by(name)) if p)
+        lines.append(f"| `${name}` ({stem}) | `{_cell(value)}` | {_cell(what)} |")
+    lines += ["", "Role tokens: keys of `$light-roles`, `$dark-roles` (colours) and `$typography-roles`, "
+              "printed as `--theme-<key>` on `:root` (dark: the same keys in the dark block):", "",
+              "| role | light | dark | read by |", "|---|---|---|---|"]
+    for name, light, dark, read in role_rows(css):
+        dark_cell = "same" if dark == light else f"`{_cell(dark)}`"
+        lines.append(f"| `{name}` | `{_cell(light)}` | {dark_cell} | {_cell(read)} |")
+    return "\n".join([*lines, "", END])
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def main() -> None:
+    text = tables()
+    if "--write" not in sys.argv:
+        print(text)
+        return
+    readme = REPO / "README.md"
+    current = readme.read_text()
+    start, end = current.index(START), current.index(END) + len(END)
+    readme.write_text(current[:start] + text + current[end:])
+
+
+if __name__ == "__main__":
+    main()
