@@ -1,8 +1,9 @@
 """`theme setup`: make this machine able to render, with no manual step.
 
 A Chromium (THEME_BROWSER, else Playwright's, else Debian's `chromium` via apt-get), an emoji
-font and fontconfig, bytecode for an editable install, and the diff kernels compiled ahead of
-time. Each step checks before it acts, so a second run changes nothing.
+font and fontconfig, bytecode for an editable install, the diff kernels compiled ahead of
+time, and git-lfs (baselines under Git LFS). Each step checks before it acts, so a second run
+changes nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .errors import ThemeError
 
 APT_BROWSER = ("chromium",)
 APT_FONTS = ("fontconfig", "fonts-noto-color-emoji")
+APT_LFS = ("git-lfs",)
 EMOJI_FAMILY = "Noto Color Emoji"
 
 
@@ -34,7 +36,7 @@ class Step:
 def setup(log: Callable[[str], None] = print, *, try_playwright: bool = True) -> list[Step]:
     """Ensure a browser and the system fonts are present; return what each step did."""
     steps = [_ensure_fonts(log), _ensure_browser(log, try_playwright), _ensure_bytecode(),
-             _ensure_kernels(log)]
+             _ensure_kernels(log), _ensure_git_lfs(log)]
     return steps
 
 
@@ -104,6 +106,18 @@ def _ensure_fonts(log: Callable[[str], None]) -> Step:
     if not has_font(EMOJI_FAMILY):
         raise SetupError(f"installed {' '.join(APT_FONTS)} but fc-list still has no {EMOJI_FAMILY!r}")
     return Step("fonts", f"installed {' '.join(APT_FONTS)}")
+
+
+def _ensure_git_lfs(log: Callable[[str], None]) -> Step:
+    """Baselines kept under Git LFS (`theme init --lfs`) arrive as pointer files without it.
+    Not a reason to fail: rendering and checking work without it."""
+    if shutil.which("git-lfs"):
+        return Step("git-lfs", "found " + shutil.which("git-lfs"))
+    try:
+        _apt_install(APT_LFS, log)
+    except SetupError as err:
+        return Step("git-lfs", f"not installed ({err}): baselines under Git LFS cannot be fetched")
+    return Step("git-lfs", "installed git-lfs")
 
 
 _apt_updated = False

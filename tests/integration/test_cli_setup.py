@@ -26,3 +26,4 @@ def test_setup_is_idempotent_and_says_what_it_found():
     assert lines[3].startswith("kernels: ")
     if aot.module_name() is not None and "could not" not in lines[3]:
         assert aot.load() is not None
+    assert lines[4].startswith("git-lfs: found /")  # baselines under Git LFS can be fetched
