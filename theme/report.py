@@ -342,9 +342,10 @@ main { padding:16px; display:grid; gap:16px; grid-template-columns:minmax(0, 1fr
 .side { display:flex; gap:8px; align-items:flex-start; transform-origin:0 0; width:max-content; } .side figure { margin:0; } .side figcaption { font-size:11px; color:var(--muted); background:var(--card); }
 .slider { position:relative; display:inline-block; transform-origin:0 0; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
 .slider input { width:100%; }
-.page { display:flex; gap:12px; align-items:flex-start; margin-top:8px; } .bands { flex:1; min-width:0; display:grid; gap:10px; }
+.page { display:flex; gap:12px; align-items:flex-start; margin-top:8px; } .bands { flex:1; min-width:0; display:grid; grid-template-columns:minmax(0, 1fr); gap:10px; }
 .overview { flex:none; max-height:80vh; overflow:auto; border:1px solid var(--line); } .map { position:relative; line-height:0; }
 .map img { display:block; } .mark { position:absolute; left:0; right:0; min-height:3px; background:rgba(198,40,40,.45); outline:1px solid var(--failed); }
+.mark.unshown { background:rgba(198,40,40,.15); outline-style:dotted; }
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
 .hidden { display:none !important; }
 .card.current { outline:2px solid var(--fg); outline-offset:2px; }
@@ -432,6 +433,7 @@ function card(e) {
   // A page shows each changed band in its own stage (all in the same view), beside an overview
   // of the whole page with the bands marked; any other image is one stage.
   const shown = page ? bands.map((b, i) => ({im: b.images, label: `${e.key} band ${i + 1}`, stage: el("div", {class: "stage"})}))
+                            .filter(s => Object.keys(s.im).length)
                      : [{im: e.images, label: e.key, stage: el("div", {class: "stage"})}];
   let mode = "side", zoom = 1;
   const zoomIn = el("input", {type: "range", min: "0.25", max: "4", step: "0.25", value: "1", "aria-label": "zoom"});
@@ -447,20 +449,27 @@ function card(e) {
 }
 
 // The page's overview (scaled down, a mark per changed band: click to go there) and its bands,
-// each captioned with its rows in the actual and the expected page.
+// each captioned with its rows in the actual and the expected page. Bands past the report's
+// size budget have no crops: marked dimmer, and counted in one line.
 function pageView(e, shown) {
-  const o = e.overview, wrap = el("div", {class: "page"}), list = el("div", {class: "bands"});
+  const o = e.overview, bands = e.bands || [], wrap = el("div", {class: "page"}), list = el("div", {class: "bands"});
+  const boxes = {}, stages = new Map(shown.map(s => [s.label, s.stage]));
+  bands.forEach((b, i) => { const stage = stages.get(`${e.key} band ${i + 1}`); if (!stage) return;
+    const ex = b.expected_rows, text = `band ${i + 1} of ${bands.length}: actual rows ${b.rows[0]}–${b.rows[1]}`
+      + (ex ? `, expected rows ${ex[0]}–${ex[1]}` : "") + (b.columns ? `, columns ${b.columns[0]}–${b.columns[1]}` : "");
+    boxes[i] = el("div", {class: "band", "data-band": String(i + 1)}, el("div", {class: "meta", text}), stage);
+    list.append(boxes[i]); });
+  const hidden = bands.length - Object.keys(boxes).length;
+  if (hidden) list.append(el("p", {class: "meta more", text: `${hidden} less changed band(s) of ${bands.length} are only marked on the overview: `
+    + "the full-size images are in the artefacts folder (config artifacts, or the run's visual-artifacts artefact)"}));
+  if (!bands.length) list.append(el("p", {class: "meta", text: "no changed band to show: the full-size images are in the artefacts folder"}));
   if (o) { const map = el("div", {class: "overview"}), pic = el("div", {class: "map"});
     pic.append(el("img", {src: o.image, alt: `overview of ${e.key}`, "data-kind": "overview"}));
-    (e.bands || []).forEach((b, i) => { const m = el("a", {class: "mark", href: "#", title: `band ${i + 1}: rows ${b.rows[0]}–${b.rows[1]}`});
+    bands.forEach((b, i) => { const m = el("a", {class: boxes[i] ? "mark" : "mark unshown", href: "#", title: `band ${i + 1}: rows ${b.rows[0]}–${b.rows[1]}`});
+      m.dataset.band = String(i + 1);
       m.style.top = `${100 * b.rows[0] / o.height}%`; m.style.height = `${100 * (b.rows[1] - b.rows[0]) / o.height}%`;
-      m.addEventListener("click", (ev) => { ev.preventDefault(); shown[i].box.scrollIntoView({block: "start"}); }); pic.append(m); });
+      m.addEventListener("click", (ev) => { ev.preventDefault(); if (boxes[i]) boxes[i].scrollIntoView({block: "start"}); }); pic.append(m); });
     map.append(pic, el("div", {class: "meta", text: `1:${o.scale}`})); wrap.append(map); }
-  (e.bands || []).forEach((b, i) => { const ex = b.expected_rows;
-    const text = `band ${i + 1} of ${e.bands.length}: actual rows ${b.rows[0]}–${b.rows[1]}` + (ex ? `, expected rows ${ex[0]}–${ex[1]}` : "");
-    shown[i].box = el("div", {class: "band", "data-band": String(i + 1)}, el("div", {class: "meta", text}), shown[i].stage);
-    list.append(shown[i].box); });
-  if (!(e.bands || []).length) list.append(el("p", {class: "meta", text: "no changed band to show: the full-size images are in the artefacts folder"}));
   wrap.append(list); return wrap;
 }
 

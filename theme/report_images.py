@@ -17,9 +17,10 @@ from . import images
 from .diff import shift
 from .fsutil import atomic_write_bytes
 
-CONTEXT = 60  # rows of unchanged page shown above and below a change
-OVERVIEW_HEIGHT = 8192  # an overview is at most about this tall ...
-OVERVIEW_WIDTH = 24  # ... and at least this wide (a mobile page is 1:550)
+CONTEXT = 40  # px of unchanged page shown above, below and beside a change
+BAND_BYTES = 3 << 20  # crops of one page's bands: past this, the less changed bands are only listed
+OVERVIEW_WIDTH = 96  # an overview is at most about this wide and this tall: a minimap beside the
+OVERVIEW_HEIGHT = 8192  # bands, not a picture to read (a 390 × 215 000 mobile page is 1:550)
 DIFF_RGB = (255, 0, 0)  # theme.diff's diff colour: rows holding it changed
 SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
 
@@ -53,7 +54,7 @@ def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any
 def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     """The whole page shrunk by an integer factor (box filter): a minimap to mark bands on."""
     height, width = page.shape[:2]
-    factor = max(1, min(math.ceil(height / OVERVIEW_HEIGHT), width // OVERVIEW_WIDTH))
+    factor = max(1, math.ceil(width / OVERVIEW_WIDTH), math.ceil(height / OVERVIEW_HEIGHT))
     small = images.pillow().fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
     path = rel.with_name(rel.name + ".overview.png")
     atomic_write_bytes(folder / path, images.encode_png(np.asarray(small), level=9))
@@ -61,20 +62,22 @@ def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
 
 
 def changed_rows(expected: np.ndarray, actual: np.ndarray, diff: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """(rows of `actual` where something changed, the row alignment's pairs).
+    """(how much changed in each row of `actual`, the row alignment's pairs).
 
-    Changed: a diff-coloured pixel (what the diff counted, inserted rows included), or
-    a break in the alignment (expected rows removed there, which no actual row shows)."""
+    `diff`: diff-coloured pixels per row (what the diff counted, inserted rows included).
+    A break in the alignment (expected rows removed there, which no actual row shows)
+    counts as a whole row on either side of it."""
     width = min(expected.shape[1], actual.shape[1])
     pairs = shift.align(expected[:, :width], actual[:, :width]).pairs
-    rows = np.zeros(actual.shape[0], bool) if diff is None else diff
+    weight = np.zeros(actual.shape[0], np.int64) if diff is None else diff.astype(np.int64)
     breaks = np.flatnonzero((pairs[1:] != pairs[:-1] + 1) & (pairs[1:] >= 0) & (pairs[:-1] >= 0)) + 1
-    rows[breaks - 1] = rows[breaks] = True
+    weight[breaks - 1] += width
+    weight[breaks] += width
     if len(pairs) and pairs[0] > 0:  # rows removed above the first
-        rows[0] = True
+        weight[0] += width
     if len(pairs) and 0 <= pairs[-1] < expected.shape[0] - 1:  # ... or below the last
-        rows[-1] = True
-    return rows, pairs
+        weight[-1] += width
+    return weight, pairs
 
 
 def intervals(rows: np.ndarray, context: int = CONTEXT) -> list[tuple[int, int]]:
@@ -103,44 +106,83 @@ def expected_span(pairs: np.ndarray, a0: int, a1: int, height: int) -> tuple[int
     return max(0, int(pairs[first]) - (first - a0)), min(height, int(pairs[last]) + (a1 - last))
 
 
-def _diff_rows(path: Path | None, height: int) -> tuple[np.ndarray | None, Any]:
-    """(rows holding the diff colour, the diff image opened by Pillow) or (None, None)."""
-    if path is None:
-        return None, None
-    im = images.pillow().open(path)
-    im.load()
-    if im.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
-        pal = np.array(im.getpalette(), np.uint8).reshape(-1, 3)
-        hot = np.flatnonzero((pal == DIFF_RGB).all(axis=1))
-        pixels = np.asarray(im)
-        test = lambda band: np.isin(band, hot).any(axis=1)  # noqa: E731
-    else:
-        pixels = np.asarray(im.convert("RGBA"))
-        test = lambda band: (band[..., :3] == DIFF_RGB).all(axis=2).any(axis=1)  # noqa: E731
-    rows = np.zeros(height, bool)
-    for y in range(0, min(height, pixels.shape[0]), SCAN):
-        rows[y:y + SCAN] = test(pixels[y:y + SCAN])
-    return rows, im
+class _Diff:
+    """A diff image as Pillow reads it, and where its diff-coloured pixels are."""
+
+    def __init__(self, path: Path):
+        self.image = images.pillow().open(path)
+        self.image.load()
+        if self.image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
+            pal = np.array(self.image.getpalette(), np.uint8).reshape(-1, 3)
+            self._hot, self._pixels = np.flatnonzero((pal == DIFF_RGB).all(axis=1)), np.asarray(self.image)
+        else:
+            self._hot, self._pixels = None, np.asarray(self.image.convert("RGBA"))
+
+    def hot(self, y0: int, y1: int) -> np.ndarray:
+        """(rows, width) bool: the diff-coloured pixels of rows y0..y1."""
+        band = self._pixels[y0:y1]
+        return np.isin(band, self._hot) if self._hot is not None else (band[..., :3] == DIFF_RGB).all(axis=2)
+
+    def per_row(self, height: int) -> np.ndarray:
+        rows = np.zeros(height, np.int64)
+        for y in range(0, min(height, self._pixels.shape[0]), SCAN):
+            rows[y:y + SCAN] = self.hot(y, y + SCAN).sum(axis=1)[:height - y]
+        return rows
+
+
+def columns(hot: np.ndarray | None, band: np.ndarray, context: int = CONTEXT) -> tuple[int, int]:
+    """[x0, x1) around the changed columns of a band of `actual` rows, `context` wide on either
+    side. An inserted row is diff-coloured edge to edge: its content's columns count instead
+    (where it differs from its first pixel). The whole width when nothing tells (rows removed)."""
+    width = band.shape[1]
+    if hot is None or not hot.size:
+        return 0, width
+    full = hot.all(axis=1)
+    marked = hot[~full].any(axis=0)
+    if full.any():
+        inserted = band[full]
+        marked |= (inserted != inserted[:, :1]).any(axis=(0, 2))
+    cols = np.flatnonzero(marked)
+    if not cols.size:
+        return 0, width
+    return max(0, int(cols[0]) - context), min(width, int(cols[-1]) + 1 + context)
 
 
 def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray, diff_path: Path | None) -> list[dict]:
-    diff_rows, diff_im = _diff_rows(diff_path, actual.shape[0])
-    rows, pairs = changed_rows(expected, actual, diff_rows)
-    out = []
-    for k, (a0, a1) in enumerate(intervals(rows), 1):
+    """Every changed band; crops for the most changed ones (diff pixels in them) while they
+    fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
+    report must stay small. The rest are listed and marked on the overview."""
+    diff = _Diff(diff_path) if diff_path is not None else None
+    weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
+    spans = intervals(weight > 0)
+    bands = []
+    for a0, a1 in spans:
         e0, e1 = expected_span(pairs, a0, a1, expected.shape[0])
-        crops = {"actual": actual[a0:a1]}
-        if e1 > e0:
-            crops["expected"] = expected[e0:e1]
-        paths = {}
-        for kind, crop in crops.items():
-            paths[kind] = _write(folder, rel, k, kind, images.encode_png(crop, level=9))
-        if diff_im is not None:
-            buf = io.BytesIO()
-            diff_im.crop((0, a0, diff_im.width, a1)).save(buf, format="PNG", compress_level=9)
-            paths["diff"] = _write(folder, rel, k, "diff", buf.getvalue())
-        out.append({"rows": [a0, a1], "expected_rows": [e0, e1],
-                    "images": {kind: paths[kind] for kind in ("expected", "actual", "diff") if kind in paths}})
+        x0, x1 = columns(diff.hot(a0, a1) if diff else None, actual[a0:a1])
+        bands.append({"rows": [a0, a1], "expected_rows": [e0, e1], "columns": [x0, x1],
+                      "weight": int(weight[a0:a1].sum()), "images": {}})
+    used = 0
+    for k in sorted(range(len(bands)), key=lambda k: (-bands[k]["weight"], k)):
+        crops = _crops(bands[k], expected, actual, diff)
+        size = sum(len(data) for data in crops.values())
+        if used and used + size > BAND_BYTES:
+            break  # this band and every less changed one: listed, not shown
+        used += size
+        bands[k]["images"] = {kind: _write(folder, rel, k + 1, kind, data) for kind, data in crops.items()}
+    return bands
+
+
+def _crops(band: dict, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:
+    """Lossless PNG bytes of a band's expected, actual and diff crops (same columns)."""
+    (a0, a1), (e0, e1), (x0, x1) = band["rows"], band["expected_rows"], band["columns"]
+    out = {}
+    if e1 > e0:
+        out["expected"] = images.encode_png(expected[e0:e1, x0:x1])
+    out["actual"] = images.encode_png(actual[a0:a1, x0:x1])
+    if diff is not None:
+        buf = io.BytesIO()
+        diff.image.crop((x0, a0, x1, a1)).save(buf, format="PNG")
+        out["diff"] = buf.getvalue()
     return out
 
 

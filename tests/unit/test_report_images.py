@@ -57,12 +57,14 @@ def test_a_page_failure_is_written_as_aligned_bands_and_an_overview(failed):
     # the inserted rows have no expected rows: the expected crop is the band minus them
     assert first["expected_rows"] == [INSERT_AT - report_images.CONTEXT, INSERT_AT + report_images.CONTEXT]
     assert second["expected_rows"] == [BOX_Y - report_images.CONTEXT, BOX_Y + 30 + report_images.CONTEXT]
+    # inserted rows are drawn across the page; the recoloured box is 70 px wide, shown with context
+    assert first["columns"] == [0, W] and second["columns"] == [50 - 40, 120 + 40]
     for band in page.bands:
-        (a0, a1), (e0, e1) = band["rows"], band["expected_rows"]
+        (a0, a1), (e0, e1), (x0, x1) = band["rows"], band["expected_rows"], band["columns"]
         got = {k: images.read_png(out / p) for k, p in band["images"].items()}
-        assert np.array_equal(got["actual"], actual[a0:a1])  # lossless, the very rows
-        assert np.array_equal(got["expected"], expected[e0:e1])
-        assert got["diff"].shape == (a1 - a0, W, 4)
+        assert np.array_equal(got["actual"], actual[a0:a1, x0:x1])  # lossless, the very pixels
+        assert np.array_equal(got["expected"], expected[e0:e1, x0:x1])
+        assert got["diff"].shape == (a1 - a0, x1 - x0, 4)
         assert (got["diff"][..., :3] == (255, 0, 0)).all(axis=2).any()
     # the full-size actual stays where compare wrote it, and the report can vouch for it
     art = compare.artifact_paths(root / ".theme-artifacts", entry.key).actual
@@ -85,6 +87,19 @@ def test_bands_and_overview_are_the_same_bytes_every_time(failed):
     assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)
 
 
+def test_past_the_byte_budget_only_the_most_changed_bands_get_crops(failed, monkeypatch):
+    """The inserted block (40 rows × 200 px, all counted) outweighs the recoloured box (30 × 70)."""
+    root, entry, *_ = failed
+    monkeypatch.setattr(report_images, "BAND_BYTES", 1)  # the first band always goes in
+    report.write(root / "small", report.Report((entry,), {}, None))
+    [page] = report.from_json((root / "small" / "report.json").read_text()).entries
+    first, second = page.bands
+    assert first["weight"] > second["weight"] > 0
+    assert set(first["images"]) == {"expected", "actual", "diff"} and second["images"] == {}
+    assert sorted(p.name for p in (root / "small").rglob("*.png")) == [
+        "page.band-1.actual.png", "page.band-1.diff.png", "page.band-1.expected.png", "page.overview.png"]
+
+
 def test_bands_merge_when_their_context_touches():
     rows = np.zeros(1000, bool)
     rows[[100, 150, 600]] = True
@@ -96,5 +111,5 @@ def test_bands_merge_when_their_context_touches():
 def test_rows_removed_from_the_expected_page_make_a_band():
     expected, _ = page_pair()
     actual = np.concatenate([expected[:1000], expected[1100:]])  # a block of lines removed
-    rows, _ = report_images.changed_rows(expected, actual, None)
-    assert report_images.intervals(rows, 5) == [(994, 1006)]  # rows 999 and 1000 meet there
+    weight, _ = report_images.changed_rows(expected, actual, None)
+    assert report_images.intervals(weight > 0, 5) == [(994, 1006)]  # rows 999 and 1000 meet there
