@@ -18,6 +18,7 @@ from .diff import shift
 from .fsutil import atomic_write_bytes
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
+BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that changed all over
 BAND_BYTES = 3 << 20  # crops of one page's bands: past this, the less changed bands are only listed
 OVERVIEW_WIDTH = 96  # an overview is at most about this wide and this tall: a minimap beside the
 OVERVIEW_HEIGHT = 8192  # bands, not a picture to read (a 390 × 215 000 mobile page is 1:550)
@@ -80,9 +81,10 @@ def changed_rows(expected: np.ndarray, actual: np.ndarray, diff: np.ndarray | No
     return weight, pairs
 
 
-def intervals(rows: np.ndarray, context: int = CONTEXT) -> list[tuple[int, int]]:
+def intervals(rows: np.ndarray, context: int = CONTEXT, longest: int | None = None) -> list[tuple[int, int]]:
     """[a0, a1) spans around the True rows with `context` rows either side; spans whose
-    context would touch are one band."""
+    context would touch are one band, cut into pieces of at most `longest` rows."""
+    longest = longest or BAND_ROWS
     edges = np.flatnonzero(np.diff(np.concatenate(([0], rows.astype(np.int8), [0]))))
     out: list[list[int]] = []
     for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):
@@ -91,7 +93,7 @@ def intervals(rows: np.ndarray, context: int = CONTEXT) -> list[tuple[int, int]]
             out[-1][1] = max(out[-1][1], a1)
         else:
             out.append([a0, a1])
-    return [(a, b) for a, b in out]
+    return [(y, min(y + longest, b)) for a, b in out for y in range(a, b, longest)]
 
 
 def expected_span(pairs: np.ndarray, a0: int, a1: int, height: int) -> tuple[int, int]:

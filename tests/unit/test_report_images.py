@@ -106,6 +106,8 @@ def test_bands_merge_when_their_context_touches():
     assert report_images.intervals(rows, 30) == [(70, 181), (570, 631)]
     assert report_images.intervals(rows, 20) == [(80, 121), (130, 171), (580, 621)]
     assert report_images.intervals(np.zeros(10, bool)) == []
+    # a page that changed all over is cut into bands the budget can take some of
+    assert report_images.intervals(np.ones(2500, bool), 40, 1000) == [(0, 1000), (1000, 2000), (2000, 2500)]
 
 
 def test_rows_removed_from_the_expected_page_make_a_band():
@@ -113,3 +115,25 @@ def test_rows_removed_from_the_expected_page_make_a_band():
     actual = np.concatenate([expected[:1000], expected[1100:]])  # a block of lines removed
     weight, _ = report_images.changed_rows(expected, actual, None)
     assert report_images.intervals(weight > 0, 5) == [(994, 1006)]  # rows 999 and 1000 meet there
+
+
+def test_a_page_changed_all_over_stays_within_the_budget(tmp_path, monkeypatch):
+    """Every row differs: one band as tall as the page would be the full-size images again."""
+    rng = np.random.default_rng(1)
+    expected = rng.integers(0, 256, (6000, 100, 4), np.uint8)
+    expected[..., 3] = 255
+    actual = expected.copy()
+    actual[..., :3] = 255 - actual[..., :3]
+    store = Store(tmp_path / "snapshots")
+    key = "index/desktop-light/page.png"
+    store.write(key, expected, {})
+    result = compare.check(compare.CheckContext(store, tmp_path / "art", {}), key, actual, Tolerance())
+    monkeypatch.setattr(report_images, "BAND_ROWS", 500)
+    monkeypatch.setattr(report_images, "BAND_BYTES", 400_000)
+    report.write(tmp_path / "out", report.Report((report.Entry.from_check(result),), {}, None))
+    [page] = report.from_json((tmp_path / "out" / "report.json").read_text()).entries
+    assert [b["rows"] for b in page.bands] == [[y, y + 500] for y in range(0, 6000, 500)]
+    crops = [p for p in (tmp_path / "out").rglob("*.band-*.png")]
+    one_band = 3 * 500 * 100 * 4  # at most: three crops of raw noise
+    assert 0 < sum(p.stat().st_size for p in crops) <= 400_000 + one_band
+    assert 0 < sum(1 for b in page.bands if b["images"]) < len(page.bands)
