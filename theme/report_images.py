@@ -1,6 +1,6 @@
-"""A page image in a report: each changed band cropped (expected, actual, diff, rows aligned)
-and a narrow overview of the whole page; lossless PNGs a few hundred kB in all, where three
-full-size 1280 × 130 000 images weigh ~50 MB. The full-size images stay in the artefacts folder.
+"""A page image in a report: its changed bands cropped (expected, actual, diff, rows aligned)
+and a narrow overview of the whole page; lossless PNGs of at most a few MB, where the three
+full-size images of a 1280 × 127 000 page weigh 89 MB. Those stay in the artefacts folder.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from . import images
 from .diff import shift
+from .diff.kernel import Style
 from .fsutil import atomic_write_bytes
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
@@ -22,7 +23,7 @@ BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that chang
 BAND_BYTES = 3 << 20  # crops of one page's bands: past this, the less changed bands are only listed
 OVERVIEW_WIDTH = 96  # an overview is at most about this wide and this tall: a minimap beside the
 OVERVIEW_HEIGHT = 8192  # bands, not a picture to read (a 390 × 215 000 mobile page is 1:550)
-DIFF_RGB = (255, 0, 0)  # theme.diff's diff colour: rows holding it changed
+DIFF_RGB = tuple(Style().diff_color)  # the diff image's colour for a counted pixel
 SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
 
 
