@@ -50,6 +50,7 @@ class Entry:
     bands: tuple[Mapping[str, Any], ...] = ()
     overview: Mapping[str, Any] | None = None
     actual_sha256: str = ""
+    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/report_patch.py)
 
     @property
     def is_page(self) -> bool:
@@ -185,7 +186,8 @@ def _copy_bands(folder: Path, e: Entry) -> Entry:
 
     bands = tuple({**b, "images": {k: copy(v) for k, v in b["images"].items()}} for b in e.bands)
     overview = {**e.overview, "image": copy(e.overview["image"])} if e.overview else None
-    return replace(e, bands=bands, overview=overview)
+    patch = {**e.patch, "image": copy(e.patch["image"])} if e.patch and e.patch.get("image") else e.patch
+    return replace(e, bands=bands, overview=overview, patch=patch)
 
 
 # ---------------------------------------------------------------- formats

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import images
+from . import images, report_patch
 from .diff import shift
 from .diff.kernel import Style
 from .fsutil import atomic_write_bytes
@@ -37,8 +37,8 @@ def sha256_file(path: Path) -> str:
 
 def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any]:
     """Write the bands and overview of one page entry under `folder`/images/`stem`.*;
-    returns the entry's new fields: bands, overview, and the actual's sha256 (which
-    `theme accept` checks the full-size actual it finds against)."""
+    returns the entry's new fields: bands, overview, the actual's sha256 (which `theme accept`
+    checks the full-size actual it finds against) and, when small, a patch (theme/report_patch.py)."""
     main = full.get("actual") or full.get("expected")
     if main is None:
         return {}
@@ -49,7 +49,9 @@ def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any
         fields["actual_sha256"] = sha256_file(full["actual"])
     if "actual" in full and "expected" in full:
         expected = images.read_png(full["expected"])
-        fields["bands"] = tuple(_bands(folder, rel, expected, pixels, full.get("diff")))
+        bands, pairs = _bands(folder, rel, expected, pixels, full.get("diff"))
+        fields["bands"] = tuple(bands)
+        fields["patch"] = report_patch.write(folder, rel, expected, pixels, pairs)
     return fields
 
 
@@ -151,10 +153,12 @@ def columns(hot: np.ndarray | None, band: np.ndarray, context: int = CONTEXT) ->
     return max(0, int(cols[0]) - context), min(width, int(cols[-1]) + 1 + context)
 
 
-def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray, diff_path: Path | None) -> list[dict]:
+def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
+           diff_path: Path | None) -> tuple[list[dict], np.ndarray]:
     """Every changed band; crops for the most changed ones (diff pixels in them) while they
     fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
-    report must stay small. The rest are listed and marked on the overview."""
+    report must stay small. The rest are listed and marked on the overview. Also returns
+    the row alignment's pairs."""
     diff = _Diff(diff_path) if diff_path is not None else None
     weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
     spans = intervals(weight > 0)
@@ -172,7 +176,7 @@ def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray, di
             break  # this band and every less changed one: listed, not shown
         used += size
         bands[k]["images"] = {kind: _write(folder, rel, k + 1, kind, data) for kind, data in crops.items()}
-    return bands
+    return bands, pairs
 
 
 def _crops(band: dict, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from . import accept, images
+from . import accept
 from .errors import StoreError
 from .store import Store
 
@@ -60,7 +60,7 @@ class Review:
                              "or start theme review with --force")
         if verdict == "accepted":  # every source found first: a missing one changes nothing
             for key in keys:
-                accept.actual_image(self.folder, self.entries[key], self.artifacts)
+                accept.actual_image(self.folder, self.entries[key], self.artifacts, self.store)
         with self._lock:
             step = []
             for key in keys:
@@ -74,7 +74,7 @@ class Review:
 
     def _accept(self, key: str) -> None:
         entry = self.entries[key]
-        pixels = images.read_png(accept.actual_image(self.folder, entry, self.artifacts))
+        pixels = accept.actual_image(self.folder, entry, self.artifacts, self.store).read(key, self.store)
         self.store.write(key, pixels, self.report.environment,
                          box=tuple(entry.box) if entry.box is not None else None)
 

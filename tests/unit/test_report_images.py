@@ -83,7 +83,7 @@ def test_bands_and_overview_are_the_same_bytes_every_time(failed):
     report.write(one, report.Report((entry,), {}, None))
     report.write(two, report.Report((entry,), {}, None))
     files = sorted(p.relative_to(one) for p in one.rglob("*.png"))
-    assert len(files) == 7  # two bands of three, and the overview
+    assert len(files) == 8  # two bands of three, the overview and the patch
     assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)
 
 
@@ -97,7 +97,8 @@ def test_past_the_byte_budget_only_the_most_changed_bands_get_crops(failed, monk
     assert first["weight"] > second["weight"] > 0
     assert set(first["images"]) == {"expected", "actual", "diff"} and second["images"] == {}
     assert sorted(p.name for p in (root / "small").rglob("*.png")) == [
-        "page.band-1.actual.png", "page.band-1.diff.png", "page.band-1.expected.png", "page.overview.png"]
+        "page.band-1.actual.png", "page.band-1.diff.png", "page.band-1.expected.png", "page.overview.png",
+        "page.patch.png"]
 
 
 def test_bands_merge_when_their_context_touches():

@@ -89,7 +89,9 @@ def _absolute_images(rep, folder: Path):
     entries = tuple(replace(e, images={k: absolute(v) for k, v in e.images.items()},
                             bands=tuple({**b, "images": {k: absolute(v) for k, v in b["images"].items()}}
                                         for b in e.bands),
-                            overview={**e.overview, "image": absolute(e.overview["image"])} if e.overview else None)
+                            overview={**e.overview, "image": absolute(e.overview["image"])} if e.overview else None,
+                            patch={**e.patch, "image": absolute(e.patch["image"])}
+                            if e.patch and e.patch.get("image") else e.patch)
                     for e in rep.entries)
     return replace(rep, entries=entries)
 
