@@ -2,6 +2,8 @@
 
 No re-run, so the pixels a reviewer saw become the baselines. Refused, unless `force`, when the report's
 environment (browser, fonts, flags) differs from the baselines': such a baseline would fail next run.
+A report keeps only the changed bands of a page: its actual is rebuilt from the report's patch on the
+baseline, or found in an artefacts folder.
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
-from . import images, report
+import numpy as np
+
+from . import images, report, report_patch
+from .compare import artifact_paths
 from .errors import StoreError
 from .store import Store, describe_drift
 
@@ -40,7 +45,7 @@ def candidates(rep: report.Report, only: Iterable[str] = ()) -> list[report.Entr
     patterns = list(only)
     return [
         e for e in rep.entries
-        if e.status in ACCEPTABLE and "actual" in e.images
+        if e.status in ACCEPTABLE and ("actual" in e.images or e.actual_sha256)
         and (not patterns or any(fnmatch.fnmatchcase(e.key, p) for p in patterns))
     ]
 
@@ -54,7 +59,61 @@ def environment_conflict(store: Store, rep: report.Report) -> str | None:
     return None
 
 
-def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool = False) -> list[Accepted]:
+def actual_image(folder: Path, entry: report.Entry, artifacts: Sequence[Path], store: Store | None = None) -> Source:
+    """Where the full-size actual image of `entry` comes from: the report (a region's), the
+    report's patch on the baseline it was made against, else the first artefacts folder
+    holding the very file the report was made from (its sha256). Cheap enough to find every
+    source before anything is written; read() then gives the pixels."""
+    if "actual" in entry.images:
+        return Source(Path(folder) / entry.images["actual"])
+    tried = []
+    if entry.patch and store is not None:
+        baseline = store.read(entry.key)
+        if baseline is not None and report_patch.pixels_sha256(baseline) == entry.patch["expected_sha256"]:
+            return Source(Path(folder), entry.patch)
+        tried.append(f"the report's patch ({store.path(entry.key)} is no longer the baseline it was made against)")
+    for where in artifacts:
+        path = artifact_paths(Path(where), entry.key).actual
+        if not path.is_file():
+            tried.append(f"{path} (missing)")
+        elif _sha256(path) != entry.actual_sha256:
+            tried.append(f"{path} (another run's)")
+        else:
+            return Source(path)
+    raise StoreError(
+        f"{entry.key}: the report keeps only the changed bands of a page, and its full-size actual image "
+        f"is not at {', '.join(tried) or 'any artefacts folder'}; download that run's visual-artifacts "
+        "artefact (or keep the .theme-artifacts folder of the run that wrote the report) and pass "
+        "--artifacts DIR")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A PNG file, or a report folder and the patch in it to apply on the baseline."""
+
+    path: Path
+    patch: Mapping[str, Any] | None = None
+
+    def read(self, key: str, store: Store) -> np.ndarray:
+        if self.patch is None:
+            return images.read_png(self.path)
+        pixels = report_patch.apply(dict(self.patch), store.read(key), self.path)
+        if pixels is None:
+            raise StoreError(f"{key}: the report's patch does not rebuild the actual image it was made "
+                             "from; pass --artifacts DIR with that run's visual-artifacts artefact")
+        return pixels
+
+
+def _sha256(path: Path) -> str:
+    from .report_images import sha256_file
+
+    return sha256_file(path)
+
+
+def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool = False,
+           artifacts: Sequence[Path] = ()) -> list[Accepted]:
+    """Write the actual image of every failed entry (matching `only`) as its baseline.
+    Every source is found before anything is written: a missing one changes nothing."""
     folder = Path(folder)
     rep = load_report(folder)
     conflict = environment_conflict(store, rep)
@@ -62,10 +121,10 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
         raise StoreError(f"{folder / 'report.json'}: refusing to accept: {conflict} "
                          "Re-run in the baselines' environment, or pass --force")
     done = []
-    for entry in candidates(rep, only):
-        source = folder / entry.images["actual"]
+    todo = [(entry, actual_image(folder, entry, artifacts, store)) for entry in candidates(rep, only)]
+    for entry, source in todo:
         # the box too: a later run can then re-render this region at its phase (theme/phase.py)
-        store.write(entry.key, images.read_png(source), rep.environment,
+        store.write(entry.key, source.read(entry.key, store), rep.environment,
                     box=tuple(entry.box) if entry.box is not None else None)
-        done.append(Accepted(entry.key, source))
+        done.append(Accepted(entry.key, source.path))
     return done

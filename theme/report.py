@@ -1,7 +1,8 @@
 """Outcomes → a review folder: `index.html`, `report.json`, `summary.md`, and the images.
 
-Pure except write(). Self-contained (no CDN, CSS and JS inline, images copied to images/<key stem>.<kind>.png),
-so an unzipped CI artefact opens from disk and `theme accept` takes its actual images straight from it.
+Pure except write(). Self-contained (no CDN, CSS and JS inline, images under images/<key stem>.*): a region's
+images are copied whole, a page's changed bands cropped with an overview (theme/report_images.py); its
+full-size images stay in the artefacts folder, where `theme accept` looks for them (theme/accept.py).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import html
 import json
 import os
 import shutil
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -43,11 +44,26 @@ class Entry:
     attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.attribution
     realigned: bool = False  # matched once re-rendered at its baseline's sub-pixel phase (theme/phase.py)
     box: tuple[float, ...] | None = None  # a region's CSS box (x, y, w, h) as its actual image was captured
+    # A page image in a written report: its changed bands ({"rows", "expected_rows", "images"}),
+    # a scaled-down overview ({"image", "height", "width", "scale"}), and the sha256 of the
+    # full-size actual PNG left in the artefacts folder, which `theme accept` verifies.
+    bands: tuple[Mapping[str, Any], ...] = ()
+    overview: Mapping[str, Any] | None = None
+    actual_sha256: str = ""
+    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/report_patch.py)
+
+    @property
+    def is_page(self) -> bool:
+        """A whole-page image: cropped into bands in a report, not copied whole."""
+        return not self.region_key and self.key.endswith("/page.png")
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Entry":
         known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        fields = {k: v for k, v in data.items() if k in known}
+        if "bands" in fields:
+            fields["bands"] = tuple(fields["bands"])
+        return cls(**fields)
 
     @classmethod
     def from_check(cls, result: Any, variant: Any = None, region: Any = None,
@@ -127,7 +143,17 @@ def _order(e: Entry) -> tuple:
 
 
 def _copy_images(folder: Path, e: Entry) -> Entry:
-    """Copy artefacts into images/ and rewrite paths relative to the report folder."""
+    """Copy artefacts into images/ and rewrite paths relative to the report folder; a page's
+    full-size images are cropped into bands instead (or, from another report, its bands copied)."""
+    if e.bands or e.overview:
+        return _copy_bands(folder, e)
+    if e.is_page and e.images:
+        from . import report_images  # numpy, Pillow: only when there is a page to crop
+
+        full = {kind: _source(folder, src) for kind, src in e.images.items()}
+        fields = report_images.page_fields(folder, e.key[:-len(".png")],
+                                           {k: p for k, p in full.items() if p is not None})
+        return replace(e, images={}, **fields)
     copied = {}
     for kind, src in sorted(e.images.items()):
         src_path = Path(src)
@@ -140,6 +166,28 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
         else:
             copied[kind] = src_path.as_posix()
     return Entry(**{**asdict(e), "images": copied})
+
+
+def _source(folder: Path, src: str) -> Path | None:
+    path = Path(src) if Path(src).is_absolute() else folder / src
+    return path if path.is_file() else None
+
+
+def _copy_bands(folder: Path, e: Entry) -> Entry:
+    """Bands and overview of a report being merged (absolute paths) copied into `folder`."""
+    def copy(src: str) -> str:
+        path = Path(src)
+        if not path.is_absolute():
+            return src
+        rel = Path("images") / Path(e.key).parent / path.name
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, folder / rel)
+        return rel.as_posix()
+
+    bands = tuple({**b, "images": {k: copy(v) for k, v in b["images"].items()}} for b in e.bands)
+    overview = {**e.overview, "image": copy(e.overview["image"])} if e.overview else None
+    patch = {**e.patch, "image": copy(e.patch["image"])} if e.patch and e.patch.get("image") else e.patch
+    return replace(e, bands=bands, overview=overview, patch=patch)
 
 
 # ---------------------------------------------------------------- formats
@@ -203,7 +251,7 @@ def to_markdown(report: Report) -> str:
     if review:
         out += ["| status | image | where | difference | files |", "|---|---|---|---|---|"]
         for e in review:
-            files = " · ".join(f"`{e.images[k]}`" for k in _KINDS if k in e.images)
+            files = " · ".join(f"`{e.images[k]}`" for k in _KINDS if k in e.images) or _band_files(e)
             rule = (e.diff or {}).get("failed_rule") or _numbers(e)
             out.append(f"| {e.status} | `{e.key}` | {_md(_where(e))} | {_md(rule)} | {files} |")
         out.append("")
@@ -211,6 +259,14 @@ def to_markdown(report: Report) -> str:
     if unused:
         out += ["Unused baselines:", *[f"- `{k}`" for k in unused], ""]
     return "\n".join(out) + "\n"
+
+
+def _band_files(e: Entry) -> str:
+    """A page's files: its band crops; the full-size images are in the artefacts folder."""
+    if not e.bands:
+        return f"`{e.overview['image']}`" if e.overview else ""
+    return f"{len(e.bands)} changed band(s): " + " · ".join(f"`{b['images']['diff']}`" for b in e.bands[:3]
+                                                              if "diff" in b["images"])
 
 
 def _md(text: str) -> str:
@@ -288,6 +344,10 @@ main { padding:16px; display:grid; gap:16px; grid-template-columns:minmax(0, 1fr
 .side { display:flex; gap:8px; align-items:flex-start; transform-origin:0 0; width:max-content; } .side figure { margin:0; } .side figcaption { font-size:11px; color:var(--muted); background:var(--card); }
 .slider { position:relative; display:inline-block; transform-origin:0 0; } .slider .top { position:absolute; left:0; top:0; overflow:hidden; border-right:2px solid var(--failed); }
 .slider input { width:100%; }
+.page { display:flex; gap:12px; align-items:flex-start; margin-top:8px; } .bands { flex:1; min-width:0; display:grid; grid-template-columns:minmax(0, 1fr); gap:10px; }
+.overview { flex:none; max-height:80vh; overflow:auto; border:1px solid var(--line); } .map { position:relative; line-height:0; }
+.map img { display:block; } .mark { position:absolute; left:0; right:0; min-height:3px; background:rgba(198,40,40,.45); outline:1px solid var(--failed); }
+.mark.unshown { background:rgba(198,40,40,.15); outline-style:dotted; }
 pre.msg { white-space:pre-wrap; font-size:12px; background:var(--bg); padding:6px; border-radius:4px; margin:8px 0 0; }
 .hidden { display:none !important; }
 .card.current { outline:2px solid var(--fg); outline-offset:2px; }
@@ -327,11 +387,12 @@ function numbers(e) { const d = e.diff; if (!d) return "";
 
 function where(e) { return e.region_key ? `${e.region_key} in “${e.heading || "top"}”${e.selector ? " — " + e.selector : ""}` : "whole page"; }
 
-function view(e, mode, zoom) {
-  const im = e.images, z = `scale(${zoom})`;
+// `im`: kind -> image of one card, or of one changed band of a page; `label` names it in alt texts.
+function view(im, label, mode, zoom) {
+  const z = `scale(${zoom})`;
   // Zoom scales each image, except in the slider, where the pair is scaled as one so that
   // the top layer's width (a percentage of the pair) still cuts the picture where the range says.
-  const img = (k, zoomed = true) => { const i = el("img", {src: im[k], alt: `${k} ${e.key}`, "data-kind": k}); if (zoomed) i.style.transform = z; return i; };
+  const img = (k, zoomed = true) => { const i = el("img", {src: im[k], alt: `${k} ${label}`, "data-kind": k}); if (zoomed) i.style.transform = z; return i; };
   // Side by side is scaled as one (so the images stay aligned at any zoom), and fitted to
   // the card's width first (fitSide): a wide pair is shrunk to be seen whole, never cut off.
   if (mode === "side") { const box = el("div", {class: "side"}, ...["expected","actual","diff"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k, false))));
@@ -362,24 +423,56 @@ function card(e) {
   const c = el("section", {class: "card", "data-key": e.key});
   for (const [field] of FILTERS) c.dataset[field] = facet(e, field);
   c.append(el("h2", {}, el("span", {class: "status", text: e.status}), e.key));
+  const bands = e.bands || [], page = bands.length > 0 || !!e.overview;
   // The failed rule already says how many pixels differ; the bare numbers are for the rest.
   const meta = [where(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : numbers(e)].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
   for (const line of e.attribution || []) c.append(el("div", {class: "meta", text: "in: " + line}));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
-  if (!Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
+  if (!page && !Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
   const modes = [["side","side by side"],["slider","slider"],["blink","blink"],["diff","diff only"]];
-  const bar = el("div", {class: "views"}), stage = el("div", {class: "stage"});
+  const bar = el("div", {class: "views"});
+  // A page shows each changed band in its own stage (all in the same view), beside an overview
+  // of the whole page with the bands marked; any other image is one stage.
+  const shown = page ? bands.map((b, i) => ({im: b.images, label: `${e.key} band ${i + 1}`, stage: el("div", {class: "stage"})}))
+                            .filter(s => Object.keys(s.im).length)
+                     : [{im: e.images, label: e.key, stage: el("div", {class: "stage"})}];
   let mode = "side", zoom = 1;
   const zoomIn = el("input", {type: "range", min: "0.25", max: "4", step: "0.25", value: "1", "aria-label": "zoom"});
-  const render = () => { stage.replaceChildren(view(e, mode, zoom)); fitSide(stage); for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode)); };
+  const render = () => { for (const s of shown) { s.stage.replaceChildren(view(s.im, s.label, mode, zoom)); fitSide(s.stage); }
+    for (const b of bar.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode)); };
   c.view = (m) => { mode = m; render(); };  // keys 1-4 (keyboard())
   for (const [m, label] of modes) { const b = el("button", {type: "button", "data-mode": m, text: label}); b.addEventListener("click", () => c.view(m)); bar.append(b); }
   zoomIn.addEventListener("input", () => { zoom = Number(zoomIn.value); render(); });
   bar.append(" zoom ", zoomIn);
-  c.append(bar, stage); render();
+  c.append(bar, page ? pageView(e, shown) : shown[0].stage); render();
   if (e.message) c.append(el("pre", {class: "msg", text: e.message}));
   return c;
+}
+
+// The page's overview (scaled down, a mark per changed band: click to go there) and its bands,
+// each captioned with its rows in the actual and the expected page. Bands past the report's
+// size budget have no crops: marked dimmer, and counted in one line.
+function pageView(e, shown) {
+  const o = e.overview, bands = e.bands || [], wrap = el("div", {class: "page"}), list = el("div", {class: "bands"});
+  const boxes = {}, stages = new Map(shown.map(s => [s.label, s.stage]));
+  bands.forEach((b, i) => { const stage = stages.get(`${e.key} band ${i + 1}`); if (!stage) return;
+    const ex = b.expected_rows, text = `band ${i + 1} of ${bands.length}: actual rows ${b.rows[0]}–${b.rows[1]}`
+      + (ex ? `, expected rows ${ex[0]}–${ex[1]}` : "") + (b.columns ? `, columns ${b.columns[0]}–${b.columns[1]}` : "");
+    boxes[i] = el("div", {class: "band", "data-band": String(i + 1)}, el("div", {class: "meta", text}), stage);
+    list.append(boxes[i]); });
+  const hidden = bands.length - Object.keys(boxes).length;
+  if (hidden) list.append(el("p", {class: "meta more", text: `${hidden} less changed band(s) of ${bands.length} are only marked on the overview: `
+    + "the full-size images are in the artefacts folder (config artifacts, or the run's visual-artifacts artefact)"}));
+  if (!bands.length) list.append(el("p", {class: "meta", text: "no changed band to show: the full-size images are in the artefacts folder"}));
+  if (o) { const map = el("div", {class: "overview"}), pic = el("div", {class: "map"});
+    pic.append(el("img", {src: o.image, alt: `overview of ${e.key}`, "data-kind": "overview"}));
+    bands.forEach((b, i) => { const m = el("a", {class: boxes[i] ? "mark" : "mark unshown", href: "#", title: `band ${i + 1}: rows ${b.rows[0]}–${b.rows[1]}`});
+      m.dataset.band = String(i + 1);
+      m.style.top = `${100 * b.rows[0] / o.height}%`; m.style.height = `${100 * (b.rows[1] - b.rows[0]) / o.height}%`;
+      m.addEventListener("click", (ev) => { ev.preventDefault(); if (boxes[i]) boxes[i].scrollIntoView({block: "start"}); }); pic.append(m); });
+    map.append(pic, el("div", {class: "meta", text: `1:${o.scale}`})); wrap.append(map); }
+  wrap.append(list); return wrap;
 }
 
 function applyFilters() {

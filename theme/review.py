@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from . import accept, images
+from . import accept
 from .errors import StoreError
 from .store import Store
 
@@ -28,6 +28,7 @@ class Review:
     folder: Path
     store: Store
     force: bool = False
+    artifacts: tuple[Path, ...] = ()  # where full-size page images are (theme/accept.py actual_image)
     decisions: dict[str, str] = field(default_factory=dict)  # key -> accepted | rejected
     _undo: list[list[tuple[str, str | None, object]]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -57,6 +58,9 @@ class Review:
         if verdict == "accepted" and self.conflict and not self.force:
             raise StoreError(f"refusing to accept: {self.conflict} Re-run in the baselines' environment, "
                              "or start theme review with --force")
+        if verdict == "accepted":  # every source found first: a missing one changes nothing
+            for key in keys:
+                accept.actual_image(self.folder, self.entries[key], self.artifacts, self.store)
         with self._lock:
             step = []
             for key in keys:
@@ -70,7 +74,7 @@ class Review:
 
     def _accept(self, key: str) -> None:
         entry = self.entries[key]
-        pixels = images.read_png(self.folder / entry.images["actual"])
+        pixels = accept.actual_image(self.folder, entry, self.artifacts, self.store).read(key, self.store)
         self.store.write(key, pixels, self.report.environment,
                          box=tuple(entry.box) if entry.box is not None else None)
 

@@ -47,7 +47,7 @@ def card(page, key):
 def test_accept_undo_reject_and_the_commit_line(failed, browser):
     store = Store(failed / "snapshots")
     before = store.path(ALPHA).read_bytes()
-    server, url = serve(Review(failed / "visual-report", store))
+    server, url = serve(Review(failed / "visual-report", store, artifacts=(failed / ".theme-artifacts",)))
     try:
         page = browser.new_page()
         page.goto(url)

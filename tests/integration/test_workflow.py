@@ -41,3 +41,22 @@ def test_a_failing_pull_request_gets_one_comment_that_later_runs_update():
     script = step["with"]["script"]
     assert "visual-report/summary.md" in script and "artifact-url" in step["env"]["REPORT_URL"]
     assert "updateComment" in script and "createComment" in script and "marker" in script
+
+
+def test_full_size_page_images_are_uploaded_beside_the_report():
+    """A report keeps only a page's changed bands: the shards upload the artefacts folder too (a
+    dot folder, left out unless include-hidden-files), and the report job merges them into one
+    `visual-artifacts` artefact, the folder `theme accept --artifacts` takes."""
+    import yaml
+
+    jobs = yaml.safe_load(WORKFLOW.read_text())["jobs"]
+    uploads = {s["with"]["name"]: s["with"] for s in jobs["check"]["steps"]
+               if str(s.get("uses", "")).startswith("actions/upload-artifact@")}
+    shard = uploads["visual-artifacts-${{ matrix.shard }}"]
+    assert shard["path"] == ".theme-artifacts/" and shard["include-hidden-files"] is True
+    steps = jobs["report"]["steps"]
+    [download] = [s["with"] for s in steps if s.get("with", {}).get("pattern") == "visual-artifacts-*"]
+    assert download["merge-multiple"] is True and download["path"] == "visual-artifacts"
+    assert any(s.get("with", {}).get("name") == "visual-artifacts" for s in steps)
+    merge = next(s["run"] for s in steps if "theme report merge" in str(s.get("run", "")))
+    assert "shards/visual-report-*" in merge  # one folder per artefact: its files at the top

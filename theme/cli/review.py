@@ -9,20 +9,34 @@ import click
 from . import main, project_options
 
 
+def artifacts_option(command):
+    return click.option(
+        "--artifacts", "artifacts", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+        metavar="DIR", help="Where the run's full-size page images are (e.g. an unzipped visual-artifacts "
+        "artefact; repeatable); the configured artifacts folder is looked in after them.")(command)
+
+
+def _artifacts(given: tuple[Path, ...], cfg) -> tuple[Path, ...]:
+    """--artifacts folders first, then the project's own (config `artifacts`)."""
+    own = cfg.visual.artifacts if cfg.visual else cfg.project_dir / ".theme-artifacts"
+    return tuple(given) + (Path(own),)
+
+
 @main.command()
 @click.argument("report_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--only", "only", multiple=True, metavar="GLOB",
               help="Accept only keys matching GLOB (repeatable), e.g. 'index/*/note-box/*'.")
 @click.option("--force", is_flag=True, help="Accept even when the report's environment differs from the baselines'.")
+@artifacts_option
 @project_options
-def accept(report_dir: Path, only: tuple[str, ...], force: bool, load_config) -> None:
+def accept(report_dir: Path, only: tuple[str, ...], force: bool, artifacts: tuple[Path, ...], load_config) -> None:
     """Copy the actual images of a finished run's report into the baselines."""
     from ..accept import accept as run_accept
     from ..store import Store
 
     cfg = load_config()
     store = Store(cfg.visual.snapshots if cfg.visual else cfg.project_dir / "snapshots")
-    done = run_accept(report_dir, store, only=only, force=force)
+    done = run_accept(report_dir, store, only=only, force=force, artifacts=_artifacts(artifacts, cfg))
     for item in done:
         click.echo(f"accepted  {item.key}")
     click.echo(f"theme: {len(done)} baseline(s) accepted into {store.root}")
@@ -69,7 +83,15 @@ def _absolute_images(rep, folder: Path):
     """Image paths in a shard are relative to its folder; make them absolute so write() copies them."""
     from dataclasses import replace
 
-    entries = tuple(replace(e, images={k: str((folder / v).resolve()) for k, v in e.images.items()})
+    def absolute(path: str) -> str:
+        return str((folder / path).resolve())
+
+    entries = tuple(replace(e, images={k: absolute(v) for k, v in e.images.items()},
+                            bands=tuple({**b, "images": {k: absolute(v) for k, v in b["images"].items()}}
+                                        for b in e.bands),
+                            overview={**e.overview, "image": absolute(e.overview["image"])} if e.overview else None,
+                            patch={**e.patch, "image": absolute(e.patch["image"])}
+                            if e.patch and e.patch.get("image") else e.patch)
                     for e in rep.entries)
     return replace(rep, entries=entries)
 
@@ -80,8 +102,10 @@ def _absolute_images(rep, folder: Path):
               help="Port on 127.0.0.1; 0 picks a free one.")
 @click.option("--no-open", is_flag=True, help="Print the URL without opening a browser.")
 @click.option("--force", is_flag=True, help="Allow accepting a report made in another environment than the baselines'.")
+@artifacts_option
 @project_options
-def review(report_dir: Path | None, port: int, no_open: bool, force: bool, load_config) -> None:
+def review(report_dir: Path | None, port: int, no_open: bool, force: bool, artifacts: tuple[Path, ...],
+           load_config) -> None:
     """Serve a report on 127.0.0.1 with Accept, Reject and Undo on every card; Ctrl-C stops."""
     import threading
     import webbrowser
@@ -92,7 +116,7 @@ def review(report_dir: Path | None, port: int, no_open: bool, force: bool, load_
     cfg = load_config()
     folder = report_dir or (cfg.visual.report if cfg.visual else cfg.project_dir / "visual-report")
     store = Store(cfg.visual.snapshots if cfg.visual else cfg.project_dir / "snapshots")
-    server, url = serve(Review(Path(folder), store, force=force), port)
+    server, url = serve(Review(Path(folder), store, force=force, artifacts=_artifacts(artifacts, cfg)), port)
     click.echo(url)
     click.echo("… reviewing; accepted images are written to the baselines at once; Ctrl-C stops", err=True)
     if not no_open:

@@ -1,0 +1,155 @@
+"""`theme accept` on a report that keeps only a page's changed bands: the actual is rebuilt
+from the report's patch on the baseline, or taken from an artefacts folder (the run's own, or
+a downloaded one), each verified by a sha256; the baseline written is byte-identical to the
+one `--update-snapshots` writes."""
+
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from test_report_images import failed, page_pair  # noqa: F401  (failed is a fixture)
+from theme import accept, compare, report
+from theme.errors import StoreError
+from theme.review import Review
+from theme.store import Store
+
+KEY = "index/desktop-light/page.png"
+ENV = {"browser": "chromium 1"}
+
+
+@pytest.fixture
+def written(failed):  # noqa: F811
+    root, entry, expected, actual, _ = failed
+    report.write(root / "visual-report", report.Report((entry,), ENV, None))
+    return root, actual
+
+
+def update_snapshots_bytes(tmp_path, actual: np.ndarray) -> bytes:
+    """What `pytest --update-snapshots` leaves for this actual image: compare.check, Update.CHANGED."""
+    expected, _ = page_pair()
+    store = Store(tmp_path / "updated")
+    store.write(KEY, expected, ENV)
+    ctx = compare.CheckContext(store, tmp_path / "updated-art", ENV, update=compare.Update.CHANGED)
+    assert compare.check(ctx, KEY, actual, compare.Tolerance()).status == "updated"
+    return store.path(KEY).read_bytes()
+
+
+def test_accept_rebuilds_the_page_from_the_report_alone(written, tmp_path_factory):
+    """A report downloaded from CI, nothing else: the patch on the committed baseline."""
+    root, actual = written
+    download = tmp_path_factory.mktemp("download") / "visual-report"
+    shutil.copytree(root / "visual-report", download)
+    shutil.rmtree(root / ".theme-artifacts")
+    store = Store(root / "snapshots")
+    done = accept.accept(download, store)
+    assert [d.key for d in done] == [KEY]
+    assert store.path(KEY).read_bytes() == update_snapshots_bytes(root, actual)
+
+
+def moved_baseline(root) -> bytes:
+    """The baseline rewritten since the report was made: its patch no longer applies."""
+    store = Store(root / "snapshots")
+    other = store.read(KEY)
+    other[:10, :10, :3] = 0
+    store.write(KEY, other, ENV)
+    return store.path(KEY).read_bytes()
+
+
+def test_accept_takes_the_page_from_the_run_s_artefacts(written):
+    root, actual = written
+    moved_baseline(root)
+    store = Store(root / "snapshots")
+    done = accept.accept(root / "visual-report", store, artifacts=[root / ".theme-artifacts"])
+    assert [d.key for d in done] == [KEY]
+    assert store.path(KEY).read_bytes() == update_snapshots_bytes(root, actual)
+
+
+def test_a_downloaded_report_and_artefacts_folder_work_anywhere(written, tmp_path_factory):
+    root, actual = written
+    download = tmp_path_factory.mktemp("download")
+    shutil.copytree(root / "visual-report", download / "visual-report")
+    shutil.copytree(root / ".theme-artifacts", download / "visual-artifacts")
+    shutil.rmtree(root / ".theme-artifacts")
+    moved_baseline(root)
+    store = Store(root / "snapshots")
+    accept.accept(download / "visual-report", store,
+                  artifacts=[root / ".theme-artifacts", download / "visual-artifacts"])
+    assert store.path(KEY).read_bytes() == update_snapshots_bytes(root, actual)
+
+
+def test_no_full_size_actual_is_one_clear_error_and_writes_nothing(written):
+    root, _ = written
+    store = Store(root / "snapshots")
+    before = moved_baseline(root)
+    art = compare.artifact_paths(root / ".theme-artifacts", KEY).actual
+    art.write_bytes(art.read_bytes()[:-20] + b"another run's bytes!")
+    with pytest.raises(StoreError) as err:
+        accept.accept(root / "visual-report", store, artifacts=[root / "nowhere", root / ".theme-artifacts"])
+    message = str(err.value)
+    assert "\n" not in message and message.startswith(f"{KEY}: ")
+    assert "the report's patch" in message and "no longer the baseline it was made against" in message
+    assert f"{root / 'nowhere'}/index/desktop-light/page.actual.png (missing)" in message
+    assert "(another run's)" in message and "visual-artifacts" in message and "--artifacts DIR" in message
+    assert store.path(KEY).read_bytes() == before
+
+
+def test_review_accepts_a_page_from_the_artefacts_and_refuses_without_them(written):
+    root, actual = written
+    store = Store(root / "snapshots")
+    before = moved_baseline(root)
+    with pytest.raises(StoreError, match="--artifacts DIR"):
+        Review(root / "visual-report", store).decide([KEY], "accepted")
+    assert store.path(KEY).read_bytes() == before
+    review = Review(root / "visual-report", store, artifacts=(root / ".theme-artifacts",))
+    assert review.state()["reviewable"] == [KEY]
+    review.decide([KEY], "accepted")
+    assert store.path(KEY).read_bytes() == update_snapshots_bytes(root, actual)
+    review.undo()
+    assert store.path(KEY).read_bytes() == before
+
+
+def test_the_cli_looks_in_the_configured_artefacts_folder_then_says_what_to_pass(written):
+    root, _ = written
+    moved_baseline(root)
+    (root / "pyproject.toml").write_text('[tool.theme.visual]\nroot = "."\nartifacts = "elsewhere"\n')
+    cli = [sys.executable, "-m", "theme", "accept", str(root / "visual-report"), "-C", str(root)]
+    missing = subprocess.run(cli, capture_output=True, text=True)
+    assert missing.returncode == 2
+    assert missing.stderr.count("\n") == 1 and "--artifacts DIR" in missing.stderr
+    assert f"{root / 'elsewhere'}/index/desktop-light/page.actual.png (missing)" in missing.stderr
+    given = subprocess.run(cli + ["--artifacts", str(root / ".theme-artifacts")], capture_output=True, text=True)
+    assert given.returncode == 0, given.stderr
+    assert given.stdout.splitlines()[0] == f"accepted  {KEY}"
+
+
+def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed, monkeypatch):  # noqa: F811
+    from theme import report_patch
+
+    root, entry, *_ = failed
+    monkeypatch.setattr(report_patch, "PATCH_BYTES", 1)
+    report.write(root / "visual-report", report.Report((entry,), ENV, None))
+    [page] = report.from_json((root / "visual-report" / "report.json").read_text()).entries
+    assert page.patch is None and not list((root / "visual-report").rglob("*.patch.png"))
+    with pytest.raises(StoreError, match="--artifacts DIR"):
+        accept.accept(root / "visual-report", Store(root / "snapshots"))
+    assert accept.accept(root / "visual-report", Store(root / "snapshots"), artifacts=[root / ".theme-artifacts"])
+
+
+def test_the_patch_runs_copy_long_stretches_of_the_baseline():
+    from theme import report_patch
+
+    expected, actual = page_pair()
+    runs = report_patch.runs(report_patch.sources(expected, actual))
+    literal = sum(b - a for a, b, at in runs if at < 0)
+    assert literal < 60  # the inserted box's rows, not the 2 300 rows moved below it
+    assert len(runs) < 20
+
+
+def test_a_patch_run_never_runs_on_from_a_literal_row_into_a_copied_one():
+    from theme import report_patch
+
+    # rows: literal, then expected row 0 (which is -1 + 1), then 1, literal
+    assert report_patch.runs(np.array([-1, 0, 1, -1, -1, 5])) == [[0, 1, -1], [1, 3, 0], [3, 5, -1], [5, 6, 5]]

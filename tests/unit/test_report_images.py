@@ -1,0 +1,140 @@
+"""A page failure in the report: changed bands cropped and aligned, an overview, no full-size copy.
+
+Real PNGs and the real diff engine: an expected "page" of text-like stripes, an actual one
+with rows inserted (content below moves down) and one box recoloured further down.
+"""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from theme import compare, images, report, report_images
+from theme.config import Tolerance
+from theme.store import Store
+
+W, H = 200, 3000
+INSERT_AT, INSERTED = 700, 40
+BOX_Y = 2200  # in the expected page
+
+
+def page_pair() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(7)
+    expected = np.full((H, W, 4), 255, np.uint8)
+    for y in range(0, H, 20):  # a "text line" of 8 rows every 20, each line its own pattern
+        expected[y:y + 8, 10:190, :3] = rng.integers(0, 120, (8, 180, 3), np.uint8)
+    actual = np.concatenate([expected[:INSERT_AT], np.full((INSERTED, W, 4), 255, np.uint8),
+                             expected[INSERT_AT:]])
+    actual[INSERT_AT + 10:INSERT_AT + 30, 20:180, :3] = (30, 90, 200)  # the inserted rows hold a box
+    actual[BOX_Y + INSERTED:BOX_Y + INSERTED + 30, 50:120, :3] = (200, 40, 40)  # a box recoloured
+    return expected, actual
+
+
+@pytest.fixture
+def failed(tmp_path):
+    """A failing page check as theme.compare leaves it: full-size artefacts and an entry."""
+    expected, actual = page_pair()
+    store = Store(tmp_path / "snapshots")
+    key = "index/desktop-light/page.png"
+    store.write(key, expected, {"browser": "chromium 1"})
+    ctx = compare.CheckContext(store, tmp_path / ".theme-artifacts", {"browser": "chromium 1"})
+    result = compare.check(ctx, key, actual, Tolerance())
+    assert result.status == "failed"
+    entry = report.Entry.from_check(result)
+    return tmp_path, entry, expected, actual, result
+
+
+def test_a_page_failure_is_written_as_aligned_bands_and_an_overview(failed):
+    root, entry, expected, actual, result = failed
+    out = root / "visual-report"
+    report.write(out, report.Report((entry,), {}, None))
+    [page] = report.from_json((out / "report.json").read_text()).entries
+    assert page.images == {}  # no full-size copy in the report
+    assert [b["rows"] for b in page.bands] == [
+        [INSERT_AT - report_images.CONTEXT, INSERT_AT + INSERTED + report_images.CONTEXT],
+        [BOX_Y + INSERTED - report_images.CONTEXT, BOX_Y + INSERTED + 30 + report_images.CONTEXT]]
+    first, second = page.bands
+    # the inserted rows have no expected rows: the expected crop is the band minus them
+    assert first["expected_rows"] == [INSERT_AT - report_images.CONTEXT, INSERT_AT + report_images.CONTEXT]
+    assert second["expected_rows"] == [BOX_Y - report_images.CONTEXT, BOX_Y + 30 + report_images.CONTEXT]
+    # inserted rows are drawn across the page; the recoloured box is 70 px wide, shown with context
+    assert first["columns"] == [0, W] and second["columns"] == [50 - 40, 120 + 40]
+    for band in page.bands:
+        (a0, a1), (e0, e1), (x0, x1) = band["rows"], band["expected_rows"], band["columns"]
+        got = {k: images.read_png(out / p) for k, p in band["images"].items()}
+        assert np.array_equal(got["actual"], actual[a0:a1, x0:x1])  # lossless, the very pixels
+        assert np.array_equal(got["expected"], expected[e0:e1, x0:x1])
+        assert got["diff"].shape == (a1 - a0, x1 - x0, 4)
+        assert (got["diff"][..., :3] == (255, 0, 0)).all(axis=2).any()
+    # the full-size actual stays where compare wrote it, and the report can vouch for it
+    art = compare.artifact_paths(root / ".theme-artifacts", entry.key).actual
+    assert page.actual_sha256 == hashlib.sha256(art.read_bytes()).hexdigest()
+    assert not any(p.name.endswith((".actual.png", ".expected.png", ".diff.png"))
+                   and ".band-" not in p.name for p in out.rglob("*.png"))
+    overview = images.read_png(out / page.overview["image"])
+    scale = page.overview["scale"]
+    assert overview.shape[:2] == (-(-(H + INSERTED) // scale), -(-W // scale))
+    assert page.overview["height"] == H + INSERTED
+
+
+def test_bands_and_overview_are_the_same_bytes_every_time(failed):
+    root, entry, *_ = failed
+    one, two = root / "one", root / "two"
+    report.write(one, report.Report((entry,), {}, None))
+    report.write(two, report.Report((entry,), {}, None))
+    files = sorted(p.relative_to(one) for p in one.rglob("*.png"))
+    assert len(files) == 8  # two bands of three, the overview and the patch
+    assert all((one / f).read_bytes() == (two / f).read_bytes() for f in files)
+
+
+def test_past_the_byte_budget_only_the_most_changed_bands_get_crops(failed, monkeypatch):
+    """The inserted block (40 rows × 200 px, all counted) outweighs the recoloured box (30 × 70)."""
+    root, entry, *_ = failed
+    monkeypatch.setattr(report_images, "BAND_BYTES", 1)  # the first band always goes in
+    report.write(root / "small", report.Report((entry,), {}, None))
+    [page] = report.from_json((root / "small" / "report.json").read_text()).entries
+    first, second = page.bands
+    assert first["weight"] > second["weight"] > 0
+    assert set(first["images"]) == {"expected", "actual", "diff"} and second["images"] == {}
+    assert sorted(p.name for p in (root / "small").rglob("*.png")) == [
+        "page.band-1.actual.png", "page.band-1.diff.png", "page.band-1.expected.png", "page.overview.png",
+        "page.patch.png"]
+
+
+def test_bands_merge_when_their_context_touches():
+    rows = np.zeros(1000, bool)
+    rows[[100, 150, 600]] = True
+    assert report_images.intervals(rows, 30) == [(70, 181), (570, 631)]
+    assert report_images.intervals(rows, 20) == [(80, 121), (130, 171), (580, 621)]
+    assert report_images.intervals(np.zeros(10, bool)) == []
+    # a page that changed all over is cut into bands the budget can take some of
+    assert report_images.intervals(np.ones(2500, bool), 40, 1000) == [(0, 1000), (1000, 2000), (2000, 2500)]
+
+
+def test_rows_removed_from_the_expected_page_make_a_band():
+    expected, _ = page_pair()
+    actual = np.concatenate([expected[:1000], expected[1100:]])  # a block of lines removed
+    weight, _ = report_images.changed_rows(expected, actual, None)
+    assert report_images.intervals(weight > 0, 5) == [(994, 1006)]  # rows 999 and 1000 meet there
+
+
+def test_a_page_changed_all_over_stays_within_the_budget(tmp_path, monkeypatch):
+    """Every row differs: one band as tall as the page would be the full-size images again."""
+    rng = np.random.default_rng(1)
+    expected = rng.integers(0, 256, (6000, 100, 4), np.uint8)
+    expected[..., 3] = 255
+    actual = expected.copy()
+    actual[..., :3] = 255 - actual[..., :3]
+    store = Store(tmp_path / "snapshots")
+    key = "index/desktop-light/page.png"
+    store.write(key, expected, {})
+    result = compare.check(compare.CheckContext(store, tmp_path / "art", {}), key, actual, Tolerance())
+    monkeypatch.setattr(report_images, "BAND_ROWS", 500)
+    monkeypatch.setattr(report_images, "BAND_BYTES", 400_000)
+    report.write(tmp_path / "out", report.Report((report.Entry.from_check(result),), {}, None))
+    [page] = report.from_json((tmp_path / "out" / "report.json").read_text()).entries
+    assert [b["rows"] for b in page.bands] == [[y, y + 500] for y in range(0, 6000, 500)]
+    crops = [p for p in (tmp_path / "out").rglob("*.band-*.png")]
+    one_band = 3 * 500 * 100 * 4  # at most: three crops of raw noise
+    assert 0 < sum(p.stat().st_size for p in crops) <= 400_000 + one_band
+    assert 0 < sum(1 for b in page.bands if b["images"]) < len(page.bands)

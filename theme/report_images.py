@@ -1,0 +1,199 @@
+"""A page image in a report: its changed bands cropped (expected, actual, diff, rows aligned)
+and a narrow overview of the whole page; lossless PNGs of at most a few MB, where the three
+full-size images of a 1280 × 127 000 page weigh 89 MB. Those stay in the artefacts folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import images, report_patch
+from .diff import shift
+from .diff.kernel import Style
+from .fsutil import atomic_write_bytes
+
+CONTEXT = 40  # px of unchanged page shown above, below and beside a change
+BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that changed all over
+BAND_BYTES = 3 << 20  # crops of one page's bands: past this, the less changed bands are only listed
+OVERVIEW_WIDTH = 96  # an overview is at most about this wide and this tall: a minimap beside the
+OVERVIEW_HEIGHT = 8192  # bands, not a picture to read (a 390 × 215 000 mobile page is 1:550)
+DIFF_RGB = tuple(Style().diff_color)  # the diff image's colour for a counted pixel
+SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any]:
+    """Write the bands and overview of one page entry under `folder`/images/`stem`.*;
+    returns the entry's new fields: bands, overview, the actual's sha256 (which `theme accept`
+    checks the full-size actual it finds against) and, when small, a patch (theme/report_patch.py)."""
+    main = full.get("actual") or full.get("expected")
+    if main is None:
+        return {}
+    rel = Path("images") / stem
+    pixels = images.read_png(main)
+    fields: dict[str, Any] = {"overview": _overview(folder, rel, pixels), "bands": ()}
+    if "actual" in full:
+        fields["actual_sha256"] = sha256_file(full["actual"])
+    if "actual" in full and "expected" in full:
+        expected = images.read_png(full["expected"])
+        bands, pairs = _bands(folder, rel, expected, pixels, full.get("diff"))
+        fields["bands"] = tuple(bands)
+        fields["patch"] = report_patch.write(folder, rel, expected, pixels, pairs)
+    return fields
+
+
+def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
+    """The whole page shrunk by an integer factor (box filter): a minimap to mark bands on."""
+    height, width = page.shape[:2]
+    factor = max(1, math.ceil(width / OVERVIEW_WIDTH), math.ceil(height / OVERVIEW_HEIGHT))
+    small = images.pillow().fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
+    path = rel.with_name(rel.name + ".overview.png")
+    atomic_write_bytes(folder / path, images.encode_png(np.asarray(small), level=9))
+    return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
+
+
+def changed_rows(expected: np.ndarray, actual: np.ndarray, diff: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """(how much changed in each row of `actual`, the row alignment's pairs).
+
+    `diff`: diff-coloured pixels per row (what the diff counted, inserted rows included).
+    A break in the alignment (expected rows removed there, which no actual row shows)
+    counts as a whole row on either side of it."""
+    width = min(expected.shape[1], actual.shape[1])
+    pairs = shift.align(expected[:, :width], actual[:, :width]).pairs
+    weight = np.zeros(actual.shape[0], np.int64) if diff is None else diff.astype(np.int64)
+    breaks = np.flatnonzero((pairs[1:] != pairs[:-1] + 1) & (pairs[1:] >= 0) & (pairs[:-1] >= 0)) + 1
+    weight[breaks - 1] += width
+    weight[breaks] += width
+    if len(pairs) and pairs[0] > 0:  # rows removed above the first
+        weight[0] += width
+    if len(pairs) and 0 <= pairs[-1] < expected.shape[0] - 1:  # ... or below the last
+        weight[-1] += width
+    return weight, pairs
+
+
+def intervals(rows: np.ndarray, context: int = CONTEXT, longest: int | None = None) -> list[tuple[int, int]]:
+    """[a0, a1) spans around the True rows with `context` rows either side; spans whose
+    context would touch are one band, cut into pieces of at most `longest` rows."""
+    longest = longest or BAND_ROWS
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], rows.astype(np.int8), [0]))))
+    out: list[list[int]] = []
+    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):
+        a0, a1 = max(0, start - context), min(len(rows), end + context)
+        if out and a0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], a1)
+        else:
+            out.append([a0, a1])
+    return [(y, min(y + longest, b)) for a, b in out for y in range(a, b, longest)]
+
+
+def expected_span(pairs: np.ndarray, a0: int, a1: int, height: int) -> tuple[int, int]:
+    """The expected rows a band of actual rows [a0, a1) stands for: from the row paired
+    with its first paired row to the one paired with its last, extended to the band's edges."""
+    paired = np.flatnonzero(pairs[a0:a1] >= 0)
+    if not paired.size:  # every row inserted: the expected rows where they went in
+        before = np.flatnonzero(pairs[:a0] >= 0)
+        at = int(pairs[before[-1]]) + 1 if before.size else 0
+        return at, at
+    first, last = int(paired[0]) + a0, int(paired[-1]) + a0
+    return max(0, int(pairs[first]) - (first - a0)), min(height, int(pairs[last]) + (a1 - last))
+
+
+class _Diff:
+    """A diff image as Pillow reads it, and where its diff-coloured pixels are."""
+
+    def __init__(self, path: Path):
+        self.image = images.pillow().open(path)
+        self.image.load()
+        if self.image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
+            pal = np.array(self.image.getpalette(), np.uint8).reshape(-1, 3)
+            self._hot, self._pixels = np.flatnonzero((pal == DIFF_RGB).all(axis=1)), np.asarray(self.image)
+        else:
+            self._hot, self._pixels = None, np.asarray(self.image.convert("RGBA"))
+
+    def hot(self, y0: int, y1: int) -> np.ndarray:
+        """(rows, width) bool: the diff-coloured pixels of rows y0..y1."""
+        band = self._pixels[y0:y1]
+        return np.isin(band, self._hot) if self._hot is not None else (band[..., :3] == DIFF_RGB).all(axis=2)
+
+    def per_row(self, height: int) -> np.ndarray:
+        rows = np.zeros(height, np.int64)
+        for y in range(0, min(height, self._pixels.shape[0]), SCAN):
+            rows[y:y + SCAN] = self.hot(y, y + SCAN).sum(axis=1)[:height - y]
+        return rows
+
+
+def columns(hot: np.ndarray | None, band: np.ndarray, context: int = CONTEXT) -> tuple[int, int]:
+    """[x0, x1) around the changed columns of a band of `actual` rows, `context` wide on either
+    side. An inserted row is diff-coloured edge to edge: its content's columns count instead
+    (where it differs from its first pixel). The whole width when nothing tells (rows removed)."""
+    width = band.shape[1]
+    if hot is None or not hot.size:
+        return 0, width
+    full = hot.all(axis=1)
+    marked = hot[~full].any(axis=0)
+    if full.any():
+        inserted = band[full]
+        marked |= (inserted != inserted[:, :1]).any(axis=(0, 2))
+    cols = np.flatnonzero(marked)
+    if not cols.size:
+        return 0, width
+    return max(0, int(cols[0]) - context), min(width, int(cols[-1]) + 1 + context)
+
+
+def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
+           diff_path: Path | None) -> tuple[list[dict], np.ndarray]:
+    """Every changed band; crops for the most changed ones (diff pixels in them) while they
+    fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
+    report must stay small. The rest are listed and marked on the overview. Also returns
+    the row alignment's pairs."""
+    diff = _Diff(diff_path) if diff_path is not None else None
+    weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
+    spans = intervals(weight > 0)
+    bands = []
+    for a0, a1 in spans:
+        e0, e1 = expected_span(pairs, a0, a1, expected.shape[0])
+        x0, x1 = columns(diff.hot(a0, a1) if diff else None, actual[a0:a1])
+        bands.append({"rows": [a0, a1], "expected_rows": [e0, e1], "columns": [x0, x1],
+                      "weight": int(weight[a0:a1].sum()), "images": {}})
+    used = 0
+    for k in sorted(range(len(bands)), key=lambda k: (-bands[k]["weight"], k)):
+        crops = _crops(bands[k], expected, actual, diff)
+        size = sum(len(data) for data in crops.values())
+        if used and used + size > BAND_BYTES:
+            break  # this band and every less changed one: listed, not shown
+        used += size
+        bands[k]["images"] = {kind: _write(folder, rel, k + 1, kind, data) for kind, data in crops.items()}
+    return bands, pairs
+
+
+def _crops(band: dict, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:
+    """Lossless PNG bytes of a band's expected, actual and diff crops (same columns)."""
+    (a0, a1), (e0, e1), (x0, x1) = band["rows"], band["expected_rows"], band["columns"]
+    out = {}
+    if e1 > e0:
+        out["expected"] = images.encode_png(expected[e0:e1, x0:x1])
+    out["actual"] = images.encode_png(actual[a0:a1, x0:x1])
+    if diff is not None:
+        buf = io.BytesIO()
+        diff.image.crop((x0, a0, x1, a1)).save(buf, format="PNG")
+        out["diff"] = buf.getvalue()
+    return out
+
+
+def _write(folder: Path, rel: Path, k: int, kind: str, data: bytes) -> str:
+    path = rel.with_name(f"{rel.name}.band-{k}.{kind}.png")
+    atomic_write_bytes(folder / path, data)
+    return path.as_posix()
