@@ -110,24 +110,29 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _path(self) -> str | None:
-        path = unquote(urlsplit(self.path).path)
-        prefix = f"/{self.token}/"
-        return path[len(prefix):] if path.startswith(prefix) else None
+        """The path after the token, or None when the token is missing or wrong."""
+        token, _, rel = unquote(urlsplit(self.path).path).lstrip("/").partition("/")
+        return rel if secrets.compare_digest(token.encode(), self.token.encode()) else None
 
     def do_GET(self) -> None:
         rel = self._path()
         if rel is None:
-            return self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
+            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: the URL theme review printed has a token", "text/plain")
         if rel == "api/state":
             return self._json(self.review.state())
+        # Resolved first: `..`, encoded or not, and symlinks out of the report are refused.
         target = (self.review.folder / rel).resolve()
-        if not target.is_relative_to(self.review.folder.resolve()) or not target.is_file():
+        if not target.is_relative_to(self.review.folder.resolve()):
+            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: outside the report folder", "text/plain")
+        if not target.is_file():
             return self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
         kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         self._send(HTTPStatus.OK, target.read_bytes(), kind)
 
     def do_POST(self) -> None:
         rel = self._path()
+        if rel is None:
+            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: the URL theme review printed has a token", "text/plain")
         if rel not in ("api/decide", "api/undo"):
             return self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
         try:

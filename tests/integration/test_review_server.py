@@ -13,9 +13,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from test_pytest_plugin import project, run, set_box_colour  # noqa: F401  (project is a fixture)
+from theme.images import read_png
 from theme.review import Review, serve
 from theme.store import Store
 
@@ -47,6 +49,8 @@ def card(page, key):
 def test_accept_undo_reject_and_the_commit_line(failed, browser):
     store = Store(failed / "snapshots")
     before = store.path(ALPHA).read_bytes()
+    others = {k: store.path(k).read_bytes() for k in store.keys() if k != ALPHA}
+    listed = store.read_manifest()["baselines"][ALPHA]
     server, url = serve(Review(failed / "visual-report", store, artifacts=(failed / ".theme-artifacts",)))
     try:
         page = browser.new_page()
@@ -55,7 +59,10 @@ def test_accept_undo_reject_and_the_commit_line(failed, browser):
         progress.get_by_text("0 of 4 reviewed").wait_for()
         card(page, ALPHA).get_by_role("button", name="Accept", exact=True).click()
         progress.get_by_text("1 of 4 reviewed").wait_for()
-        assert store.path(ALPHA).read_bytes() != before
+        actual = read_png(failed / ".theme-artifacts" / ALPHA.replace(".png", ".actual.png"))
+        assert np.array_equal(store.read(ALPHA), actual)  # the baseline is now the actual image
+        assert store.read_manifest()["baselines"][ALPHA] != listed  # and the manifest says so
+        assert {k: store.path(k).read_bytes() for k in others} == others  # nothing else was touched
         assert card(page, ALPHA).get_attribute("data-decision") == "accepted"
 
         page.get_by_role("button", name="Undo").click()
@@ -99,7 +106,7 @@ def test_the_token_is_required_and_a_foreign_environment_is_refused(failed):
         root = url.rsplit("/", 2)[0]
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(f"{root}/index.html")
-        assert err.value.code == 404
+        assert err.value.code == 403
         request = urllib.request.Request(url.replace("index.html", "api/decide"), method="POST",
                                          data=json.dumps({"keys": [ALPHA], "verdict": "accepted"}).encode())
         with pytest.raises(urllib.error.HTTPError) as err:
@@ -107,3 +114,72 @@ def test_the_token_is_required_and_a_foreign_environment_is_refused(failed):
         assert err.value.code == 409 and "environment drift" in json.loads(err.value.read())["error"]
     finally:
         server.shutdown()
+
+
+def _status(url: str) -> int:
+    try:
+        return urllib.request.urlopen(url).status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+def test_the_server_refuses_paths_outside_the_report(failed, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the browser")
+    (failed / "visual-report" / "escape").symlink_to(tmp_path)
+    server, url = serve(Review(failed / "visual-report", Store(failed / "snapshots")))
+    try:
+        base = url.rsplit("/", 1)[0]
+        assert _status(f"{base}/index.html") == 200
+        assert _status(url.replace(url.split("/")[3], "not-the-token")) == 403
+        for path in ("../snapshots/manifest.json", "%2e%2e/snapshots/manifest.json", "..%2f..%2fpyproject.toml",
+                     "images/../../snapshots/manifest.json", "escape/secret.txt", "/etc/passwd"):
+            raw = urllib.request.Request(f"{base}/{path}")
+            raw.full_url = f"{base}/{path}"  # sent as written: urllib does not normalise `..`
+            assert _status(raw.full_url) == 403, path
+    finally:
+        server.shutdown()
+
+
+def test_a_kill_during_an_accept_leaves_each_baseline_old_or_new(failed):
+    """SIGKILL `theme review` while it writes a group accept: every baseline decodes and is
+    either its old image or the actual one, and the manifest is valid JSON."""
+    import signal
+    import subprocess
+    import sys
+
+    store = Store(failed / "snapshots")
+    rep = json.loads((failed / "visual-report" / "report.json").read_text())
+    keys = sorted(e["key"] for e in rep["entries"] if e["status"] == "failed")
+    old = {k: store.read(k) for k in keys}
+    new = {k: read_png(failed / ".theme-artifacts" / k.replace(".png", ".actual.png")) for k in keys}
+    before = {k: store.path(k).read_bytes() for k in keys}
+    proc = subprocess.Popen([sys.executable, "-m", "theme", "review", "--no-open", "-C", str(failed)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = proc.stdout.readline().strip()
+        request = urllib.request.Request(url.replace("index.html", "api/decide"), method="POST",
+                                         data=json.dumps({"keys": keys, "verdict": "accepted"}).encode())
+        import threading
+        threading.Thread(target=lambda: _status_of(request), daemon=True).start()
+        while all(store.path(k).read_bytes() == before[k] for k in keys) and proc.poll() is None:
+            pass  # kill as soon as the first baseline has changed: the others are being written
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    json.loads((failed / "snapshots" / "manifest.json").read_text())
+    changed = 0
+    for k in keys:
+        now = store.read(k)  # decodes: never half-written
+        assert np.array_equal(now, old[k]) or np.array_equal(now, new[k]), k
+        changed += not np.array_equal(now, old[k])
+    assert changed >= 1
+
+
+def _status_of(request) -> None:
+    try:
+        urllib.request.urlopen(request)
+    except Exception:  # noqa: BLE001 - the server is killed mid-answer
+        pass
