@@ -17,6 +17,10 @@ from pathlib import Path
 import regex  # the stdlib's unicodedata has no emoji properties
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from theme.fsutil import atomic_write_text  # noqa: E402
+
 PARTIAL = REPO / "theme/scss/theme/_font-face.scss"
 START, END = "// emoji-range:start", "// emoji-range:end"
 EMOJI_ONLY = regex.compile(r"[\p{Emoji_Presentation}[\p{Emoji_Component}--\p{Emoji}]]", regex.V1)
@@ -58,7 +62,7 @@ def main() -> None:
         return
     current = PARTIAL.read_text()
     block = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    PARTIAL.write_text(block.sub(lambda _: text, current, count=1))
+    atomic_write_text(PARTIAL, block.sub(lambda _: text, current, count=1))
 
 
 if __name__ == "__main__":
