@@ -9,8 +9,10 @@ is documented with its real default.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,9 +79,19 @@ def role_rows(css: str) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def tables() -> str:
+def library_css() -> str:
+    """The library with every default (`@import "theme/all"` alone), built as `theme build` does.
+    Not this repository's entry: the specimen sets tokens of its own (its emoji font)."""
     cfg = config.load(REPO / "pyproject.toml")
-    css = build.compile_theme(cfg).css.decode()
+    with tempfile.TemporaryDirectory() as tmp:
+        entry = Path(tmp) / "defaults.scss"
+        entry.write_text('@import "theme/all";\n')
+        cfg = dataclasses.replace(cfg, build=dataclasses.replace(cfg.build, entry=entry))
+        return build.compile_theme(cfg).css.decode()
+
+
+def tables() -> str:
+    css = library_css()
     lines = [START, "", "Sass tokens (`theme/tokens`), file by file:", "",
              "| token | default | what it styles |", "|---|---|---|"]
     for stem, name, value, note in sass_tokens():

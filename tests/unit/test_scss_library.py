@@ -95,7 +95,9 @@ def test_dark_mode_is_on_by_default_in_both_doors(tmp_path):
 
 
 def test_the_whole_theme_through_the_library_is_this_repos_style_css(tmp_path):
-    css = compile_entry(tmp_path, '@import "theme/all";\n')
+    """This repository's entry (its token values, then `theme/all`), built in another folder
+    with nothing but the installed library on the load path."""
+    css = compile_entry(tmp_path, (REPO / "scss/style.scss").read_text())
     assert css.encode() == (REPO / "article/dist/style.css").read_bytes()
 
 

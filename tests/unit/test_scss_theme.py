@@ -146,13 +146,16 @@ def test_components_never_write_raw_colours_or_scss_colour_tokens():
                 f"{file.name}:{number}: components read roles via var(), not scale tokens")
 
 
-def test_scss_is_the_libsass_subset_and_entry_only_imports():
+def test_scss_is_the_libsass_subset_and_entry_only_sets_tokens_then_imports():
     for file in sorted([*SCSS.rglob("*.scss"), *LIB.rglob("*.scss")]):
         text = file.read_text()
         assert not re.search(r"^\s*@(use|forward)\b", text, re.M), file
     entry_lines = [ln.strip() for ln in (SCSS / "style.scss").read_text().splitlines()]
     code = [ln for ln in entry_lines if ln and not ln.startswith("//")]
-    assert code and all(ln.startswith("@import ") for ln in code), code
+    imports = [ln for ln in code if ln.startswith("@import ")]
+    # the library's documented use: token values first (each is !default there), then imports
+    assert imports and code[len(code) - len(imports):] == imports, code
+    assert all(re.fullmatch(r"\$[\w-]+\s*:[^;]+;", ln) for ln in code[:len(code) - len(imports)]), code
 
 
 def test_tokens_use_default_so_projects_can_override_them():

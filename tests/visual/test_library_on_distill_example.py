@@ -7,6 +7,8 @@ Prism, the citation and footnote hover boxes), has a WCAG contrast of at least 4
 what is painted behind it. Dark mode switched off: the page stays light under a dark
 preference, and the three overridden tokens are what the browser applies. (Light is the
 runtime's own look where the theme leaves it: Prism's #999 punctuation is 2.7:1 there.)
+Fonts: the example ships none of the stacks' text fonts, and digits and spaces are still
+drawn by a text font, as wide as without the emoji font, while an emoji comes in colour.
 """
 
 from __future__ import annotations
@@ -36,6 +38,37 @@ KATEX = REPO / "article/dist/assets/katex"
 KATEX_CDN = "https://distill.pub/third-party/katex/"
 WCAG_TEXT = 4.5
 HOVER_TRIGGERS = ("d-cite", "d-footnote")
+# Runs of the article's own text with spaces or digits: body, heading and table stacks.
+TEXT_RUNS = [("d-article p", "the 2D plane"), ("d-article h2", "A Brief Survey of Techniques"),
+             ("d-article td", "654"), ("d-byline", "Jan. 10, 2017")]
+INSTALLED_EMOJI = '"Noto Color Emoji"'  # the system font (fc-list); the example ships no emoji font
+EMOJI = "\U0001F4DD"  # the specimen's note-box titles start with it
+
+# The width of `run` where the page draws it, and of the same run in a span beside it with
+# the element's stack less its emoji fonts, and in the installed emoji font alone.
+RUN_WIDTHS_JS = """([selector, run, emojiFont]) => {
+  const el = [...document.querySelectorAll(selector)].find(e => e.textContent.includes(run));
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let node = walk.nextNode();
+  while (!node.data.includes(run)) node = walk.nextNode();
+  const range = document.createRange();
+  range.setStart(node, node.data.indexOf(run));
+  range.setEnd(node, node.data.indexOf(run) + run.length);
+  const host = node.parentElement;
+  const stack = getComputedStyle(host).fontFamily;
+  const width = (family) => {
+    const probe = document.createElement('span');
+    probe.style.cssText = `display: inline-block; white-space: pre; font-family: ${family}`;
+    probe.textContent = run;
+    host.appendChild(probe);
+    const w = probe.getBoundingClientRect().width;
+    probe.remove();
+    return w;
+  };
+  const textFonts = stack.split(',').filter(f => !/emoji/i.test(f)).join(',');
+  return {stack, lines: range.getClientRects().length, drawn: range.getBoundingClientRect().width,
+          text: width(textFonts), emoji: width(emojiFont)};
+}"""
 
 OVERRIDES = """\
 $theme-dark-mode: false;
@@ -153,3 +186,49 @@ def test_dark_mode_off_keeps_the_page_light_with_the_overridden_tokens(light_onl
     assert body == ["rgb(253, 246, 227)", "rgb(43, 33, 24)", "19px"]
     assert filters and set(filters) == {"none"}  # no dark inversion of what the runtime drew
     assert note_boxes == "#f1f6fe"  # every role is defined (base), the light value under a dark preference
+
+
+def coloured_pixels(png: bytes) -> int:
+    """Pixels whose channels differ by more than 60: colour, where text is grey on grey."""
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    return int(((rgb.max(axis=2) - rgb.min(axis=2)) > 60).sum())
+
+
+def test_digits_and_spaces_are_drawn_by_a_text_font_not_the_emoji_font(dark_session):
+    """Noto Color Emoji has digits, space, # and *: a stack naming it before its generic family
+    drew them, wide, wherever its text fonts are missing, as on this example."""
+    variant = next(v for v in variants(dark_session.visual) if v.viewport == "desktop")
+    with dark_session.open(variant) as page:
+        runs = {run: page.evaluate(RUN_WIDTHS_JS, [selector, run, INSTALLED_EMOJI]) for selector, run in TEXT_RUNS}
+    # The check can tell the fonts apart: in the emoji font, each run is much wider.
+    assert all(r["emoji"] > 1.15 * r["text"] for r in runs.values()), runs
+    wide = {run: f"{r['drawn']:.1f} px on {r['lines']} line(s), {r['text']:.1f} px in its text fonts ({r['stack']})"
+            for run, r in runs.items() if r["lines"] != 1 or abs(r["drawn"] - r["text"]) > 0.5}
+    assert wide == {}
+
+
+def test_an_emoji_in_the_text_is_drawn_in_colour_by_the_installed_emoji_font(dark_session):
+    """And a character that is text by default (the heart) in colour only with U+FE0F."""
+    spans = {"drawn": (EMOJI, ""), "reference": (EMOJI, INSTALLED_EMOJI),  # "": the paragraph's stack
+             "heart": ("\u2764", ""), "heart-emoji": ("\u2764\ufe0f", "")}
+    variant = next(v for v in variants(dark_session.visual) if v.viewport == "desktop")
+    with dark_session.open(variant) as page:
+        page.evaluate("""(spans) => {
+          const p = document.querySelector('d-article p');
+          for (const [id, [text, family]] of Object.entries(spans)) {
+            const span = document.createElement('span');
+            span.id = id;
+            span.style.fontFamily = family;
+            span.textContent = text;
+            p.append(' ', span);
+          }
+        }""", spans)
+        page.evaluate("document.fonts.ready.then(() => true)")
+        faces = page.evaluate("[...document.fonts].filter(f => /^.?Theme Emoji.?$/.test(f.family)).map(f => f.status)")
+        widths = {id: page.locator(f"#{id}").bounding_box()["width"] for id in spans}
+        colour = {id: coloured_pixels(page.locator(f"#{id}").screenshot()) for id in spans}
+    assert faces == ["loaded"]  # the library's alias found the installed font (local())
+    assert abs(widths["drawn"] - widths["reference"]) < 0.5, widths
+    # as colourful as in the emoji font itself (the two sit a fraction of a pixel apart)
+    assert colour["reference"] > 50 and colour["drawn"] > 0.8 * colour["reference"], colour
+    assert colour["heart"] == 0 and colour["heart-emoji"] > 50, colour
