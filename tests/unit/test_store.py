@@ -145,6 +145,13 @@ def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
     assert store.keys() == {"p/v/page.png"}
 
 
+def test_a_font_file_only_one_run_loaded_is_not_drift_and_new_bytes_are():
+    more = {**FP, "fonts": {**FP["fonts"], "jetbrains-mono.woff2": "1" * 64}}
+    assert describe_drift(FP, more) is None and describe_drift(more, FP) is None
+    other = {**FP, "fonts": {"a.woff2": "2" * 64}}
+    assert describe_drift(FP, other).startswith("environment drift: baselines were made with fonts {a.woff2:00000000}")
+
+
 def test_a_field_only_one_side_recorded_is_not_drift():
     no_fonts = {k: v for k, v in FP.items() if k != "fonts"}
     assert describe_drift(FP, no_fonts) is None
