@@ -18,6 +18,7 @@ import numpy as np
 from . import images, report, report_patch
 from .compare import artifact_paths
 from .errors import StoreError
+from .fsutil import sha256_file
 from .store import Store, describe_drift
 
 ACCEPTABLE = ("failed",)  # created/updated baselines were already written by that run
@@ -76,7 +77,7 @@ def actual_image(folder: Path, entry: report.Entry, artifacts: Sequence[Path], s
         path = artifact_paths(Path(where), entry.key).actual
         if not path.is_file():
             tried.append(f"{path} (missing)")
-        elif _sha256(path) != entry.actual_sha256:
+        elif sha256_file(path) != entry.actual_sha256:
             tried.append(f"{path} (another run's)")
         else:
             return Source(path)
@@ -104,10 +105,6 @@ class Source:
         return pixels
 
 
-def _sha256(path: Path) -> str:
-    from .report_images import sha256_file
-
-    return sha256_file(path)
 
 
 def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool = False,

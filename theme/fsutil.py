@@ -8,6 +8,7 @@ target. A reader sees the old bytes or the new bytes, never a mix.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -47,3 +48,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """UTF-8, `\\n` line endings exactly as given, no byte-order mark."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def sha256_file(path: Path | str) -> str:
+    """sha256 of a file's bytes, read a MB at a time (baselines and page images run to tens of MB)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

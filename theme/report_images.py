@@ -5,7 +5,6 @@ full-size images of a 1280 × 127 000 page weigh 89 MB. Those stay in the artefa
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 from pathlib import Path
@@ -16,7 +15,7 @@ import numpy as np
 from . import images, report_patch
 from .diff import shift
 from .diff.kernel import Style
-from .fsutil import atomic_write_bytes
+from .fsutil import atomic_write_bytes, sha256_file
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
 BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that changed all over
@@ -25,14 +24,6 @@ OVERVIEW_WIDTH = 96  # an overview is at most about this wide and this tall: a m
 OVERVIEW_HEIGHT = 8192  # bands, not a picture to read (a 390 × 215 000 mobile page is 1:550)
 DIFF_RGB = tuple(Style().diff_color)  # the diff image's colour for a counted pixel
 SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any]:

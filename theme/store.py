@@ -18,7 +18,7 @@ import numpy as np
 
 from . import images
 from .errors import StoreError
-from .fsutil import atomic_write_bytes, atomic_write_text
+from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
 # so a key reads e.g. index/desktop-dark/note-box/memory-usage-2.png.
@@ -166,7 +166,7 @@ class Store:
         path = self.path(key)
         data = _encode_baseline(image)
         digest = hashlib.sha256(data).hexdigest()
-        unchanged = path.is_file() and _sha256_file(path) == digest
+        unchanged = path.is_file() and sha256_file(path) == digest
         if not unchanged:
             atomic_write_bytes(path, data)
         height, width = image.shape[:2]
@@ -291,12 +291,6 @@ def _encode_baseline(image: np.ndarray) -> bytes:
     return images.encode_png(np.ascontiguousarray(rgba[:, :, :3]) if opaque else rgba, optimize=True)
 
 
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def verify(store: Store) -> list[str]:
@@ -312,7 +306,7 @@ def verify(store: Store) -> list[str]:
     for key in sorted(on_disk & pointers):
         problems.append(f"{store.path(key)}: a Git LFS pointer, not the image; run `git lfs pull`")
     for key in sorted((on_disk & set(m["baselines"])) - pointers):
-        if _sha256_file(store.path(key)) != m["baselines"][key]["sha256"]:
+        if sha256_file(store.path(key)) != m["baselines"][key]["sha256"]:
             problems.append(f"{store.path(key)}: bytes differ from the manifest's sha256")
     return problems
 

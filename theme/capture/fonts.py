@@ -5,7 +5,6 @@ same browser but another DejaVu or Noto Color Emoji render differently."""
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 from functools import lru_cache
@@ -13,6 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
+from ..fsutil import sha256_file
 from .lanes import routed_file
 from .server import LocalServer
 
@@ -53,11 +53,7 @@ def _fc_match(family: str) -> str | None:
 
 @lru_cache(maxsize=None)
 def _sha256(path: str, size: int, mtime_ns: int) -> str:  # size/mtime make the cache notice a changed file
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return sha256_file(path)
 
 
 def file_sha256(path: str | Path) -> str:
@@ -79,7 +75,7 @@ def web_fonts(urls: Iterable[str], server: LocalServer, route: Mapping[str, Path
             _matched, local = routed_file(route, url)
             key = url if local is not None else None
         if key is not None:
-            out[key] = hashlib.sha256(Path(local).read_bytes()).hexdigest()
+            out[key] = file_sha256(local)  # cached: every variant loads the same files
     return out
 
 
