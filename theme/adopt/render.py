@@ -53,6 +53,7 @@ def compare_renders(visual: VisualConfig, stylesheet: Path, before: bytes, after
                     browser: str | None = None) -> list[Outcome]:
     """Capture every variant of `visual` with `before`, then with `after`; one Outcome each."""
     from ..capture import open_session, variants
+    from ..run import capture
 
     visual = dataclasses.replace(visual, viewports=dict(visual.viewports or VIEWPORTS),
                                  color_schemes=SCHEMES, regions={}, full_page=True)
@@ -62,8 +63,9 @@ def compare_renders(visual: VisualConfig, stylesheet: Path, before: bytes, after
         for name, css in (("before", before), ("after", after)):
             root = mirror(visual.root, stylesheet, css, Path(tmp) / name)
             side = dataclasses.replace(visual, root=root)
-            with open_session(side, browser=browser) as session:
-                images.append({c.variant: c.image for c in session.capture_all(variants(side))})
+            with open_session(side, browser=browser) as session:  # pages parked on disk: 8 of a long
+                shots = capture(session, variants(side), spill_to=Path(tmp) / f"{name}-images")  # article ≈ 5 GB
+                images.append({c.variant: c.image for c in shots})
         for variant, old in images[0].items():
             result = compare(old, images[1][variant], EXACT, diff_image=False)
             outcomes.append(Outcome(variant=f"{variant.page} ({variant.id})", diff_pixels=result.diff_pixels,
