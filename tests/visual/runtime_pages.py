@@ -19,6 +19,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PAGES_DIR = HERE / "pages"
 ARTICLE_ASSETS = REPO / "article" / "dist" / "assets"
+EXAMPLE = REPO / "tests" / "fixtures" / "distill-example"  # the runtime's own example article
+RUNTIME = ARTICLE_ASSETS / "distill" / "template.v2.js"
 
 KATEX_ROUTE: dict[str, Path] = {
     "https://distill.pub/third-party/katex/": ARTICLE_ASSETS / "katex",
@@ -41,4 +43,11 @@ def site(dest: Path) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in SHARED_ASSETS:
         shutil.copytree(ARTICLE_ASSETS / name, dest / "assets" / name, dirs_exist_ok=True)
+    return dest
+
+
+def example_site(dest: Path) -> Path:
+    """The example article as its authors ship it: the runtime beside index.html, no pyproject.toml."""
+    shutil.copytree(EXAMPLE, dest)
+    shutil.copy(RUNTIME, dest / "template.v2.js")
     return dest

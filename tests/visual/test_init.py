@@ -20,11 +20,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from runtime_pages import example_site  # noqa: E402
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "tests/fixtures/distill-example"
-RUNTIME = REPO / "article/dist/assets/distill/template.v2.js"
 KATEX = REPO / "article/dist/assets/katex"
 
 
@@ -39,13 +40,6 @@ def katex_tarball(tmp_path_factory) -> Path:
     done = subprocess.run(["npm", "pack", str(folder / "package"), "--json", "--pack-destination", str(folder)],
                           cwd=folder, capture_output=True, text=True, check=True)
     return folder / json.loads(done.stdout)[0]["filename"]
-
-
-def example_article(dest: Path) -> Path:
-    """The example article as its authors ship it: the runtime beside index.html, no pyproject.toml."""
-    shutil.copytree(EXAMPLE, dest)
-    shutil.copy(RUNTIME, dest / "template.v2.js")
-    return dest
 
 
 def theme(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -64,7 +58,7 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_path, katex_tarball):
-    article = example_article(tmp_path / "article")
+    article = example_site(tmp_path / "article")
     before = tree(article)
     dry = theme("init", "--dry-run", "--package", f"katex={katex_tarball}", cwd=article)
     assert dry.returncode == 0, dry.stderr
@@ -109,7 +103,7 @@ def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_pat
 
 
 def test_someones_pyproject_is_kept_and_a_different_table_needs_force(tmp_path, katex_tarball):
-    article = example_article(tmp_path / "article")
+    article = example_site(tmp_path / "article")
     theirs = ('# my article\n[project]\nname = "article"  # its name\n\n[tool.ruff]\nline-length = 99\n\n'
               "[tool.pytest.ini_options]\naddopts = \"-ra\"\n")
     (article / "pyproject.toml").write_text(theirs)

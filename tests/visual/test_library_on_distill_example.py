@@ -14,7 +14,6 @@ drawn by a text font, as wide as without the emoji font, while an emoji comes in
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,12 +27,11 @@ from theme.config import VisualConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from page_contrast import COLLECT_JS, measure  # noqa: E402
+from runtime_pages import example_site  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "tests/fixtures/distill-example"
-RUNTIME = REPO / "article/dist/assets/distill/template.v2.js"
 KATEX = REPO / "article/dist/assets/katex"
 KATEX_CDN = "https://distill.pub/third-party/katex/"
 WCAG_TEXT = 4.5
@@ -79,9 +77,7 @@ $light-roles: ("page-background": #fdf6e3, "text-color": #2b2118);
 
 def article(root: Path, entry: str) -> Path:
     """The example article in `root/site`, with style.css built from `entry` by `theme build`."""
-    site = root / "site"
-    shutil.copytree(EXAMPLE, site)
-    shutil.copy(RUNTIME, site / "template.v2.js")
+    site = example_site(root / "site")
     page = site / "index.html"
     html = page.read_text()
     script = '<script src="template.v2.js"></script>'

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,11 +22,12 @@ import pytest
 from theme.capture import Session, variants
 from theme.config import VisualConfig
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from runtime_pages import example_site  # noqa: E402
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "tests/fixtures/distill-example"
-RUNTIME = REPO / "article/dist/assets/distill/template.v2.js"
 KATEX = REPO / "article/dist/assets/katex"
 KATEX_CDN = "https://distill.pub/third-party/katex/"
 REGIONS = {"math": "d-math[block]", "code": "d-code[block]", "figure": "d-figure", "table": "d-article table"}
@@ -43,13 +43,6 @@ pages = ["index.html"]
 regions = {{ math = "d-math[block]", code = "d-code[block]", figure = "d-figure", table = "d-article table" }}
 route = {{ "{KATEX_CDN}" = "{KATEX.as_posix()}" }}
 """
-
-
-def example_site(dest: Path) -> Path:
-    """The example article as its authors ship it: the runtime beside index.html."""
-    shutil.copytree(EXAMPLE, dest)
-    shutil.copy(RUNTIME, dest / "template.v2.js")
-    return dest
 
 
 @pytest.fixture(scope="module")
