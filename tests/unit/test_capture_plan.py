@@ -15,29 +15,33 @@ def every(_variant) -> bool:
     return True
 
 
-def test_two_viewports_interleave_and_each_dark_follows_its_light_two_steps_back():
+def test_each_dark_follows_its_light_at_once_one_page_after_the_other():
+    # never interleaved: a page is done with (its dark switched and tiled) before the next is tiled
     todo = [v("light"), v("dark"), v("light", "mobile"), v("dark", "mobile")]
-    assert plan(todo, every) == [Step(0), Step(2), Step(1, follows=0), Step(3, follows=1)]
+    assert plan(todo, every) == [Step(0), Step(1, follows=0), Step(2), Step(3, follows=2)]
 
 
-def test_the_wider_view_is_taken_first():
+def test_the_wider_view_of_a_page_is_taken_first():
     todo = [v("light", "mobile"), v("dark", "mobile"), v("light"), v("dark")]
-    assert plan(todo, every) == [Step(2), Step(0), Step(3, follows=0), Step(1, follows=1)]
+    assert plan(todo, every) == [Step(2), Step(3, follows=0), Step(0), Step(1, follows=2)]
+    # pages keep the caller's order; only each page's views are sorted, widest first
+    todo = [v("light", "mobile", "a.html"), v("light", "desktop", "b.html"), v("light", "mobile", "b.html"),
+            v("light", "desktop", "a.html")]
+    assert [s.index for s in plan(todo, every)] == [3, 0, 1, 2]
 
 
-def test_a_run_without_a_partner_is_taken_fresh_in_order():
-    # one viewport: the two variants load and tile side by side instead
-    assert plan([v("light"), v("dark")], every) == [Step(0), Step(1)]
+def test_a_view_in_one_scheme_is_taken_fresh_in_order():
+    assert plan([v("light"), v("light", "mobile")], every) == [Step(0), Step(1)]
     todo = [v("light", page="a.html"), v("dark", page="a.html"), v("light", page="b.html"),
-            v("dark", page="b.html"), v("light", page="c.html"), v("dark", page="c.html")]
-    assert plan(todo, every) == [Step(0), Step(2), Step(1, 0), Step(3, 1), Step(4), Step(5)]
+            v("dark", page="b.html"), v("light", page="c.html")]
+    assert plan(todo, every) == [Step(0), Step(1, 0), Step(2), Step(3, 2), Step(4)]
 
 
 def test_attr_schemes_and_unswitchable_variants_are_never_followed():
     todo = [v("light", "mobile"), v("dark", "mobile"), v("dark-attr", "mobile"), v("light"), v("dark")]
     steps = plan(todo, lambda x: x.data_theme is None)
-    # the -attr variant breaks the mobile run into (light, dark) and a run of its own
-    assert steps == [Step(0), Step(1), Step(2), Step(3), Step(4)]
+    # the -attr variant is a run of its own after the mobile (light, dark); desktop, wider, goes first
+    assert steps == [Step(3), Step(4, follows=0), Step(0), Step(1, follows=2), Step(2)]
     assert [s.follows for s in plan(todo[:2] + todo[3:], lambda x: x.scheme != "dark")] == [None] * 4
 
 
@@ -52,7 +56,7 @@ def test_every_variant_is_planned_once():
     assert sorted(s.index for s in steps) == list(range(len(todo)))
     for place, step in enumerate(steps):
         if step.follows is not None:
-            assert step.follows == place - 2
+            assert step.follows == place - 1
             before = todo[steps[step.follows].index]
             now = todo[step.index]
             assert (before.page, before.viewport) == (now.page, now.viewport) and before.scheme != now.scheme

@@ -20,7 +20,7 @@ def v(scheme: str, viewport: str = "desktop") -> Variant:
     return Variant("index.html", viewport, width, height, scheme)
 
 
-FOUR = [v("light"), v("dark"), v("light", "mobile"), v("dark", "mobile")]  # plan: 0, 2, 1 (follows 0), 3 (follows 1)
+FOUR = [v("light"), v("dark"), v("light", "mobile"), v("dark", "mobile")]  # plan: 0, 1 (follows 0), 2, 3 (follows 2)
 
 
 def every(_variant) -> bool:
@@ -29,51 +29,63 @@ def every(_variant) -> bool:
 
 def test_schedule_keeps_a_page_for_the_step_that_switches_it():
     schedule = Schedule(FOUR, every)
-    assert [(place, FOUR.index(variant)) for place, variant in schedule] == [(0, 0), (1, 2), (2, 1), (3, 3)]
+    assert [(place, FOUR.index(variant)) for place, variant in schedule] == [(0, 0), (1, 1), (2, 2), (3, 3)]
     opened = []
+    # step 1 is to switch step 0's page: the next page to load is step 2's
     schedule.load_ahead(0, lambda variant: opened.append(variant) or "page of 2")
-    assert opened == [FOUR[2]] and schedule.opened(1) == "page of 2" and schedule.opened(1) is None
-    assert schedule.followed(0) and schedule.followed(1) and not schedule.followed(2)
-    schedule.note_read(0, None)  # step 0's scripts never read the scheme: step 2 will switch its page
-    schedule.load_ahead(1, lambda variant: pytest.fail("step 2 takes step 0's page"))
+    assert opened == [FOUR[2]]
+    assert schedule.followed(0) and not schedule.followed(1) and schedule.followed(2)
+    schedule.note_read(0, None)  # step 0's scripts never read the scheme: step 1 will switch its page
+    schedule.load_ahead(0, lambda variant: pytest.fail("one page loads ahead, and step 1 needs none"))
+    schedule.shoot(0, "tiles 0")
+    assert schedule.switches_shooting(1) and not schedule.switches_shooting(2)
     assert schedule.keeps(0)
+    assert schedule.stop() == (0, "tiles 0")
     schedule.finished(0, "capture 0", kept="lane 0")
-    assert schedule.kept(2) == "lane 0" and schedule.kept(2) is None
+    assert schedule.kept(1) == "lane 0" and schedule.kept(1) is None
     assert list(schedule.due()) == ["capture 0"]
+    assert schedule.opened(2) == "page of 2" and schedule.opened(2) is None
 
 
 def test_a_page_whose_scripts_read_the_scheme_is_loaded_anew_ahead():
     schedule = Schedule(FOUR, every)
+    schedule.load_ahead(0, lambda variant: types.SimpleNamespace(variant=variant, lane="lane 2"))
     schedule.note_read(0, "matchMedia((prefers-color-scheme: dark))")
-    schedule.load_ahead(1, lambda variant: types.SimpleNamespace(variant=variant, lane="fresh lane"))
-    assert not schedule.keeps(0)  # step 0's page is parked: step 2 has a page of its own
-    assert schedule.abandon() == ["fresh lane"] and schedule.abandon() == []
+    schedule.load_ahead(0, lambda variant: types.SimpleNamespace(variant=variant, lane="fresh lane"))
+    schedule.shoot(0, "tiles 0")
+    assert not schedule.keeps(0)  # step 0's page is parked: step 1 has a page of its own
+    assert not schedule.switches_shooting(1)  # and need not wait for step 0 to be complete
+    assert sorted(schedule.abandon()) == ["fresh lane", "lane 2"] and schedule.abandon() == []
 
 
 def test_captures_are_handed_out_in_the_callers_order():
-    schedule = Schedule(FOUR, every)
-    schedule.finished(1, "capture 2")  # place 1 is todo index 2
+    todo = [v("light", "mobile"), v("dark", "mobile"), v("light"), v("dark")]  # desktop, wider, first
+    schedule = Schedule(todo, every)
+    assert [todo.index(variant) for _, variant in schedule] == [2, 3, 0, 1]
+    schedule.finished(0, "capture 2")
+    schedule.finished(1, "capture 3")
     assert list(schedule.due()) == []
-    schedule.finished(0, "capture 0")
+    schedule.finished(2, "capture 0")
     assert list(schedule.due()) == ["capture 0"]
-    schedule.finished(2, "capture 1")
-    assert list(schedule.due()) == ["capture 1", "capture 2"]
+    schedule.finished(3, "capture 1")
+    assert list(schedule.due()) == ["capture 1", "capture 2", "capture 3"]
 
 
 def test_one_step_is_shot_at_a_time():
     schedule = Schedule(FOUR, every)
     assert schedule.shooting is None and schedule.shoot(0, "tiles 0") is None
     assert schedule.shooting == "tiles 0"
-    assert schedule.shoot(1, "tiles 2") == (0, "tiles 0")
-    assert schedule.stop() == (1, "tiles 2") and schedule.shooting is None and schedule.stop() is None
+    assert schedule.shoot(2, "tiles 2") == (0, "tiles 0")
+    assert schedule.stop() == (2, "tiles 2") and schedule.shooting is None and schedule.stop() is None
 
 
 # ---------------------------------------------------------------- capture_all, with fakes
 
 
-def traced(tmp_path, monkeypatch, todo, reads=(), fail_prepare=()) -> list[tuple]:
+def traced(tmp_path, monkeypatch, todo, reads=(), fail_prepare=(), heights=()) -> list[tuple]:
     """capture_all(todo) on fake lanes, readiness and tiles: what it did, in order.
-    `reads`: todo index -> how that page's scripts read the scheme."""
+    `reads`: todo index -> how that page's scripts read the scheme; `heights`: todo
+    index -> its page's height (1000 px, one tile, when not given)."""
     log: list[tuple] = []
     counter = iter(range(1, 100))
 
@@ -108,7 +120,7 @@ def traced(tmp_path, monkeypatch, todo, reads=(), fail_prepare=()) -> list[tuple
         log.append(("prepare", i))
         if i in fail_prepare:
             raise RuntimeError("prepare")
-        return types.SimpleNamespace(job=job, i=i)
+        return types.SimpleNamespace(job=job, i=i, height=dict(heights).get(i, 1000))
 
     def start(ready, say, hook):
         log.append(("start", ready.i))
@@ -136,34 +148,45 @@ def traced(tmp_path, monkeypatch, todo, reads=(), fail_prepare=()) -> list[tuple
     return log
 
 
-def test_the_next_page_settles_while_tiles_are_taken_and_dark_switches_its_light_page(tmp_path, monkeypatch):
-    # The order recorded from capture_all before it was split into modules.
+def test_a_dark_variant_switches_its_light_page_once_that_is_complete(tmp_path, monkeypatch):
+    # light 0 is complete before dark 1 switches its page; page 2 is loaded from the start,
+    # settled while dark 1's tiles are taken, and tiled once they are answered
     assert traced(tmp_path, monkeypatch, FOUR) == [
         ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("start", 0),
-        ("prepare", 2), ("read", 2), ("wait_calls", 0), ("start", 2), ("complete", 0), ("cancel", 0), ("yield", 0),
-        ("read", 0), ("switch", 1, 1), ("prepare", 1), ("wait_calls", 2), ("start", 1),
-        ("complete", 2), ("cancel", 2),
-        ("read", 2), ("switch", 3, 2), ("prepare", 3), ("wait_calls", 1), ("start", 3),
-        ("complete", 1), ("cancel", 1), ("release", 1, True), ("yield", 1), ("yield", 2),
+        ("complete", 0), ("cancel", 0), ("yield", 0),
+        ("read", 0), ("switch", 1, 1), ("prepare", 1), ("start", 1),
+        ("prepare", 2), ("read", 2), ("wait_calls", 1), ("start", 2),
+        ("complete", 1), ("cancel", 1), ("release", 1, True), ("yield", 1),
+        ("complete", 2), ("cancel", 2), ("yield", 2),
+        ("read", 2), ("switch", 3, 2), ("prepare", 3), ("start", 3),
         ("complete", 3), ("cancel", 3), ("release", 2, True), ("yield", 3),
     ]
 
 
-def test_a_page_that_read_the_scheme_is_not_switched(tmp_path, monkeypatch):
+def test_a_page_that_read_the_scheme_is_loaded_anew_while_the_light_one_is_tiled(tmp_path, monkeypatch):
     assert traced(tmp_path, monkeypatch, FOUR, reads={0: "matchMedia"}) == [
-        ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("start", 0),
-        ("open", 1, 3), ("prepare", 2), ("read", 2), ("wait_calls", 0), ("start", 2),
-        ("complete", 0), ("cancel", 0), ("release", 1, True), ("yield", 0),
-        ("prepare", 1), ("wait_calls", 2), ("start", 1), ("complete", 2), ("cancel", 2),
-        ("read", 2), ("switch", 3, 2), ("prepare", 3), ("wait_calls", 1), ("start", 3),
-        ("complete", 1), ("cancel", 1), ("release", 3, True), ("yield", 1), ("yield", 2),
+        ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("open", 1, 3), ("start", 0),
+        ("prepare", 1), ("wait_calls", 0), ("start", 1), ("complete", 0), ("cancel", 0), ("release", 1, True),
+        ("yield", 0),
+        ("prepare", 2), ("read", 2), ("wait_calls", 1), ("start", 2),
+        ("complete", 1), ("cancel", 1), ("release", 3, True), ("yield", 1),
+        ("complete", 2), ("cancel", 2), ("yield", 2),
+        ("read", 2), ("switch", 3, 2), ("prepare", 3), ("start", 3),
         ("complete", 3), ("cancel", 3), ("release", 2, True), ("yield", 3),
     ]
 
 
-def test_a_failure_hands_over_the_good_capture_before_it_and_closes_every_page(tmp_path, monkeypatch):
+def test_a_page_taller_than_a_tile_is_closed_not_parked(tmp_path, monkeypatch):
+    # its renderer keeps what the tiles cost; a short page's lane is parked for the next variant
+    log = traced(tmp_path, monkeypatch, FOUR, heights={1: 200_000, 3: 1000})
+    assert [e for e in log if e[0] == "release"] == [("release", 1, False), ("release", 2, True)]
+
+
+def test_a_failure_hands_over_the_good_captures_before_it_and_closes_every_page(tmp_path, monkeypatch):
     assert traced(tmp_path, monkeypatch, FOUR, fail_prepare={2}) == [
         ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("start", 0),
-        ("prepare", 2), ("release", 2, False), ("complete", 0), ("cancel", 0), ("yield", 0),
-        ("release", 1, False), ("raised", "prepare"),
+        ("complete", 0), ("cancel", 0), ("yield", 0),
+        ("read", 0), ("switch", 1, 1), ("prepare", 1), ("start", 1),
+        ("prepare", 2), ("release", 2, False), ("complete", 1), ("cancel", 1), ("release", 1, True),
+        ("yield", 1), ("raised", "prepare"),
     ]

@@ -32,36 +32,27 @@ def plan(todo: list[Variant], switchable: Callable[[Variant], bool]) -> list[Ste
     """The order to take `todo` in, and which variants may switch a page's scheme.
 
     A light and a dark variant of one page at one viewport need not load the page
-    twice: once the light one's tiles are taken, its page can emulate dark and be
-    taken again (see Lanes.switch for when that is the same as a fresh load).
-    But a switched variant waits for the one before it, where two fresh ones
-    load, settle and tile side by side on the two cores. So runs of one page
-    and viewport are paired and interleaved: light A, light B, dark A, dark B,
-    where dark A switches A's page while light B is being tiled; the switched
-    step is always two places after the one it follows, the pipeline's depth.
-    A is the wider view, whose tiles take longest (benchmarks/README.md), so it
-    starts first. A run without a partner is taken fresh, variant by variant.
+    twice: once the light one's capture is complete, its page can emulate dark and
+    be taken again (see Lanes.switch for when that is the same as a fresh load).
+    So each run of one view in several schemes is taken in a row, each variant
+    after the first switching the page of the one just before it. The next fresh
+    page loads and settles meanwhile (Schedule.load_ahead), so a switch costs
+    only the gap between two pages' tiles. Pages are never interleaved: a tall
+    page's renderer keeps what its tiles cost (~600 MB at 130 000 px,
+    benchmarks/README.md), and holding one page for its dark step while another
+    was tiled put two such renderers in memory at once.
+
+    Of one page's runs, the wider views go first: a wider page is shorter, so
+    reading it through settles it sooner (the first settle is the only one no
+    tiles overlap), and its tiles, whose rows hold more pixels, cover the
+    narrower page's longer settle (benchmarks/README.md).
     """
-    runs = _runs(todo, switchable)
+    pages = list(dict.fromkeys(v.page for v in todo))  # pages in the caller's order
+    runs = sorted(_runs(todo, switchable), key=lambda run: (pages.index(todo[run[0]].page), -todo[run[0]].width))
     steps: list[Step] = []
-    r = 0
-    while r < len(runs):
-        a = runs[r]
-        b = runs[r + 1] if r + 1 < len(runs) else []
-        if len(a) < 2 or len(b) < 2:
-            steps += [Step(i) for i in a]
-            r += 1
-            continue
-        if todo[b[0]].width > todo[a[0]].width:
-            a, b = b, a  # the wider first: its rows have more pixels, and its chain ends last
-        order = [run[k] for k in range(max(len(a), len(b))) for run in (a, b) if k < len(run)]
-        place = {i: len(steps) + n for n, i in enumerate(order)}
-        for i in order:
-            run = a if i in a else b
-            k = run.index(i)
-            prev = place[run[k - 1]] if k else None
-            steps.append(Step(i, prev if prev == len(steps) - 2 else None))
-        r += 2
+    for run in runs:
+        for k, i in enumerate(run):
+            steps.append(Step(i, follows=len(steps) - 1 if k else None))
     return steps
 
 
@@ -83,17 +74,19 @@ def _runs(todo: list[Variant], switchable: Callable[[Variant], bool]) -> list[li
 class Schedule:
     """capture_all's state along its plan, step by step ("place": a step's place in the plan).
 
-    Step N+1's page is loaded while step N settles (load_ahead), unless N+1 is to
-    switch the scheme of step N-1's page and that page's scripts never read the
-    scheme; then, once N-1's capture is complete, its page is kept for N+1
-    (keeps, finished) instead of being parked. One step's tiles are taken at a time
-    (shoot). Captures are handed out in the caller's order (due)."""
+    The next fresh page is loaded while the current step settles and is tiled
+    (load_ahead). A switched step takes the page of the step just before it
+    (plan), once that step's capture is complete (switches_shooting, keeps,
+    finished), unless that page's scripts read the scheme: then it is loaded
+    anew, ahead. One step's tiles are taken at a time (shoot). Captures are
+    handed out in the caller's order (due)."""
 
     def __init__(self, todo: list[Variant], switchable: Callable[[Variant], bool]):
         self.todo = todo
         self.steps = plan(todo, switchable)
-        self._followed = {step.follows for step in self.steps if step.follows is not None}
+        self._follower = {step.follows: place for place, step in enumerate(self.steps) if step.follows is not None}
         self._opened: dict[int, Pending] = {}  # place -> a fresh page, loading
+        self._fresh: set[int] = set()  # places that were given a fresh page (opened, taken or not)
         self._kept: dict[int, Lane] = {}  # place of a switched step -> the page it is to take
         self._read: dict[int, str | None] = {}  # place -> how its page learned the scheme (None: it did not)
         self._finished: dict[int, Capture] = {}  # todo index -> capture, held until the ones before it are out
@@ -114,20 +107,32 @@ class Schedule:
         return self._kept.pop(place, None)
 
     def load_ahead(self, place: int, open_page: Callable[[Variant], Pending]) -> None:
-        """Start the next step's page with `open_page` now, while this one settles: when it
-        is fresh, or would switch a page whose scripts read the scheme (it is loaded anew)."""
-        ahead = place + 1
-        if ahead < len(self.steps) and (self.steps[ahead].follows is None
-                                        or self._read.get(self.steps[ahead].follows)):
-            self._opened[ahead] = open_page(self.todo[self.steps[ahead].index])
+        """Start, with `open_page`, the page of the next step after this one that needs
+        a fresh one: a fresh step, or one that would switch a page whose scripts read
+        the scheme. Steps that switch a page are looked past; one page loads ahead."""
+        for ahead in range(place + 1, len(self.steps)):
+            if ahead in self._fresh:
+                return
+            follows = self.steps[ahead].follows
+            if follows is None or self._read.get(follows):
+                self._opened[ahead] = open_page(self.todo[self.steps[ahead].index])
+                self._fresh.add(ahead)
+                return
 
     def followed(self, place: int) -> bool:
         """Whether a later step may switch this step's page (ask its scripts, note_read)."""
-        return place in self._followed
+        return place in self._follower
 
     def note_read(self, place: int, how: str | None) -> None:
         """How this step's page learned the scheme (lanes.scheme_read), None if it did not."""
         self._read[place] = how
+
+    def switches_shooting(self, place: int) -> bool:
+        """Whether this step is to switch the page whose tiles are being taken (it waits
+        for that capture to be complete); not when a page was loaded anew for it."""
+        follows = self.steps[place].follows
+        return (follows is not None and place not in self._fresh
+                and self._shooting is not None and self._shooting[0] == follows)
 
     @property
     def shooting(self) -> Shooting | None:
@@ -147,14 +152,14 @@ class Schedule:
 
     def keeps(self, place: int) -> bool:
         """Whether this step's page is kept, once complete, for the step switching it."""
-        after = place + 2
-        return after < len(self.steps) and self.steps[after].follows == place and after not in self._opened
+        after = self._follower.get(place)
+        return after is not None and after not in self._fresh
 
     def finished(self, place: int, capture: Capture, kept: Lane | None = None) -> None:
-        """This step's capture is complete; `kept`: its page, for the step two places on (keeps)."""
+        """This step's capture is complete; `kept`: its page, for the step switching it (keeps)."""
         self._finished[self.steps[place].index] = capture
         if kept is not None:
-            self._kept[place + 2] = kept
+            self._kept[self._follower[place]] = kept
 
     def due(self) -> Iterator[Capture]:
         """The finished captures whose turn it is, in the caller's order."""
