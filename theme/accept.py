@@ -70,7 +70,7 @@ def actual_image(folder: Path, entry: report.Entry, artifacts: Sequence[Path], s
     tried = []
     if entry.patch and store is not None:
         baseline = store.read(entry.key)
-        if baseline is not None and report_patch.pixels_sha256(baseline) == entry.patch["expected_sha256"]:
+        if baseline is not None and images.pixels_sha256(baseline) == entry.patch["expected_sha256"]:
             return Source(Path(folder), entry.patch)
         tried.append(f"the report's patch ({store.path(entry.key)} is no longer the baseline it was made against)")
     for where in artifacts:

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from . import images, phase
+from . import diff, images, phase
 from .config import Tolerance
 from .errors import ImageError, LfsPointerError
 from .status import Status
@@ -85,24 +85,28 @@ class CheckContext:
 
 def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
           box: tuple[float, float, float, float] | None = None,
-          realigned: np.ndarray | None = None) -> CheckResult:
+          realigned: np.ndarray | None = None, pixels: str | None = None) -> CheckResult:
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
     box: the region's CSS box, recorded with the baseline whenever one is written.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
     (theme/phase.py); when `actual` differs but this matches, the region only
     moved by a fraction of a pixel and the check passes, saying so.
+    pixels: images.pixels_sha256(actual), when the caller already has it.
     """
     _clear_artifacts(ctx, key)
-    try:
-        expected = ctx.source.read(key)
-    except ImageError as err:
-        return _corrupt(ctx, key, actual, err, box)
-    if expected is None:
-        return _added(ctx, key, actual) if ctx.store is None else _missing(ctx, key, actual, box)
-    # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
-    # and it writes straight out as an 8-bit palette PNG.
-    result, moved = phase.compare(expected, actual, realigned, tolerance)
+    if _same_pixels(ctx, key, actual, pixels):  # the common case, without decoding the baseline
+        result, moved, expected = diff.identical((actual.shape[1], actual.shape[0]), tolerance), False, None
+    else:
+        try:
+            expected = ctx.source.read(key)
+        except ImageError as err:
+            return _corrupt(ctx, key, actual, err, box)
+        if expected is None:
+            return _added(ctx, key, actual) if ctx.store is None else _missing(ctx, key, actual, box)
+        # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
+        # and it writes straight out as an 8-bit palette PNG.
+        result, moved = phase.compare(expected, actual, realigned, tolerance)
     note = (" at its baseline's sub-pixel position (only its place on the page moved, by a fraction "
             "of a pixel)") if moved else ""
     if result.matches:
@@ -124,6 +128,14 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
                            drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
+
+
+def _same_pixels(ctx: CheckContext, key: str, actual: np.ndarray, pixels: str | None) -> bool:
+    """Whether the expected image of `key` is known to have `actual`'s very pixels: a
+    source that records its images' pixel digests (Store.pixels) has one for it."""
+    recorded = getattr(ctx.source, "pixels", None)
+    known = recorded(key) if recorded is not None else None
+    return known is not None and known == (pixels or images.pixels_sha256(actual))
 
 
 def removed(ctx: CheckContext, key: str) -> CheckResult:

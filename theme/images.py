@@ -6,6 +6,7 @@ Reading takes the fastest decoder that applies (_fast_decode, else Pillow), all 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 import struct
@@ -21,6 +22,24 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # What a checkout without Git LFS leaves in place of a tracked file (git-lfs spec v1).
 LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
 MAX_PIXELS = 1 << 30
+
+
+PIXEL_ROWS = 2048  # rows hashed at a time: no full-size temporary for a strided view
+
+
+def pixels_hasher(shape: tuple[int, ...]):
+    """A sha256 seeded with an image's height and width; feed it the RGBA rows in order
+    to get pixels_sha256 of the whole image (a page is hashed band by band as it is written)."""
+    return hashlib.sha256(f"{shape[0]}x{shape[1]}:".encode())
+
+
+def pixels_sha256(image: np.ndarray) -> str:
+    """sha256 of an RGBA image's shape and pixels: the same pixels give the same digest
+    whatever PNG encoder wrote them (a file's bytes do not)."""
+    h = pixels_hasher(image.shape)
+    for y in range(0, image.shape[0], PIXEL_ROWS):
+        h.update(np.ascontiguousarray(image[y:y + PIXEL_ROWS]).data)
+    return h.hexdigest()
 
 
 def pillow():

@@ -6,7 +6,6 @@ alone, checked by the sha256 of its pixels, and writes it as `--update-snapshots
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +17,6 @@ from .fsutil import atomic_write_bytes
 
 PATCH_BYTES = 4 << 20  # a bigger patch is left out: accept then needs the artefacts folder
 CHUNK = 2048  # rows compared at a time
-
-
-def pixels_sha256(image: np.ndarray) -> str:
-    """sha256 of an RGBA image's shape and pixels (not of a PNG: encoders differ)."""
-    h = hashlib.sha256(f"{image.shape[0]}x{image.shape[1]}:".encode())
-    for y in range(0, image.shape[0], CHUNK):
-        h.update(np.ascontiguousarray(image[y:y + CHUNK]).data)
-    return h.hexdigest()
 
 
 def sources(expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray | None = None) -> np.ndarray:
@@ -78,7 +69,7 @@ def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
     src = sources(expected, actual, pairs)
     literal = np.flatnonzero(src < 0)
     patch: dict[str, Any] = {"runs": runs(src), "size": [int(actual.shape[1]), int(actual.shape[0])],
-                             "sha256": pixels_sha256(actual), "expected_sha256": pixels_sha256(expected),
+                             "sha256": images.pixels_sha256(actual), "expected_sha256": images.pixels_sha256(expected),
                              "image": None}
     if literal.size:
         data = images.encode_png(actual[literal], level=9)
@@ -93,7 +84,7 @@ def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
 def apply(patch: dict[str, Any], expected: np.ndarray, folder: Path) -> np.ndarray | None:
     """The actual image the patch was made from, or None when `expected` is not the
     baseline it was made against (or the result is not the very image)."""
-    if pixels_sha256(expected) != patch["expected_sha256"]:
+    if images.pixels_sha256(expected) != patch["expected_sha256"]:
         return None
     width, height = patch["size"]
     literal = images.read_png(Path(folder) / patch["image"]) if patch["image"] else None
@@ -105,4 +96,4 @@ def apply(patch: dict[str, Any], expected: np.ndarray, folder: Path) -> np.ndarr
         else:
             out[y0:y1] = literal[taken:taken + (y1 - y0)]
             taken += y1 - y0
-    return out if pixels_sha256(out) == patch["sha256"] else None
+    return out if images.pixels_sha256(out) == patch["sha256"] else None

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from . import attribution, compare, phase
+from . import attribution, compare, images, phase
 from .config import VisualConfig
 from .capture.tiles import release
 from .errors import ImageError, ThemeError
@@ -57,19 +57,25 @@ def _spilled(shot, folder: Path | None, todo: list):
         return shot
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{todo.index(shot.variant)}-{shot.variant.id}.npy"
-    spill(path, shot.image)
-    return dataclasses.replace(shot, image=np.load(path, mmap_mode="r"))
+    pixels = spill(path, shot.image)
+    return dataclasses.replace(shot, image=np.load(path, mmap_mode="r"), pixels=pixels)
 
 
-def spill(path: Path, image: np.ndarray) -> None:
+def spill(path: Path, image: np.ndarray) -> str:
     """np.save, a band of rows at a time, each band dropped from resident memory once
-    written (a tall page's pixels are file-backed: theme.capture.tiles.release)."""
+    written (a tall page's pixels are file-backed: theme.capture.tiles.release).
+    Returns images.pixels_sha256 of the image, hashed on the way while the browser
+    takes the next variant's tiles, so its check need not read it again."""
     band = max(1, (64 * 2**20) // max(1, image.strides[0]))
+    digest = images.pixels_hasher(image.shape)
     with open(path, "wb") as out:
         np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(image))
         for y in range(0, image.shape[0], band):
-            out.write(np.ascontiguousarray(image[y:y + band]).data)
+            rows = np.ascontiguousarray(image[y:y + band])
+            out.write(rows.data)
+            digest.update(rows.data)
             release(image, y, y + band)
+    return digest.hexdigest()
 
 
 class Duplicates:
@@ -130,7 +136,7 @@ def check_image(ctx: compare.CheckContext, visual: VisualConfig, shot, region, *
         path = region.path.as_posix()
         key, pixels, box, again = f"{folder}/{path}", shot.crop(region), region.css_box, shot.realigned.get(path)
     result = compare.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
-                           box=box, realigned=again)
+                           box=box, realigned=again, pixels=shot.pixels if region is None else None)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
         release(shot.image)

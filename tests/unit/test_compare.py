@@ -109,3 +109,41 @@ def test_drift_is_said_first(tmp_path):
     moved = {**FP, "browser": {"name": "chromium", "version": "157"}}
     r = check(ctx(tmp_path, fingerprint=moved), KEY, page(box_colour=(200, 30, 30)), Tolerance())
     assert r.message.startswith("environment drift: baselines were made with browser chromium 156;")
+
+
+def test_a_baseline_with_the_same_pixels_matches_without_being_decoded(tmp_path, monkeypatch):
+    """The manifest records each baseline's pixel digest: a 1280 x 127 000 page's PNG takes ~1 s
+    to decode, hashing its actual image ~0.35 s (benchmarks/README.md)."""
+    from theme import images
+
+    store = Store(tmp_path / "snapshots")
+    store.write(KEY, page(), FP)
+    assert store.read_manifest()["baselines"][KEY]["pixels"] == images.pixels_sha256(page())
+    monkeypatch.setattr(images, "read_png", lambda path: pytest.fail(f"{path} was decoded"))
+    r = check(ctx(tmp_path), KEY, page(), Tolerance())
+    assert r.status is Status.MATCHED and r.diff.diff_pixels == 0 and r.diff.actual_size == (60, 40)
+    r = check(ctx(tmp_path), KEY, page(), Tolerance(), pixels=images.pixels_sha256(page()))
+    assert r.status is Status.MATCHED
+
+
+def test_a_digest_is_trusted_only_for_the_file_the_manifest_recorded(tmp_path):
+    # a baseline PNG replaced by hand (other pixels, manifest untouched) is decoded and compared
+    store = Store(tmp_path / "snapshots")
+    store.write(KEY, page(), FP)
+    other = Store(tmp_path / "other")
+    other.write(KEY, page(box_colour=(200, 0, 0)), FP)
+    store.path(KEY).write_bytes(other.path(KEY).read_bytes())
+    assert store.pixels(KEY) is None
+    r = check(ctx(tmp_path), KEY, page(), Tolerance())
+    assert r.status is Status.FAILED and r.diff.diff_pixels == 200
+
+
+def test_a_manifest_without_pixel_digests_still_checks(tmp_path):
+    # baselines written before the digest was recorded: decoded and compared as before
+    store = Store(tmp_path / "snapshots")
+    store.write(KEY, page(), FP)
+    with store.manifest() as m:
+        del m["baselines"][KEY]["pixels"]
+    assert store.pixels(KEY) is None
+    assert check(ctx(tmp_path), KEY, page(), Tolerance()).status is Status.MATCHED
+    assert check(ctx(tmp_path), KEY, page(box_colour=(0, 0, 0)), Tolerance()).status is Status.FAILED

@@ -16,7 +16,7 @@ def shot(scheme: str, fill: int, viewport: str = "desktop", height: int = 600, r
     image[..., 3] = 255
     return SimpleNamespace(variant=Variant("index.html", viewport, 40, 30, scheme), image=image,
                            regions=list(regions), crop=lambda r: image[r.box[1]:r.box[1] + r.box[3], r.box[0]:r.box[0] + r.box[2]],
-                           images=lambda: iter([]))
+                           images=lambda: iter([]), pixels=None)
 
 
 def test_a_scheme_that_changes_nothing_is_named_once_and_a_real_one_is_not():
@@ -93,6 +93,7 @@ def _resident_kb(path) -> int:
 def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     """Four tall pages read whole by their checks once held ~2 GB resident at a run's end: after
     its check a spilled page image is back on disk only, its pixels unchanged."""
+    from theme import images
     from theme.compare import CheckContext
     from theme.config import VisualConfig
     from theme.run import check_image, spill
@@ -101,7 +102,7 @@ def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     base = shot("light", 255, height=20000)
     base.image[5000:5100, 5:35, :3] = 20
     Store(tmp_path / "snapshots").write("index/desktop-light/page.png", base.image, {}, None)
-    spill(tmp_path / "page.npy", base.image)
+    assert spill(tmp_path / "page.npy", base.image) == images.pixels_sha256(base.image)  # hashed on the way
     head = shot("light", 0)
     head.image = np.load(tmp_path / "page.npy", mmap_mode="r")
     head.realigned = {}

@@ -52,6 +52,9 @@ class Capture:
     # What settling waited for and how long, undefined tags, routed URLs, pinned
     # fixed/sticky elements, frozen images: `theme capture --explain` prints it.
     explain: dict = field(default_factory=dict)
+    # images.pixels_sha256 of `image`, when the pipeline hashed it on the way (run.spill):
+    # a page check against a baseline with the same digest then decodes nothing.
+    pixels: str | None = None
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box

@@ -7,7 +7,7 @@ change boxes and shifted bands -> DiffResult; palette(): a diff image as (indice
 from .kernel import available_engines
 from .palette import palette
 from .pixelmatch_api import pixelmatch
-from .result import DiffResult, IndexedImage, compare
+from .result import DiffResult, IndexedImage, compare, identical
 from .shift import Shift
 
-__all__ = ["DiffResult", "IndexedImage", "Shift", "available_engines", "compare", "palette", "pixelmatch"]
+__all__ = ["DiffResult", "IndexedImage", "Shift", "available_engines", "compare", "identical", "palette", "pixelmatch"]
