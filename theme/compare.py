@@ -132,10 +132,9 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
 
 def _same_pixels(ctx: CheckContext, key: str, actual: np.ndarray, pixels: str | None) -> bool:
     """Whether the expected image of `key` is known to have `actual`'s very pixels: a
-    source that records its images' pixel digests (Store.pixels) has one for it."""
-    recorded = getattr(ctx.source, "pixels", None)
-    known = recorded(key) if recorded is not None else None
-    return known is not None and known == (pixels or images.pixels_sha256(actual))
+    source that records its images' pixel digests (Store.has_pixels) says so."""
+    has_pixels = getattr(ctx.source, "has_pixels", None)
+    return has_pixels is not None and has_pixels(key, lambda: pixels or images.pixels_sha256(actual))
 
 
 def removed(ctx: CheckContext, key: str) -> CheckResult:

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
 # so a key reads e.g. index/desktop-dark/note-box/memory-usage-2.png.
-MANIFEST = "manifest.json"  # sha256, pixels' sha256, size, environment (and a region's CSS box) of every baseline
+MANIFEST = "manifest.json"  # sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline
 _LOCK = ".manifest.lock"
 _FORMAT = 1
 
@@ -174,24 +174,26 @@ class Store:
             env = fingerprint_id(fingerprint)
             m["environments"][env] = dict(fingerprint)
             entry = {"sha256": digest, "size": [width, height], "environment": env,
-                     "pixels": images.pixels_sha256(image)}
+                     "pixels": _bind(digest, images.pixels_sha256(image))}
             if box is not None:
                 entry["box"] = [float(v) for v in box]
             m["baselines"][key] = entry
         return not unchanged
 
-    def pixels(self, key: str) -> str | None:
-        """The recorded images.pixels_sha256 of a baseline, when its file still has the bytes
-        the manifest records (a check then needs no decoding: a 1280 × 127 000 page's PNG takes
-        ~1 s to decode, its actual image ~0.35 s to hash); None otherwise."""
+    def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
+        """Whether the baseline of `key` is known to have the pixels whose images.pixels_sha256
+        `pixels()` gives, from its manifest entry, without decoding it (a 1280 × 127 000 page's
+        PNG takes ~1 s to decode, hashing its actual image ~0.35 s). Only when the file still
+        has the bytes the entry records; `pixels` is not called when there is nothing to compare."""
         entry = self.read_manifest()["baselines"].get(key)
         if not entry or not entry.get("pixels"):
-            return None
-        path = self.path(key)
+            return False
         try:
-            return entry["pixels"] if sha256_file(path) == entry["sha256"] else None
+            if sha256_file(self.path(key)) != entry["sha256"]:
+                return False
         except OSError:
-            return None
+            return False
+        return entry["pixels"] == _bind(entry["sha256"], pixels())
 
     def snapshot(self, key: str) -> tuple[bytes | None, dict | None, dict | None]:
         """A baseline as it is now (file bytes, manifest entry, its environment), for restore()."""
@@ -290,6 +292,12 @@ def _drop_unreferenced_environments(data: dict[str, Any]) -> None:
     for env in list(data["environments"]):
         if env not in used:
             del data["environments"][env]
+
+
+def _bind(file_sha256: str, pixels_sha256: str) -> str:
+    """The manifest's "pixels": the pixels' digest bound to the file it was read from, so a
+    manifest merged line by line cannot pair one file's "sha256" with another file's pixels."""
+    return hashlib.sha256(f"{file_sha256}:{pixels_sha256}".encode()).hexdigest()
 
 
 def _encode_baseline(image: np.ndarray) -> bytes:

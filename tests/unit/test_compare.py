@@ -118,7 +118,8 @@ def test_a_baseline_with_the_same_pixels_matches_without_being_decoded(tmp_path,
 
     store = Store(tmp_path / "snapshots")
     store.write(KEY, page(), FP)
-    assert store.read_manifest()["baselines"][KEY]["pixels"] == images.pixels_sha256(page())
+    assert store.has_pixels(KEY, lambda: images.pixels_sha256(page()))
+    assert not store.has_pixels(KEY, lambda: images.pixels_sha256(page(box_colour=(0, 0, 0))))
     monkeypatch.setattr(images, "read_png", lambda path: pytest.fail(f"{path} was decoded"))
     r = check(ctx(tmp_path), KEY, page(), Tolerance())
     assert r.status is Status.MATCHED and r.diff.diff_pixels == 0 and r.diff.actual_size == (60, 40)
@@ -133,8 +134,22 @@ def test_a_digest_is_trusted_only_for_the_file_the_manifest_recorded(tmp_path):
     other = Store(tmp_path / "other")
     other.write(KEY, page(box_colour=(200, 0, 0)), FP)
     store.path(KEY).write_bytes(other.path(KEY).read_bytes())
-    assert store.pixels(KEY) is None
+    assert not store.has_pixels(KEY, lambda: pytest.fail("no digest is compared for a file not recorded"))
     r = check(ctx(tmp_path), KEY, page(), Tolerance())
+    assert r.status is Status.FAILED and r.diff.diff_pixels == 200
+
+
+def test_a_manifest_merged_line_by_line_cannot_vouch_for_another_files_pixels(tmp_path):
+    # one branch's "sha256" (the file on disk) with the other branch's "pixels": decoded, and it fails
+    from theme import images
+
+    store, other = Store(tmp_path / "snapshots"), Store(tmp_path / "other")
+    store.write(KEY, page(), FP)
+    other.write(KEY, page(box_colour=(200, 0, 0)), FP)
+    with store.manifest() as m:
+        m["baselines"][KEY]["pixels"] = other.read_manifest()["baselines"][KEY]["pixels"]
+    assert not store.has_pixels(KEY, lambda: images.pixels_sha256(page(box_colour=(200, 0, 0))))
+    r = check(ctx(tmp_path), KEY, page(box_colour=(200, 0, 0)), Tolerance())
     assert r.status is Status.FAILED and r.diff.diff_pixels == 200
 
 
@@ -144,6 +159,6 @@ def test_a_manifest_without_pixel_digests_still_checks(tmp_path):
     store.write(KEY, page(), FP)
     with store.manifest() as m:
         del m["baselines"][KEY]["pixels"]
-    assert store.pixels(KEY) is None
+    assert not store.has_pixels(KEY, lambda: pytest.fail("nothing recorded to compare with"))
     assert check(ctx(tmp_path), KEY, page(), Tolerance()).status is Status.MATCHED
     assert check(ctx(tmp_path), KEY, page(box_colour=(0, 0, 0)), Tolerance()).status is Status.FAILED

@@ -201,16 +201,15 @@ class Session:
         captured: {variant: {"code/intro.png": (dx, dy)}}, in CSS px (see
         theme/phase.py for why). The regions moved are in `Capture.nudged`.
 
-        Each variant has its own page (its own renderer process), and the machine
-        has two cores, so while variant N's tiles are being taken (the browser's
-        work) variant N+1 is loaded, settled, checked for stability and measured;
-        N+2's navigation starts as soon as N+1's page is in use. N+1's tiles
-        start once N's capture calls are answered, and N is finished (layout
-        re-checked, wholeness guarded, regions named) and yielded while N+1's
-        tiles are taken. One page is tiled at a time: two at once took as long
-        as one after the other, and held two renderers' tile bitmaps
-        (benchmarks/README.md). A dark variant may take its light one's page
-        (schedule.plan, Lanes.switch).
+        The machine has two cores, so while variant N's tiles are being taken
+        (the browser's work) the next fresh page is loaded, settled, checked for
+        stability and measured. N+1's tiles start once N's capture calls are
+        answered, and N is finished (layout re-checked, wholeness guarded,
+        regions named) and yielded while N+1's tiles are taken. One page is
+        tiled at a time: two at once took as long as one after the other, and
+        held two renderers' tile bitmaps (benchmarks/README.md). A dark variant
+        takes its light one's page right after it (schedule.plan, Lanes.switch):
+        that page is completed first, then switched, a gap of ~0.3 s.
         """
         if self._browser is None:
             raise CaptureError("Session.capture() called outside `with Session(...)`")
