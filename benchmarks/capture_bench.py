@@ -10,7 +10,8 @@
 (b) the long runtime page (article/long/make_long.py, ~131 000 px at 1280 px, on the
     Distill runtime): the whole check, `pytest` with baselines (capture, compare,
     report), light and dark at 1280x800, against the bare captureBeyondViewport
-    calls for the same tiles (target <= 1.3x); all four variants (target < 60 s);
+    calls for the same tiles (target <= 1.3x), and against a bare Playwright script
+    taking the same tiles as its own process; all four variants (target < 60 s);
     peak RSS of pytest and its browser (target < 2 GiB).
 (c) N consecutive captures of the specimen (desktop, light): differing pixels
     against the first (target 0).
@@ -128,6 +129,44 @@ def bare_calls(session: Session, variant: Variant, height: int, width: int, tile
         return spent
 
 
+def bare_script(project: Path) -> None:
+    """What a plain Playwright user's script does for the same images, as a whole process: launch
+    the browser, then per variant a page routed like the config, goto + networkidle, and the same
+    tile calls; nothing settled, guarded, decoded or compared. The peer of the whole check."""
+    from playwright.sync_api import sync_playwright
+
+    from theme.capture.browser import find_browser
+    from theme.capture.server import LocalServer
+
+    visual = config.load(project / "pyproject.toml").visual
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(find_browser(None, playwright=pw).executable))
+        with LocalServer(visual.root) as server:  # a plain script serves the files too
+            for v in variants(visual):
+                with browser.new_context(viewport={"width": v.width, "height": v.height},
+                                         color_scheme=v.media_scheme) as ctx:
+                    page = ctx.new_page()
+                    for prefix, folder in visual.route.items():
+                        page.route(prefix + "**", serve_from(prefix, Path(folder)))
+                    page.goto(server.url(v.page), wait_until="load")
+                    page.wait_for_load_state("networkidle")
+                    height = page.evaluate("() => document.documentElement.scrollHeight")
+                    cdp = ctx.new_cdp_session(page)
+                    for y, rows, shared in tile_clips(height, visual.tile_height):
+                        cdp.send("Page.captureScreenshot", {
+                            "format": "png", "captureBeyondViewport": True, "optimizeForSpeed": True,
+                            "clip": {"x": 0, "y": y, "width": v.width, "height": rows + shared, "scale": 1}})
+        browser.close()
+
+
+def timed_bare_script(project: Path) -> float:
+    import subprocess
+
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, __file__, "--bare-script", str(project)], check=True)
+    return time.perf_counter() - t0
+
+
 def bench_specimen(visual, rounds: int) -> None:
     """Engine and peer measured back to back, `rounds` times: on a shared machine the
     load changes from minute to minute, so each round's ratio compares like with like."""
@@ -239,10 +278,13 @@ def bench_long(workdir: Path, rounds: int) -> None:
         del caps
         peers = [sum(bare_calls(session, v, h, 1280, visual.tile_height, 0) for v, h in zip(variants(visual), heights))
                  for _ in range(rounds)]
-    check, peer = min(c[0] for c in checks), min(peers)
+    scripts = [timed_bare_script(desktop) for _ in range(rounds)]
+    check, peer, script = min(c[0] for c in checks), min(peers), min(scripts)
     print("    whole check rounds: " + ", ".join(f"{c[0]:.1f} s (peak RSS {c[1]:.0f} MB: {c[2]})" for c in checks))
     print(f"RATIO long page whole check (pytest: capture, compare, report; light+dark) / bare tile calls = "
           f"{check / peer:.2f}x ({check:.1f} s vs {peer:.1f} s, best of {rounds}; target <= 1.3x)")
+    print(f"RATIO long page whole check / a bare Playwright script (launch, goto + networkidle, the same tile "
+          f"calls; no settling, no compare) = {check / script:.2f}x ({check:.1f} s vs {script:.1f} s, best of {rounds})")
     four = long_project(workdir, "four", "{ mobile = [390, 844], desktop = [1280, 800] }")
     timed_pytest(four, "--update-snapshots")
     seconds, peak, tail, pss = timed_pytest(four)
@@ -306,7 +348,10 @@ def main() -> None:
     parser.add_argument("--tile-height", type=int, default=32768,
                         help="px per capture call, for every part (default 32768; the config's default is 16384)")
     parser.add_argument("--rounds", type=int, default=2, help="engine/peer pairs measured back to back; best of each")
+    parser.add_argument("--bare-script", type=Path, help=argparse.SUPPRESS)  # part (b)'s peer, run as its own process
     args = parser.parse_args()
+    if args.bare_script:
+        return bare_script(args.bare_script)
     visual = dataclasses_replace(config.load(REPO / "pyproject.toml").visual, tile_height=args.tile_height)
     if not (visual.root / "index.html").is_file():
         sys.exit("article/dist/index.html is missing: the specimen must exist")
