@@ -31,12 +31,13 @@ def test_schedule_keeps_a_page_for_the_step_that_switches_it():
     schedule = Schedule(FOUR, every)
     assert [(place, FOUR.index(variant)) for place, variant in schedule] == [(0, 0), (1, 1), (2, 2), (3, 3)]
     opened = []
-    # step 1 is to switch step 0's page: the next page to load is step 2's
+    # step 1 is to switch step 0's page, if its scripts never read the scheme: not known yet
+    schedule.load_ahead(0, lambda variant: pytest.fail("nothing is loaded before step 0 is settled"))
+    assert schedule.followed(0) and not schedule.followed(1) and schedule.followed(2)
+    schedule.note_read(0, None)  # they never did: step 1 will switch its page, the next to load is step 2's
     schedule.load_ahead(0, lambda variant: opened.append(variant) or "page of 2")
     assert opened == [FOUR[2]]
-    assert schedule.followed(0) and not schedule.followed(1) and schedule.followed(2)
-    schedule.note_read(0, None)  # step 0's scripts never read the scheme: step 1 will switch its page
-    schedule.load_ahead(0, lambda variant: pytest.fail("one page loads ahead, and step 1 needs none"))
+    schedule.load_ahead(0, lambda variant: pytest.fail("one page loads ahead at a time"))
     schedule.shoot(0, "tiles 0")
     assert schedule.switches_shooting(1) and not schedule.switches_shooting(2)
     assert schedule.keeps(0)
@@ -49,13 +50,14 @@ def test_schedule_keeps_a_page_for_the_step_that_switches_it():
 
 def test_a_page_whose_scripts_read_the_scheme_is_loaded_anew_ahead():
     schedule = Schedule(FOUR, every)
-    schedule.load_ahead(0, lambda variant: types.SimpleNamespace(variant=variant, lane="lane 2"))
     schedule.note_read(0, "matchMedia((prefers-color-scheme: dark))")
     schedule.load_ahead(0, lambda variant: types.SimpleNamespace(variant=variant, lane="fresh lane"))
     schedule.shoot(0, "tiles 0")
     assert not schedule.keeps(0)  # step 0's page is parked: step 1 has a page of its own
     assert not schedule.switches_shooting(1)  # and need not wait for step 0 to be complete
-    assert sorted(schedule.abandon()) == ["fresh lane", "lane 2"] and schedule.abandon() == []
+    assert schedule.opened(1).variant == FOUR[1]
+    schedule.load_ahead(1, lambda variant: types.SimpleNamespace(variant=variant, lane="lane 2"))
+    assert schedule.abandon() == ["lane 2"] and schedule.abandon() == []
 
 
 def test_captures_are_handed_out_in_the_callers_order():
@@ -149,10 +151,10 @@ def traced(tmp_path, monkeypatch, todo, reads=(), fail_prepare=(), heights=()) -
 
 
 def test_a_dark_variant_switches_its_light_page_once_that_is_complete(tmp_path, monkeypatch):
-    # light 0 is complete before dark 1 switches its page; page 2 is loaded from the start,
-    # settled while dark 1's tiles are taken, and tiled once they are answered
+    # light 0 is complete before dark 1 switches its page; page 2 is loaded once page 0 is
+    # settled (so page 1 needs none), settled while dark 1's tiles are taken, tiled after them
     assert traced(tmp_path, monkeypatch, FOUR) == [
-        ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("start", 0),
+        ("open", 0, 1), ("prepare", 0), ("read", 0), ("open", 2, 2), ("start", 0),
         ("complete", 0), ("cancel", 0), ("yield", 0),
         ("read", 0), ("switch", 1, 1), ("prepare", 1), ("start", 1),
         ("prepare", 2), ("read", 2), ("wait_calls", 1), ("start", 2),
@@ -165,14 +167,14 @@ def test_a_dark_variant_switches_its_light_page_once_that_is_complete(tmp_path, 
 
 def test_a_page_that_read_the_scheme_is_loaded_anew_while_the_light_one_is_tiled(tmp_path, monkeypatch):
     assert traced(tmp_path, monkeypatch, FOUR, reads={0: "matchMedia"}) == [
-        ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("open", 1, 3), ("start", 0),
-        ("prepare", 1), ("wait_calls", 0), ("start", 1), ("complete", 0), ("cancel", 0), ("release", 1, True),
-        ("yield", 0),
+        ("open", 0, 1), ("prepare", 0), ("read", 0), ("open", 1, 2), ("start", 0),
+        ("open", 2, 3), ("prepare", 1), ("wait_calls", 0), ("start", 1),
+        ("complete", 0), ("cancel", 0), ("release", 1, True), ("yield", 0),
         ("prepare", 2), ("read", 2), ("wait_calls", 1), ("start", 2),
-        ("complete", 1), ("cancel", 1), ("release", 3, True), ("yield", 1),
+        ("complete", 1), ("cancel", 1), ("release", 2, True), ("yield", 1),
         ("complete", 2), ("cancel", 2), ("yield", 2),
-        ("read", 2), ("switch", 3, 2), ("prepare", 3), ("start", 3),
-        ("complete", 3), ("cancel", 3), ("release", 2, True), ("yield", 3),
+        ("read", 2), ("switch", 3, 3), ("prepare", 3), ("start", 3),
+        ("complete", 3), ("cancel", 3), ("release", 3, True), ("yield", 3),
     ]
 
 
@@ -184,7 +186,7 @@ def test_a_page_taller_than_a_tile_is_closed_not_parked(tmp_path, monkeypatch):
 
 def test_a_failure_hands_over_the_good_captures_before_it_and_closes_every_page(tmp_path, monkeypatch):
     assert traced(tmp_path, monkeypatch, FOUR, fail_prepare={2}) == [
-        ("open", 0, 1), ("open", 2, 2), ("prepare", 0), ("read", 0), ("start", 0),
+        ("open", 0, 1), ("prepare", 0), ("read", 0), ("open", 2, 2), ("start", 0),
         ("complete", 0), ("cancel", 0), ("yield", 0),
         ("read", 0), ("switch", 1, 1), ("prepare", 1), ("start", 1),
         ("prepare", 2), ("release", 2, False), ("complete", 1), ("cancel", 1), ("release", 1, True),

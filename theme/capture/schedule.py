@@ -109,12 +109,15 @@ class Schedule:
     def load_ahead(self, place: int, open_page: Callable[[Variant], Pending]) -> None:
         """Start, with `open_page`, the page of the next step after this one that needs
         a fresh one: a fresh step, or one that would switch a page whose scripts read
-        the scheme. Steps that switch a page are looked past; one page loads ahead."""
+        the scheme. Steps that switch a page are looked past, but only once it is known
+        whether that page read the scheme (note_read): one page loads ahead at a time."""
         for ahead in range(place + 1, len(self.steps)):
             if ahead in self._fresh:
                 return
             follows = self.steps[ahead].follows
-            if follows is None or self._read.get(follows):
+            if follows is not None and follows not in self._read:
+                return  # called again once the page it switches is settled
+            if follows is None or self._read[follows]:
                 self._opened[ahead] = open_page(self.todo[self.steps[ahead].index])
                 self._fresh.add(ahead)
                 return

@@ -226,7 +226,7 @@ class Session:
                     ready = self._readiness.prepare(job, self._nudges.get(variant), say)
                     if schedule.followed(place):
                         schedule.note_read(place, scheme_read(job.page))
-                        schedule.load_ahead(place, self._lanes.open)  # a page to load anew, if it read it
+                        schedule.load_ahead(place, self._lanes.open)  # now known: switch it, or load anew
                 except BaseException:
                     self._lanes.release(job.lane, reuse=False)
                     # the variant before this one is good: hand it over first
