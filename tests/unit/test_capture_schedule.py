@@ -20,7 +20,7 @@ def v(scheme: str, viewport: str = "desktop") -> Variant:
     return Variant("index.html", viewport, width, height, scheme)
 
 
-FOUR = [v("light"), v("dark"), v("light", "mobile"), v("dark", "mobile")]  # plan: 0, 1 (follows 0), 2, 3 (follows 2)
+FOUR = [v("light", "mobile"), v("dark", "mobile"), v("light"), v("dark")]  # plan: 0, 1 (follows 0), 2, 3 (follows 2)
 
 
 def every(_variant) -> bool:
@@ -61,7 +61,7 @@ def test_a_page_whose_scripts_read_the_scheme_is_loaded_anew_ahead():
 
 
 def test_captures_are_handed_out_in_the_callers_order():
-    todo = [v("light", "mobile"), v("dark", "mobile"), v("light"), v("dark")]  # desktop, wider, first
+    todo = [v("light"), v("dark"), v("light", "mobile"), v("dark", "mobile")]  # desktop, widest, last
     schedule = Schedule(todo, every)
     assert [todo.index(variant) for _, variant in schedule] == [2, 3, 0, 1]
     schedule.finished(0, "capture 2")

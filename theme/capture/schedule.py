@@ -42,13 +42,14 @@ def plan(todo: list[Variant], switchable: Callable[[Variant], bool]) -> list[Ste
     benchmarks/README.md), and holding one page for its dark step while another
     was tiled put two such renderers in memory at once.
 
-    Of one page's runs, the wider views go first: a wider page is shorter, so
-    reading it through settles it sooner (the first settle is the only one no
-    tiles overlap), and its tiles, whose rows hold more pixels, cover the
-    narrower page's longer settle (benchmarks/README.md).
+    Of one page's runs, the widest view goes last: its tiles' capture surfaces
+    are the largest (1280 × 32 768 px of RGBA in the GPU and browser processes
+    for a moment), and by then no next page is loading beside them. Widest
+    first was ~1.5 s faster on the long page (a wide page settles sooner) but
+    peaked ~300 MB higher, over 2 GiB (benchmarks/README.md).
     """
     pages = list(dict.fromkeys(v.page for v in todo))  # pages in the caller's order
-    runs = sorted(_runs(todo, switchable), key=lambda run: (pages.index(todo[run[0]].page), -todo[run[0]].width))
+    runs = sorted(_runs(todo, switchable), key=lambda run: (pages.index(todo[run[0]].page), todo[run[0]].width))
     steps: list[Step] = []
     for run in runs:
         for k, i in enumerate(run):
