@@ -38,7 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def tree_pids() -> list[str]:
-    """This process and all its descendants (the browser)."""
+    """This process's descendants: the pytest run being measured and its browser. Not this
+    process, which by then holds what parts (a) and (b) captured in it."""
     parents = {}
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
@@ -53,7 +54,7 @@ def tree_pids() -> list[str]:
             if ppid in pids and pid not in pids:
                 pids.add(pid)
                 changed = True
-    return sorted(pids)
+    return sorted(pids - {str(os.getpid())})
 
 
 def _rollup(pid: str) -> tuple[int, int]:
@@ -73,7 +74,7 @@ def _rollup(pid: str) -> tuple[int, int]:
 
 
 def tree_memory_mb() -> tuple[float, float]:
-    """(summed RSS, summed PSS) of this process and its descendants, in MB."""
+    """(summed RSS, summed PSS) of this process's descendants, in MB."""
     both = [_rollup(pid) for pid in tree_pids()]
     return sum(r for r, _ in both) / 1024, sum(p for _, p in both) / 1024
 
