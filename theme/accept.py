@@ -105,8 +105,6 @@ class Source:
         return pixels
 
 
-
-
 def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool = False,
            artifacts: Sequence[Path] = ()) -> list[Accepted]:
     """Write the actual image of every failed entry (matching `only`) as its baseline.

@@ -313,8 +313,6 @@ def _encode_baseline(image: np.ndarray) -> bytes:
     return images.encode_png(np.ascontiguousarray(rgba[:, :, :3]) if opaque else rgba, optimize=True)
 
 
-
-
 def verify(store: Store) -> list[str]:
     """Problems between the manifest and the files: missing, unrecorded, or altered baselines."""
     m = store.read_manifest()
