@@ -143,6 +143,19 @@ def site(tmp_path_factory) -> Path:
         "computes.html": page('<h2 id="s"></h2><script>document.getElementById("s").textContent ='
                               ' "computed: " + getComputedStyle(document.body).backgroundColor;</script>',
                               '<style>@media (prefers-color-scheme: dark) { body { background: #111 !important; } }</style>'),
+        # Laid out against the viewport's width (a percentage column, width media queries,
+        # one in a shadow root, one that also reads the scheme), many small tiles tall.
+        "fluid.html": page(
+            '<div class="col">' + "".join(f"<h2>Part {k}</h2><p>{'Words that wrap across the column. ' * 30}</p>"
+                                          for k in range(24)) + '</div><x-shadowed></x-shadowed>'
+            '<div style="height:40000px"></div>'  # tall: a short page's calls skip the zero-width step
+            '<script>customElements.define("x-shadowed", class extends HTMLElement { constructor() { super();'
+            ' this.attachShadow({ mode: "closed" }).innerHTML = "<style>@media (min-width: 800px) { p { color:'
+            ' rgb(150, 0, 0); } }</style><p>in a shadow root</p>"; } });</script>',
+            '<style>.col { width: 80%; margin: 0 auto; } @media (min-width: 800px) { .col { width: 60%; } }'
+            ' @media (max-width: 799px) { .col p { color: rgb(0, 90, 0); } }'
+            ' @media (min-width: 800px) and (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }'
+            ' @media (prefers-color-scheme: dark) { .col { border-left: 6px solid rgb(0, 0, 200); } }</style>'),
         "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
         # A fade-in whose element is invisible but for its animation's forwards fill.
         "fadein.html": page('<style>@keyframes show { from { opacity: 0; } to { opacity: 1; } }'
@@ -462,6 +475,47 @@ def test_a_fixed_footer_is_shown_once_where_it_sits_at_scroll_0(small_tiles):
     blue = np.nonzero((cap.image[:, 100, :3] == (0, 0, 200)).all(axis=1))[0]
     assert (blue.min(), blue.max(), len(blue)) == (750, 799, 50)  # the fixed footer at the first screen's bottom
     assert cap.explain["frozen"]["pinned"] == [["div", "fixed", 750]]
+
+
+def test_pinned_to_its_width_a_page_is_not_laid_out_again_by_each_tile_call(small_tiles, monkeypatch):
+    """A beyond-viewport call resizes the view through zero width. Pinned (scripts.PIN_WIDTH),
+    the percentage column keeps its width through every call; unpinned, it is resized by each."""
+    from theme.capture import scripts
+    from theme.capture.tiles import TileJob
+
+    def widths_during_tiles() -> list[int]:
+        with small_tiles.open(at("fluid.html")) as pg:
+            pg.evaluate("() => { window.__widths = []; new ResizeObserver((e) => __widths.push("
+                        "Math.round(e[0].contentRect.width))).observe(document.querySelector('.col')); }")
+            pg.evaluate(scripts.NEXT_FRAME)
+            height = pg.evaluate("document.documentElement.scrollHeight")
+            job = TileJob(pg.context.new_cdp_session(pg), 1280, height, 4096).start()
+            job.image()
+            assert job.times.calls >= 2
+            return pg.evaluate("__widths")
+
+    assert widths_during_tiles() == [768]  # 60% of 1280, observed once, never resized
+    monkeypatch.setattr(scripts, "PIN_WIDTH", "() => 0")
+    assert len(set(widths_during_tiles())) > 1
+
+
+def test_pinning_the_width_changes_no_pixel(small_tiles, monkeypatch):
+    """Both widths, light and dark (the dark one switched from the light page): the same
+    pixels and regions as unpinned captures, and the media rules it pinned counted."""
+    from theme.capture import scripts
+
+    todo = four("fluid.html")
+    pinned = list(small_tiles.capture_all(todo))
+    assert [c.explain["pinned_width"] for c in pinned if not c.timings["switched"]] == [3, 3]
+    assert [c.timings["switched"] for c in pinned] == [False, True, False, True]
+    monkeypatch.setattr(scripts, "PIN_WIDTH", "() => 0")
+    for cap, alone in zip(pinned, small_tiles.capture_all(todo)):
+        assert cap.timings["tile_calls"] >= 2
+        assert np.array_equal(cap.image, alone.image), cap.variant
+        assert [(r.path, r.box) for r in cap.regions] == [(r.path, r.box) for r in alone.regions]
+    desktop_dark, mobile_light = pinned[3].image, pinned[0].image
+    assert ((desktop_dark[:, :, :3].reshape(-1, 3) == (0, 0, 200)).all(axis=1)).any()  # the scheme still switches
+    assert ((mobile_light[:, :, :3].reshape(-1, 3) == (0, 90, 0)).all(axis=1)).any()  # the narrow rule, pinned on
 
 
 def test_after_a_tall_capture_the_page_has_the_next_variants_viewport(small_tiles):

@@ -166,6 +166,7 @@ def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path)
     assert "undefined tags (plain markup, never waited for): d-contents" in toc
     assert "fixed and sticky, pinned where they sit at scroll 0: 1\n    d-contents (sticky, y=" in toc
     assert "reader's view: scrolled through" in toc and "two captures are identical" in toc
+    assert "held at its width for the tiles: <html> and " in toc
     # One box or two: which digits of the number changed decides whether their boxes join.
     changed = restless.split("mask them if they are not yours to fix:\n")[1].splitlines()
     assert "changed between two captures (" in restless and 1 <= len(changed) <= 6

@@ -184,7 +184,9 @@ class Readiness:
         explain["frozen"] = page.evaluate(scripts.FREEZE_VIEW)
         sheets = [scripts.STABLE_CSS] + ([self.style_css] if self.style_css is not None else [])
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
-        return page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
+        bad = page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
+        explain["pinned_width"] = page.evaluate(scripts.PIN_WIDTH)  # after the sheets: they may change it
+        return bad
 
     def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: dict, what: str) -> None:
         """Return once the page is done: no request to our server or a route in flight,

@@ -573,6 +573,58 @@ AFTER_TILES = (
 # ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), a flag set so
 # `screenshot()` knows the page is already prepared, and the configured
 # selectors checked (CHECK_SELECTORS: null, or the first that does not parse).
+# The page held to its width under the tiles. Chromium takes each beyond-viewport
+# capture of a tall page by resizing the view for a moment, through zero width, to
+# the page's height and back: a page laid out against the viewport's width (percentage
+# widths, width media queries) is restyled, laid out and painted again in full
+# for every call (1.3 s of each 2.1 s call on the long runtime page; percentages
+# alone cost 0.5 s on a page of plain paragraphs). Pinned, it lays out as it
+# does now, so its pixels are the same, and a call costs the raster and encode:
+#  - <html> gets min-width = its width now (an adopted sheet: no attribute changes);
+#  - each media rule, sheet or import whose condition reads the viewport's size
+#    is set to what it evaluates to now ('all' / 'not all'), in the document and
+#    every shadow root; one that also reads prefers-color-scheme is left alone,
+#    as a switch of scheme must still reach it.
+# Returns how many conditions were pinned, for --explain.
+PIN_WIDTH = r"""
+() => {
+  const w = window.__themeWatch || { roots: [] };
+  const html = document.documentElement;
+  const style = window.__themeStyleOf || getComputedStyle;  // unwrapped: not the page reading its scheme
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(`html { min-width: ${style(html).width} !important; }`);
+  const sizeish = /(width|height|aspect-ratio|orientation)/i;
+  let pinned = 0;
+  const pin = (media) => {
+    const text = media && media.mediaText;
+    if (!text || !sizeish.test(text) || /prefers-color-scheme/i.test(text)) return;
+    media.mediaText = matchMedia(text).matches ? 'all' : 'not all';
+    pinned++;
+  };
+  const seen = new Set();
+  const walk = (sheet) => {
+    if (!sheet || seen.has(sheet)) return;
+    seen.add(sheet);
+    pin(sheet.media);
+    let rules;
+    try { rules = sheet.cssRules; } catch (e) { return; }  // another origin's sheet: not readable
+    const visit = (list) => {
+      for (const rule of list) {
+        if (rule instanceof CSSMediaRule) pin(rule.media);
+        if (rule instanceof CSSImportRule) { pin(rule.media); walk(rule.styleSheet); }
+        if (rule.cssRules) visit(rule.cssRules);
+      }
+    };
+    visit(rules);
+  };
+  for (const root of [document, ...w.roots]) {
+    for (const s of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) walk(s);
+  }
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  return pinned;
+}
+"""
+
 FREEZE = (
     "({ sheets, flag, selectors }) => { for (const css of sheets) (" + ADOPT_CSS.strip() + ")(css);"
     " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true;"

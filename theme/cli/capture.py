@@ -138,6 +138,9 @@ def explain_lines(cap: Capture, changed: list[str]) -> list[str]:
     pinned = e.get("frozen", {}).get("pinned", [])
     out.append(f"  fixed and sticky, pinned where they sit at scroll 0: {len(pinned)}"
                + "".join(f"\n    {name} ({how}, y={y})" for name, how, y in pinned))
+    if "pinned_width" in e:
+        out.append(f"  held at its width for the tiles: <html> and {e['pinned_width']} media condition(s) on the "
+                   "viewport's size, each set to what it is now")
     frozen = e.get("frozen", {}).get("frozen", [])
     out.append(f"  animated images shown at their first frame: {len(frozen)}" + "".join(f"\n    {u}" for u in frozen))
     if changed:
