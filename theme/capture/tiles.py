@@ -126,10 +126,11 @@ def tile_clips(height: int, tile_height: int) -> list[tuple[int, int, int]]:
 class TileJob:
     """The page's [0, width) × [0, height) in CSS px, `tile_height` rows per DevTools call.
 
-    `Page.captureScreenshot` with `captureBeyondViewport` draws the whole page for
-    each call whatever the clip (the view is grown to the page and shrunk back),
-    so the cost is per call, not per pixel: few tall calls, up to the height where
-    a call drops rows silently (`tile_height`; benchmarks/README.md).
+    `Page.captureScreenshot` with `captureBeyondViewport` grows the view to the page
+    and shrinks it back for each call whatever the clip, so part of the cost is per
+    call, not per pixel: few tall calls, up to the height where a call drops rows
+    silently (`tile_height`; benchmarks/README.md). The page is held to its width
+    first (scripts.PIN_WIDTH), or each call would lay it out and paint it again.
 
     `start()` issues the calls (in the background when it can), each tile is
     base64- and PNG-decoded in a worker thread as soon as it arrives (imagecodecs
