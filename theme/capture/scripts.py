@@ -569,10 +569,6 @@ AFTER_TILES = (
     " undefined: [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))].sort() })"
 )
 
-# The end of settling, in one round trip: screenshot-only sheets adopted (see
-# ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), a flag set so
-# `screenshot()` knows the page is already prepared, and the configured
-# selectors checked (CHECK_SELECTORS: null, or the first that does not parse).
 # The page held to its width under the tiles. Chromium takes each beyond-viewport
 # capture of a tall page by resizing the view for a moment, through zero width, to
 # the page's height and back: a page laid out against the viewport's width (percentage
@@ -591,8 +587,7 @@ PIN_WIDTH = r"""
   const w = window.__themeWatch || { roots: [] };
   const html = document.documentElement;
   const style = window.__themeStyleOf || getComputedStyle;  // unwrapped: not the page reading its scheme
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(`html { min-width: ${style(html).width} !important; }`);
+  const held = `html { min-width: ${style(html).width} !important; }`;
   const sizeish = /(width|height|aspect-ratio|orientation)/i;
   let pinned = 0;
   const pin = (media) => {
@@ -620,11 +615,15 @@ PIN_WIDTH = r"""
   for (const root of [document, ...w.roots]) {
     for (const s of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) walk(s);
   }
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  (""" + ADOPT_CSS.strip() + r""")(held);
   return pinned;
 }
 """
 
+# The end of settling, in one round trip: screenshot-only sheets adopted (see
+# ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), a flag set so
+# `screenshot()` knows the page is already prepared, and the configured
+# selectors checked (CHECK_SELECTORS: null, or the first that does not parse).
 FREEZE = (
     "({ sheets, flag, selectors }) => { for (const css of sheets) (" + ADOPT_CSS.strip() + ")(css);"
     " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true;"
