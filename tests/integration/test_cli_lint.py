@@ -245,3 +245,55 @@ def test_the_render_is_reused_until_a_file_the_page_loaded_changes(tmp_path):
     third = theme("lint", "index.html", cwd=tmp_path)
     assert third.returncode == 1 and "earlier render" not in third.stderr
     assert third.stdout.startswith("index.html:3:17: TL020 class .made is defined by none of the page's stylesheets")
+
+
+CLOSED = """<!DOCTYPE html>
+<html><head><script src="box.js"></script></head>
+<body><x-box class="boxed">x</x-box></body></html>
+"""
+# A component that styles its host from a CLOSED shadow root (element.shadowRoot is null).
+BOX_JS = """customElements.define('x-box', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({ mode: '%s' }).innerHTML = '<style>:host(.boxed) { border: 1px solid }</style><slot></slot>'; }
+});
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("mode", ["open", "closed"])
+def test_a_class_styled_from_a_shadow_root_is_defined_open_or_closed(tmp_path, mode):
+    (tmp_path / "index.html").write_text(CLOSED, encoding="utf-8")
+    (tmp_path / "box.js").write_text(BOX_JS % mode, encoding="utf-8")
+    result = theme("lint", "index.html", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert "1 stylesheet(s) its scripts added (shadow root of <x-box>)" in result.stderr
+
+
+SCRIPT_CLASSES = """<!DOCTYPE html>
+<html><head><script src="https://cdn.example.com/lib.js"></script><script src="draw.js"></script></head>
+<body><p class="drawn">x</p><p class="typo">y</p></body></html>
+"""
+
+
+@pytest.mark.browser
+def test_a_class_the_pages_script_writes_is_known_and_a_blocked_script_is_a_warning(tmp_path):
+    """draw.js writes `<p class="drawn">` (it may also have drawn it): not TL020. The CDN script is
+    blocked (no route), so the page did not run as published: one TL023, no TL020 at all; routed to
+    a local copy, the typo is reported again."""
+    (tmp_path / "index.html").write_text(SCRIPT_CLASSES, encoding="utf-8")
+    (tmp_path / "draw.js").write_text("document.body.insertAdjacentHTML('beforeend', '<p class=\"drawn\">z</p>');\n",
+                                      encoding="utf-8")
+    blocked = theme("lint", "index.html", cwd=tmp_path)
+    assert blocked.returncode == 0 and blocked.stdout.startswith(
+        "index.html:2:13: TL023 warning: script https://cdn.example.com/lib.js did not load in the render "
+        "(blocked: it is not on this machine and no [tool.theme.visual] route covers it)")
+    assert len(blocked.stdout.splitlines()) == 1
+    assert theme("lint", "--strict", "index.html", cwd=tmp_path).returncode == 1
+    (tmp_path / "cdn").mkdir()
+    (tmp_path / "cdn" / "lib.js").write_text("// the library\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.theme]\noutputs = []\n[tool.theme.visual]\nroot = "."\n'
+                                             'pages = ["index.html"]\nroute = { "https://cdn.example.com/" = "cdn" }\n',
+                                             encoding="utf-8")
+    routed = theme("lint", cwd=tmp_path)
+    assert routed.returncode == 1
+    assert [line.split(" ")[:2] for line in routed.stdout.splitlines()] == [["index.html:3:39:", "TL020"]]
+    assert "class .typo is defined by none" in routed.stdout

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from theme.capture import Variant, page_name, slug, variants
-from theme.capture.naming import heading_bases, region_names, safe_segment
+from theme.capture.naming import TITLE, heading_bases, naming_heading, own_base, region_names, safe_segment
 from theme.capture.model import Region
-from theme.capture.regions import clip_box
+from theme.capture.regions import clip_box, regions
 from theme.config import VisualConfig
 from theme.errors import ConfigError
 
@@ -124,3 +124,70 @@ def test_region_path_is_key_then_name():
 ])
 def test_clip_box(box, expected):
     assert clip_box(box, 100, 100) == expected
+
+
+# ---------------------------------------------------------------- before the article's first heading
+
+# Where each heading of a Distill page stands (scripts.REGIONS `placed`): the title,
+# the byline's four (chrome element 0), the body's two, the appendix's (chrome 1).
+HEADINGS = ["Sequence Modeling", "Authors", "Affiliations", "Published", "DOI", "Introduction", "Method",
+            "Notes"]
+PLACED = [TITLE, 0, 0, 0, 0, None, None, 1]
+
+
+@pytest.mark.parametrize("preceding, inside, expected", [
+    (None, (), None),  # nothing precedes it
+    (0, (), None),  # in the title block: the title heading does not name by nearness
+    (4, (), None),  # after the byline's "DOI", before the body's first heading
+    (5, (), 5),  # after "Introduction"
+    (7, (), 6),  # after the appendix's "Notes" but outside the appendix: the body's last heading
+    (7, (1,), 7),  # inside the appendix, after its "Notes"
+    (4, (0,), 4),  # inside the byline: its own heading
+])
+def test_the_naming_heading_passes_over_chrome_and_the_title(preceding, inside, expected):
+    assert naming_heading(preceding, PLACED, inside) == expected
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("teaser", "A caption", "The Title"), "teaser"),  # its own id first
+    (("", "How CTC collapsing works", "The Title"), "how-ctc-collapsing-works"),  # then its caption
+    (("", "  ", "Sequence Modeling With CTC"), "sequence-modeling-with-ctc"),  # then the title
+    (("", "", None), "top"),  # then nothing to go by
+    (("🎉", "", None), "top"),  # an id with no letters slugs to the same fallback
+])
+def test_own_base_is_id_then_caption_then_title(args, expected):
+    assert own_base(*args) == expected
+
+
+def test_regions_before_the_first_heading_are_named_by_their_own_base_and_counted_per_base():
+    bases = heading_bases(HEADINGS)
+    own = ["sequence-modeling", "teaser", "sequence-modeling", "", ""]
+    names = region_names([None, None, None, 5, 5], bases, own)
+    assert names == ["sequence-modeling", "teaser", "sequence-modeling-2", "introduction", "introduction-2"]
+    assert not any(name.startswith("doi") for name in names)
+
+
+def test_an_own_base_equal_to_a_heading_base_never_collides():
+    bases = heading_bases(["Introduction"])
+    assert region_names([None, 0], bases, ["introduction", ""]) == ["introduction", "introduction-2"]
+
+
+def test_the_specimen_layout_names_regions_in_the_body_as_before():
+    """Regions after the body's first heading keep the name of the nearest heading."""
+    bases = heading_bases(HEADINGS)
+    before = region_names([5, 6, 6], bases)
+    heading_of = [naming_heading(h, PLACED) for h in (5, 6, 6)]
+    assert region_names(heading_of, bases, ["", "", ""]) == before == ["introduction", "method", "method-2"]
+
+
+def test_regions_from_a_measured_page():
+    """regions.regions() on what scripts.REGIONS returns: names and the section heading shown in messages."""
+    box = [0, 0, 10, 10]
+    found = {"headings": HEADINGS, "placed": PLACED, "title": "Sequence Modeling", "regions": {"figure": [
+        {"box": box, "heading": 0, "selector": "d-title > figure", "inside": [], "id": "", "caption": ""},
+        {"box": box, "heading": 4, "selector": "d-article > figure", "inside": [], "id": "", "caption": "Teaser"},
+        {"box": box, "heading": 5, "selector": "d-article > figure:nth-of-type(2)", "inside": []},
+    ]}}
+    got = [(r.name, r.heading) for r in regions(found, {"figure": "figure"}, 100, 100)]
+    assert got == [("sequence-modeling", "Sequence Modeling"), ("teaser", "Sequence Modeling"),
+                   ("introduction", "Introduction")]

@@ -49,3 +49,30 @@ def test_an_unreadable_entry_is_a_miss(site):
     cache.store(page, site, {}, [], RESULT)
     next(cache.folder().iterdir()).write_text("{not json", encoding="utf-8")
     assert cache.load(page, site, {}) is None
+
+
+def test_what_a_render_learned_comes_back_whole(site):
+    """The scripts' classes and the blocked scripts survive the cache: a second run warns the same."""
+    from pathlib import Path
+
+    from theme.lint.css import ClassDef
+    from theme.lint.render import Rendered
+
+    page = site / "index.html"
+    learned = Rendered({"marker": ClassDef("marker", Path("rendered: document"), 0, 0)}, 1, ["document"], {"marker"},
+                       {"name", "affiliation"}, ["https://distill.pub/template.v2.js"])
+    cache.store(page, site, {}, [site / "a.js"], learned.to_json())
+    again = Rendered.from_json(cache.load(page, site, {}))
+    assert (again.script_classes, again.blocked, again.cached) == (
+        {"name", "affiliation"}, ["https://distill.pub/template.v2.js"], True)
+    assert again.to_json() == learned.to_json()
+
+
+def test_an_entry_from_an_older_lint_is_a_miss(site):
+    """VERSION is part of the key: an entry written before the render learned more is not reused."""
+    page = site / "index.html"
+    cache.store(page, site, {}, [], RESULT)
+    entry = next(cache.folder().iterdir())
+    entry.write_text(entry.read_text(encoding="utf-8").replace(f'"version": {cache.VERSION}', '"version": 1'),
+                     encoding="utf-8")
+    assert cache.load(page, site, {}) is None

@@ -96,3 +96,33 @@ def test_copies_differ_at_first_differing_line_and_column(a, b, where):
     problems = checks.check_copies(parse_text(a, Path("dist/index.html")), parse_text(b, Path("src/index.html")))
     assert [(p.line, p.col) for p in problems] == where
     assert all(p.code == "TL040" and "src/index.html" in p.message for p in problems)
+
+
+def test_a_class_the_pages_scripts_use_is_known_but_never_offered_as_a_hint():
+    """Distill's byline writes `.name` and `.affiliation`, which no sheet styles: not TL020. A
+    typo is still reported, and its hint comes from the stylesheets only."""
+    page = parse_text('<p class="affiliation">A</p>\n<p class="affiliatoin">B</p>')
+    defined = {**DEFINED, "affiliations": ClassDef("affiliations", CSS, 9, 1)}
+    problems = checks.check_document(page, defined, known={"affiliation", "name"})
+    assert [(p.code, p.line, p.col) for p in problems] == [("TL020", 2, 11)]
+    assert "did you mean .affiliations?" in problems[0].message
+    [before] = checks.check_document(parse_text('<p class="affiliation">A</p>'), defined)
+    assert "did you mean .affiliations?" in before.message  # what the issue saw without `known`
+
+
+BLOCKED_PAGE = ('<!doctype html>\n<head>\n  <script src="https://distill.pub/template.v2.js"></script>\n'
+                '  <script src="//cdn.example.com/x.js"></script>\n  <script src="local.js"></script>\n</head>')
+
+
+def test_a_blocked_script_of_the_page_is_a_warning_at_its_element_naming_url_and_route():
+    doc = parse_text(BLOCKED_PAGE)
+    blocked = {"https://distill.pub/template.v2.js": "blocked: no route covers it",
+               "http://cdn.example.com/x.js": "blocked: no route covers it",
+               "https://distill.pub/third-party/katex/katex.min.js": "blocked"}  # not the page's own
+    problems = checks.check_blocked_scripts(doc, "http://127.0.0.1/index.html", blocked)
+    assert [(p.code, p.line, p.col, p.severity) for p in problems] == [
+        ("TL023", 3, 3, "warning"), ("TL023", 4, 3, "warning")]
+    assert "script https://distill.pub/template.v2.js did not load in the render (blocked: no route" in \
+        problems[0].message
+    assert "TL020 is skipped" in problems[0].message and "[tool.theme.visual] route" in problems[0].message
+    assert checks.check_blocked_scripts(doc, "http://127.0.0.1/index.html", {}) == []

@@ -1,6 +1,7 @@
 """Pure naming rules: variants of the capture matrix, slugs, and region names
-(`<key>/<heading-slug>[-k]`). Nothing here touches a browser, so all of it is
-unit-tested on plain data.
+(`<key>/<heading-slug>[-k]`, or before the article's first heading `<key>/<id,
+caption or title slug>[-k]`). Nothing here touches a browser, so all of it is
+unit-tested on plain data (scripts.REGIONS measures what these rules read).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence, Union
 
 from ..config import VisualConfig
 from ..errors import ConfigError
@@ -17,7 +18,23 @@ from ..errors import ConfigError
 # Long enough to stay readable, short enough that `<out>/<page>/<variant>/<key>/<name>.png`
 # stays far below the 255-byte file-name limit of common filesystems.
 SLUG_MAX = 60
-TOP = "top"  # the name base of a region that no heading precedes
+TOP = "top"  # the name base of a region that no heading precedes and that has no id, caption or title
+
+# Page chrome: elements a runtime draws around the article, whose headings ("Authors",
+# "DOI", "Footnotes", "Updates and Corrections", "Table of contents") name no part of the
+# article. These are the Distill v2 components that draw headings of their own or hold
+# those that do (article/dist/assets/distill/template.v2.js: byline, footnote and citation
+# lists, references, table of contents, review interstitial, appendix, header, footer),
+# plus <nav>, whose heading names a list of links. A heading inside chrome names only
+# regions inside that same element (a table in the appendix under its "Notation").
+CHROME = ("d-byline", "d-appendix", "d-footnote-list", "d-citation-list", "d-references", "d-toc",
+          "d-interstitial", "distill-header", "distill-appendix", "distill-footer", "nav")
+# The title block: its heading is the article's title, the name of what precedes the body's
+# first heading rather than a section of it.
+TITLE = "d-title"
+# Where a heading stands (scripts.REGIONS `placed`): None in the article, TITLE in the title
+# block, else the document-order index of the innermost CHROME element around it.
+Place = Union[None, str, int]
 
 
 def slug(text: str, *, fallback: str = "section") -> str:
@@ -113,7 +130,8 @@ def heading_bases(headings: Sequence[str]) -> list[str]:
     return out
 
 
-def region_names(heading_of: Iterable[int | None], bases: Sequence[str]) -> list[str]:
+def region_names(heading_of: Iterable[int | None], bases: Sequence[str],
+                 own: Sequence[str] | None = None) -> list[str]:
     """Names for one key's elements in document order.
 
     An element is named by the nearest heading (h1–h4) that precedes it, and `-k`
@@ -122,18 +140,21 @@ def region_names(heading_of: Iterable[int | None], bases: Sequence[str]) -> list
     renames nothing in section B, where a global counter (`note-box-7`) would
     shift every later name.
 
-    `heading_of[i]` is the index (into `bases`) of the heading preceding element
-    i, or None when no heading precedes it ('top'). A collision can only come
-    from a heading whose slug itself ends in '-<digits>' ("Step 2"); the later
-    name then takes the next free '-k', which keeps every name unique.
+    `heading_of[i]` is the index (into `bases`) of the heading naming element i
+    (naming_heading), or None when none does: it is then named `own[i]` (own_base;
+    'top' without `own`), counted the same way among the elements of that base. A
+    collision can only come from a base that itself ends in '-<digits>' ("Step 2",
+    an id "fig-2"); the later name then takes the next free '-k', which keeps every
+    name unique.
     """
-    per_heading: dict[int | None, int] = {}
+    per_base: dict[tuple[str, int | str], int] = {}
     used: set[str] = set()
     names = []
-    for h in heading_of:
-        per_heading[h] = per_heading.get(h, 0) + 1
-        base = TOP if h is None else bases[h]
-        k = per_heading[h]
+    for i, h in enumerate(heading_of):
+        base = (own[i] if own is not None else TOP) if h is None else bases[h]
+        counter = ("own", base) if h is None else ("heading", h)
+        per_base[counter] = per_base.get(counter, 0) + 1
+        k = per_base[counter]
         name = base if k == 1 else f"{base}-{k}"
         while name in used:
             k += 1
@@ -141,3 +162,27 @@ def region_names(heading_of: Iterable[int | None], bases: Sequence[str]) -> list
         used.add(name)
         names.append(name)
     return names
+
+
+def naming_heading(preceding: int | None, placed: Sequence[Place], inside: Collection[int] = ()) -> int | None:
+    """The heading that names an element: from `preceding` (the index of the nearest h1–h4
+    before it), back to the nearest one in the article, or in chrome the element is
+    `inside` (indices of the CHROME elements around it). None: no article heading precedes
+    it, and it is named by own_base instead. A title heading never names by nearness."""
+    h = preceding
+    while h is not None and h >= 0:
+        place = placed[h]
+        if place is None or (place != TITLE and place in inside):
+            return h
+        h -= 1
+    return None
+
+
+def own_base(element_id: str = "", caption: str = "", title: str | None = None) -> str:
+    """The name base of an element no article heading precedes: its own id, else its
+    caption, else the article's title (the d-title heading), else 'top'. A reader finds
+    each on the page; the byline's "DOI", which precedes it too, names nothing of it."""
+    for text in (element_id, caption, title):
+        if text and text.strip():
+            return slug(text, fallback=TOP)
+    return TOP

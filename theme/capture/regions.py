@@ -9,7 +9,7 @@ import numpy as np
 
 from . import scripts
 from .model import Nudges, Region
-from .naming import heading_bases, region_names
+from .naming import heading_bases, naming_heading, own_base, region_names
 
 
 def clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int, int] | None:
@@ -25,24 +25,34 @@ def clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int, 
 def named(found: dict, selectors: Mapping[str, str]) -> Iterator[tuple[str, str, int, dict]]:
     """(key, name, ordinal, measured item) of every region element, in config-key then
     document order; `ordinal` is the element's place among its key's visible matches.
-    `found` is what scripts.REGIONS measured; `selectors` the config's regions."""
+    `found` is what scripts.REGIONS measured; `selectors` the config's regions. Each
+    item gains "named_by": the index of the heading it is named after, or None
+    (then its id, caption or the title names it: naming.own_base)."""
     bases = heading_bases(found["headings"])
+    placed = found.get("placed") or [None] * len(found["headings"])
     for key in selectors:
         items = found["regions"].get(key, [])
-        names = region_names([it["heading"] for it in items], bases)
+        for it in items:
+            it["named_by"] = naming_heading(it["heading"], placed, it.get("inside", ()))
+        own = [own_base(it.get("id", ""), it.get("caption", ""), found.get("title"))
+               if it["named_by"] is None else "" for it in items]
+        names = region_names([it["named_by"] for it in items], bases, own)
         for ordinal, (item, name) in enumerate(zip(items, names)):
             yield key, name, ordinal, item
 
 
 def regions(found: dict, selectors: Mapping[str, str], width: int, height: int) -> list[Region]:
-    """Every named region with a box left inside the width × height image."""
+    """Every named region with a box left inside the width × height image. Its `heading`
+    is that of the section it is in: the one it is named after, else the article's
+    title (before the first heading of its body), else ""."""
     headings = found["headings"]
     out = []
     for key, name, _ordinal, item in named(found, selectors):
         box = clip_box(item["box"], width, height)
         if box is None:
             continue  # named first, so skipping it renames nothing
-        heading = headings[item["heading"]] if item["heading"] is not None else ""
+        h = item["named_by"]
+        heading = headings[h] if h is not None else (found.get("title") or "")
         out.append(Region(key, name, box, heading, item["selector"], tuple(item["box"])))
     return out
 

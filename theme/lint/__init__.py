@@ -1,15 +1,18 @@
 """`theme lint`: find the markup that silently defeats the theme.
 
 Classes (TL020) are checked against the stylesheets each page loads (sources.py), plus what its scripts
-supply, learned by rendering it once in Chromium (render.py; skipped with render=False). TL021 (a warning)
-and TL040/TL041 judge the article as a whole, so they run only on the configured pages. Codes: model.CODES.
+supply, learned by rendering it once in Chromium (render.py; skipped with render=False): the sheets they
+add and the classes they write or look up (script_classes.py). A page whose own script was blocked in
+that render gets TL023 instead of TL020. TL021 (a warning) and TL040/TL041 judge the article as a
+whole, so they run only on the configured pages. Codes: model.CODES.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
+from urllib.parse import quote
 
 from ..config import Config
 from ..errors import LintError
@@ -145,6 +148,9 @@ def _summary(page: Path, sources: Sources, rendered, scripts: bool, render: bool
                  f"({', '.join(rendered.hosts) or 'none'})")
     elif scripts and not render:
         said += "; its scripts not run (--no-render): classes they supply are unknown"
+    if rendered is not None and rendered.blocked:
+        said += (f"; blocked in the render: {', '.join(rendered.blocked)} (route an address to a local "
+                 "copy to load it)")
     if sources.not_read:
         said += (f"; not read (remote): {', '.join(sources.not_read)}; pass a local copy with --css "
                  "or route its address")
@@ -167,7 +173,8 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
         rendered = render_mod.render({p: (site_root(p, config), sources[p]) for p in scripted}, route)
     problems: list[Problem] = []
     for path, doc in docs.items():
-        problems += _page_problems(doc, sources[path], rendered.get(path), path in scripted)
+        url = _page_url(path, site_root(path, config))
+        problems += _page_problems(doc, sources[path], rendered.get(path), path in scripted, url, route)
     problems += _copy_problems(docs, config)
     if not paths and outputs:
         problems += _unused_problems(outputs, docs, rendered)
@@ -175,18 +182,42 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
     return LintResult(sorted(set(problems), key=lambda p: (str(p.path), p.line, p.col, p.code)), files, said)
 
 
-def _page_problems(doc: Document, sources: Sources, rendered, scripted: bool) -> list[Problem]:
-    """One page's checks, its classes defined by its own sheets first, then by its rendered ones."""
+def _page_problems(doc: Document, sources: Sources, rendered, scripted: bool, page_url: str,
+                   route: Mapping[str, Path]) -> list[Problem]:
+    """One page's checks, its classes defined by its own sheets first, then by its rendered ones
+    and known to its scripts. A page whose own <script src> was blocked in the render did not
+    run as published: what its classes mean is unknown, so TL023 says so instead of TL020."""
     defined = dict(sources.defined)
     for name, where in (rendered.defined.items() if rendered is not None else ()):
         defined.setdefault(name, where)
     unread = scripted and rendered is None
-    return checks.check_document(doc, defined, unread) + sources.problems
+    blocked = checks.check_blocked_scripts(doc, page_url, {url: _why_blocked(url, route)
+                                                           for url in rendered.blocked}) if rendered else []
+    known = rendered.script_classes if rendered is not None else set()
+    return checks.check_document(doc, None if blocked else defined, unread, known) + blocked + sources.problems
+
+
+def _page_url(page: Path, root: Path) -> str:
+    """The page's address as the render serves it (only its path matters: what a render blocks
+    is remote, and a protocol-relative address resolves to http: as on the local server)."""
+    try:
+        rel = page.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        rel = page.name
+    return f"http://127.0.0.1/{quote(rel)}"
+
+
+def _why_blocked(url: str, route: Mapping[str, Path]) -> str:
+    from ..capture.lanes import routed_file  # the capture's own rule
+
+    if routed_file(route, url)[0]:
+        return "blocked: a [tool.theme.visual] route prefix covers it, but no file is there"
+    return "blocked: it is not on this machine and no [tool.theme.visual] route covers it"
 
 
 def _unused_problems(outputs: list[Path], docs: dict[Path, Document], rendered: dict) -> list[Problem]:
     """TL021: theme classes no page uses, in its markup, its rendered DOM or its local scripts."""
     used = {cls for doc in docs.values() for cls, _ in checks.used_classes(doc)}
-    used |= {cls for r in rendered.values() for cls in r.dom_classes}
+    used |= {cls for r in rendered.values() for cls in r.dom_classes | r.script_classes}
     scripts = [text for doc in docs.values() for text in _local_scripts(doc)]
     return checks.check_unused_classes(classes_in_files(outputs), used, scripts)

@@ -16,7 +16,7 @@ from typing import Mapping
 from .. import __version__
 from ..fsutil import atomic_write_text
 
-VERSION = 1  # raise when what a render collects changes
+VERSION = 2  # raise when what a render collects changes
 
 
 ENV = "THEME_LINT_CACHE"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Iterable, Iterator, Mapping
+from typing import Collection, Iterable, Iterator, Mapping
+from urllib.parse import urljoin
 
 from .css import ClassDef
 from .model import Problem, display
@@ -146,15 +147,16 @@ def used_classes(doc: Document) -> Iterator[tuple[str, object]]:
 
 
 def check_unknown_classes(doc: Document, defined: Mapping[str, ClassDef],
-                          scripts_unread: bool = False) -> list[Problem]:
-    """TL020 for each class no stylesheet defines; `scripts_unread`: the page's scripts were not
-    run (--no-render), so the message says they may supply it."""
+                          scripts_unread: bool = False, known: Collection[str] = ()) -> list[Problem]:
+    """TL020 for each class no stylesheet defines and the page's scripts do not use (`known`:
+    they write or look it up, script_classes.py); `scripts_unread`: the page's scripts were not
+    run (--no-render), so the message says they may supply it. Hints come from `defined` only."""
     unread = "; its scripts were not run (--no-render) and may define it" if scripts_unread else ""
     problems = []
     for el in doc.elements():
         where = None
         for cls in classes_of(el):
-            if cls in defined:
+            if cls in defined or cls in known:
                 continue
             where = where if where is not None else class_positions(doc, el)
             hint = difflib.get_close_matches(cls, list(defined), n=1)
@@ -221,11 +223,29 @@ def _check_language(doc: Document, el) -> list[Problem]:
 
 
 def check_document(doc: Document, defined: Mapping[str, ClassDef] | None,
-                   scripts_unread: bool = False) -> list[Problem]:
+                   scripts_unread: bool = False, known: Collection[str] = ()) -> list[Problem]:
     """Every single-document check; class checks only when the page's classes are known (`defined`)."""
     problems = check_paragraph_splits(doc) + check_note_boxes(doc) + check_math_and_code(doc)
     if defined is not None:
-        problems += check_unknown_classes(doc, defined, scripts_unread)
+        problems += check_unknown_classes(doc, defined, scripts_unread, known)
+    return problems
+
+
+# ----------------------------------------------------------------- TL023
+
+
+def check_blocked_scripts(doc: Document, page_url: str, blocked: Mapping[str, str]) -> list[Problem]:
+    """TL023 at each <script src> of the page whose address the render blocked (`blocked`:
+    absolute URL -> why; `page_url`: the page's own, which its relative addresses resolve from)."""
+    problems = []
+    for el in doc.elements():
+        src = (el.get("src") or "").strip() if el.tag == "script" else ""
+        url = urljoin(page_url, src) if src else ""
+        if url in blocked:
+            problems.append(_on(doc, el, "TL023",
+                f"script {url} did not load in the render ({blocked[url]}), so the classes it supplies "
+                "are unknown and TL020 is skipped on this page; route its address to a local copy "
+                "([tool.theme.visual] route)"))
     return problems
 
 

@@ -22,6 +22,7 @@ CODES: dict[str, tuple[str, str]] = {
     "TL020": (ERROR, "class used by the page but defined by none of its stylesheets (nor its scripts')"),
     "TL021": (WARNING, "class defined by the theme CSS but used by no linted page or script"),
     "TL022": (ERROR, "a stylesheet the page links or @imports is missing"),
+    "TL023": (WARNING, "a script the page loads was blocked in the render: TL020 skipped on that page"),
     "TL030": (ERROR, "empty <d-math>"),
     "TL031": (ERROR, "empty <d-code>"),
     "TL032": (ERROR, "<d-code> language not in the known list"),

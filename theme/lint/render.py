@@ -1,6 +1,8 @@
 """What a page's scripts supply, learned by loading it once in a real Chromium (theme.capture):
-the stylesheets present after load (document, adopted, inside shadow roots) and the class names
-on its rendered DOM. Served from 127.0.0.1 with the capture's routing; nothing leaves the machine.
+the stylesheets present after load (document, adopted, inside shadow roots), the class names
+on its rendered DOM, the classes its scripts write or look up (script_classes.py: a runtime's
+own markup, drawn now or already in a pre-rendered page) and the scripts that were blocked.
+Served from 127.0.0.1 with the capture's routing; nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ..config import VisualConfig
 from ..errors import LintError, ThemeError
 from . import cache
 from .css import ClassDef, parse_sheet
+from .script_classes import classes_in_script
 from .model import display
 from .sources import Sources
 
@@ -39,18 +42,29 @@ COLLECT = """() => {
                  css: again ? null : css, again});
     for (const rule of list || []) if (rule.styleSheet) add(rule.styleSheet, where);  // @import
   };
+  // The page's scripts: addresses of those with a src, the text of inline ones (not JSON data).
+  const scripts = new Set(), inline = [], JS = ['', 'module', 'text/javascript', 'application/javascript'];
+  const script = (el) => {
+    if (el.src) scripts.add(el.src);
+    else if (JS.includes((el.getAttribute('type') || '').trim().toLowerCase())) inline.push(el.text);
+  };
+  // Closed shadow roots too: the capture's WATCH init script keeps every root attached.
+  const closed = new Map(((window.__themeWatch || {}).roots || []).map((r) => [r.host, r]));
   const visit = (root, where) => {
     for (const s of root.styleSheets || []) add(s, where);
     for (const s of root.adoptedStyleSheets || []) add(s, where);
     for (const el of root.querySelectorAll('*')) {
       for (const c of el.classList || []) classes.add(c);
-      if (el.shadowRoot) visit(el.shadowRoot, 'shadow root of <' + el.localName + '>');
+      if (el.localName === 'script') script(el);
+      const shadow = el.shadowRoot || closed.get(el);
+      if (shadow) visit(shadow, 'shadow root of <' + el.localName + '>');
     }
   };
   visit(document, 'document');
   // Every file fetched, scripts' fetches included: the inputs the cache is keyed on.
-  const resources = performance.getEntriesByType('resource').map((e) => e.name);
-  return {sheets, classes: [...classes], resources};
+  const entries = performance.getEntriesByType('resource');
+  for (const e of entries) if (e.initiatorType === 'script') scripts.add(e.name);  // module imports too
+  return {sheets, classes: [...classes], resources: entries.map((e) => e.name), scripts: [...scripts], inline};
 }"""
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
 # that many may have fetched more than the list shows, so its render is not cached.
@@ -65,16 +79,19 @@ class Rendered:
     sheets: int = 0  # stylesheets the static read did not see
     hosts: list[str] = field(default_factory=list)  # where they were (document, shadow root of <d-math>…)
     dom_classes: set[str] = field(default_factory=set)
+    script_classes: set[str] = field(default_factory=set)  # written or looked up by its scripts
+    blocked: list[str] = field(default_factory=list)  # scripts the render aborted (no `route` covers them)
     cached: bool = False  # taken from the cache: no file it loaded has changed since
 
     def to_json(self) -> dict:
         return {"defined": {n: str(d.path) for n, d in sorted(self.defined.items())}, "sheets": self.sheets,
-                "hosts": self.hosts, "dom_classes": sorted(self.dom_classes)}
+                "hosts": self.hosts, "dom_classes": sorted(self.dom_classes),
+                "script_classes": sorted(self.script_classes), "blocked": self.blocked}
 
     @classmethod
     def from_json(cls, data: dict) -> "Rendered":
         return cls({n: ClassDef(n, Path(label), 0, 0) for n, label in data["defined"].items()}, data["sheets"],
-                   data["hosts"], set(data["dom_classes"]), cached=True)
+                   data["hosts"], set(data["dom_classes"]), set(data["script_classes"]), data["blocked"], cached=True)
 
 
 def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]) -> dict[Path, Rendered]:
@@ -116,7 +133,9 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
         except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
             pass
         found = page.evaluate(COLLECT)
-    rendered = Rendered(dom_classes=set(found["classes"]))
+        blocked = sorted(url for url in found["scripts"] if url in job.aborted)
+    rendered = Rendered(dom_classes=set(found["classes"]), blocked=blocked)
+    rendered.script_classes = _script_classes(session.server, found["scripts"], found["inline"], route)
     for sheet in found["sheets"]:
         if sheet["again"]:
             continue  # the same rules as a sheet already read
@@ -135,6 +154,20 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
     resources = found["resources"]
     inputs = None if len(resources) >= RESOURCE_BUFFER else _files(session.server, resources, route)
     return rendered, inputs
+
+
+def _script_classes(server, urls: list[str], inline: list[str], route: Mapping[str, Path]) -> set[str]:
+    """The classes the page's scripts write or look up: inline ones, and each served or
+    routed file (a blocked one has no text: the page says so through Rendered.blocked)."""
+    found: set[str] = set()
+    for text in inline:
+        found |= classes_in_script(text)
+    for path in _files(server, sorted(set(urls)), route):
+        try:
+            found |= classes_in_script(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue  # a missing script defines nothing
+    return found
 
 
 def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
