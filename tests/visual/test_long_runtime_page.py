@@ -23,6 +23,7 @@ from theme.config import VisualConfig
 from theme.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from freeze_probe import MOVED, before_freezing  # noqa: E402
 from runtime_pages import KATEX_ROUTE  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -90,6 +91,25 @@ def test_twenty_captures_of_the_long_page_are_identical_and_whole(session):
         cap = session.capture(DESKTOP)
         assert hashlib.sha256(cap.image.tobytes()).hexdigest() == digest
         assert [(r.path, r.box) for r in cap.regions] == boxes
+
+
+def test_freezing_moves_no_element_and_the_image_is_as_tall_as_the_page(session, monkeypatch):
+    """Everything the engine does to the page before its tiles (its three GIFs at their first
+    frame, the sticky contents pinned, the screenshot-only CSS, the width held) leaves every
+    element's box where it was, the runtime's shadow roots included, and the image is as
+    tall as the page's scrollHeight before freezing (tests/visual/freeze_probe.py)."""
+    monkeypatch.setattr(scripts, "FREEZE_VIEW", before_freezing(scripts.FREEZE_VIEW))
+    with session.open(DESKTOP) as page:
+        page.evaluate(scripts.NEXT_FRAME)
+        moved = page.evaluate(MOVED)
+    assert moved["elements"] > 12_000  # most of them KaTeX's and the code blocks' inside shadow roots
+    assert (moved["count"], moved["first"]) == (0, [])
+    assert moved["size"][0] == moved["size"][1]
+    cap = session.capture(DESKTOP)
+    frozen = cap.explain["frozen"]
+    assert len(frozen["frozen"]) == 3 and [how for _n, how, _y in frozen["pinned"]] == ["sticky"]
+    width, height = frozen["size_before"]
+    assert height >= 120_000 and cap.image.shape[:2] == (height, width)
 
 
 def test_a_viewport_grown_to_the_page_loses_rows_and_the_guard_refuses_it(session_runtime_rule):

@@ -18,6 +18,7 @@ from .model import Nudges, Progress, label, mark
 from .naming import Variant
 from .regions import nudge
 from .tiles import TileTimes
+from .unmoved import check_unmoved
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_FLAG = "__themeStable"  # set on a page once its screenshot-only CSS is in (screenshot())
@@ -186,6 +187,7 @@ class Readiness:
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
         bad = page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
         explain["pinned_width"] = page.evaluate(scripts.PIN_WIDTH)  # after the sheets: they may change it
+        explain["unmoved"] = check_unmoved(page, where)  # none of the above moved an element
         return bad
 
     def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: dict, what: str) -> None:

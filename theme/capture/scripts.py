@@ -226,80 +226,6 @@ async () => {
 }
 """
 
-# The reader's view frozen, once the page has settled after READ_THROUGH:
-#  - IntersectionObservers disconnected: a beyond-viewport capture grows the
-#    view to the whole page, and an observer would see every element come on
-#    screen, fire, and change the page during or between the tiles;
-#  - inline SVG animations paused at 0 s; animated GIF/APNG/WebP images drawn
-#    as their first frame (decoded by WebCodecs' ImageDecoder, shown with CSS
-#    `content`), so they show one frame, the same one every run;
-#  - fixed and sticky elements pinned where they sit at scroll 0 (absolute or
-#    relative, with the offset measured): a beyond-viewport capture lays the
-#    page out in a view as tall as the page, where `bottom: 0` or a sticky box
-#    would sit elsewhere; pinned, the full-page image shows them once, where a
-#    reader sees them at the top, and the wholeness guard can measure their text.
-# Returns what it did, for --explain.
-FREEZE_VIEW = r"""
-async () => {
-  const w = window.__themeWatch || { observers: [], roots: [] };
-  for (const o of w.observers) { try { o.disconnect(); } catch (e) {} }
-  const style = window.__themeStyleOf || getComputedStyle;
-  for (const svg of document.querySelectorAll('svg')) {
-    try { if (svg.animationsPaused && !svg.animationsPaused()) { svg.pauseAnimations(); svg.setCurrentTime(0); } } catch (e) {}
-  }
-  const frozen = [];
-  if ('ImageDecoder' in window) {
-    for (const img of [...document.images]) {
-      const src = img.currentSrc || img.src;
-      if (!src || src.startsWith('data:') || !img.naturalWidth || /\.(svg|jpe?g)([?#]|$)/i.test(src)) continue;
-      try {
-        const res = await fetch(src);
-        const data = await res.arrayBuffer();  // read whole: a body left unread is a request never finished
-        const type = (res.headers.get('content-type') || '').split(';')[0].trim();
-        if (!/^image\/(gif|png|apng|webp|avif)$/.test(type) || !(await ImageDecoder.isTypeSupported(type))) continue;
-        const dec = new ImageDecoder({ data, type });
-        await dec.tracks.ready;
-        const track = dec.tracks.selectedTrack;
-        if (!track || !track.animated) { dec.close(); continue; }
-        const { image } = await dec.decode({ frameIndex: 0 });
-        const canvas = document.createElement('canvas');
-        canvas.width = image.displayWidth; canvas.height = image.displayHeight;
-        canvas.getContext('2d').drawImage(image, 0, 0);
-        image.close(); dec.close();
-        const blob = await new Promise((r) => canvas.toBlob(r, 'image/png'));
-        // Drawn in place of the animation by CSS `content`, so src, srcset and the
-        // page's selectors on them stay as the author wrote them.
-        const still = new Image();
-        still.src = URL.createObjectURL(blob);
-        await still.decode().catch(() => {});
-        img.style.setProperty('content', `url("${still.src}")`, 'important');
-        frozen.push(src);
-      } catch (e) {}
-    }
-  }
-  const pinned = [];
-  const set = (el, props) => { for (const [k, v] of Object.entries(props)) el.style.setProperty(k, v, 'important'); };
-  const boxes = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const cs = style(el);
-    if (cs.position !== 'fixed' && cs.position !== 'sticky') continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    boxes.push([el, cs.position, r, cs.width, cs.height]);
-  }
-  for (const [el, position, r, width, height] of boxes) {
-    if (position === 'fixed') set(el, { position: 'absolute', width, height, top: '0px', left: '0px', right: 'auto', bottom: 'auto', margin: '0px' });
-    else set(el, { position: 'relative', top: '0px', left: '0px', right: 'auto', bottom: 'auto' });
-    const now = el.getBoundingClientRect();
-    set(el, { top: `${r.top - now.top}px`, left: `${r.left - now.left}px` });
-    const name = el.localName + (el.id ? '#' + el.id : '') + [...el.classList].slice(0, 2).map((c) => '.' + c).join('');
-    pinned.push([name, position, Math.round(r.top + window.scrollY)]);
-  }
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  return { frozen, pinned, observers: w.observers.length };
-}
-"""
-
 # CSS animations and Web Animations created by scripts: finish the finite ones
 # (final state, as a reader sees it) and cancel endless ones (initial state).
 STOP_ANIMATIONS = r"""
@@ -337,15 +263,14 @@ LAYOUT_HASH_NEXT_FRAME = (
     "async () => { await (" + NEXT_FRAME + ")(); return (" + LAYOUT_HASH.strip() + ")(); }"
 )
 
-# The size of the whole page in CSS px (= device px at scale factor 1).
+# The size of the whole page in CSS px (= device px at scale factor 1): the scroll
+# size of the document's scroller (document.scrollingElement: <html>, or <body> in
+# quirks mode), what a reader scrolls through. Nothing else counts: an element's own
+# scroll size (a <body> that scrolls inside the view) is not the page's.
 GEOMETRY = r"""
 () => {
-  const d = document.documentElement, b = document.body || d;
-  return {
-    width: Math.max(d.scrollWidth, b.scrollWidth, d.clientWidth),
-    height: Math.max(d.scrollHeight, b.scrollHeight, d.clientHeight),
-    scrollX: window.scrollX, scrollY: window.scrollY,
-  };
+  const s = document.scrollingElement || document.documentElement;
+  return { width: s.scrollWidth, height: s.scrollHeight, scrollX: window.scrollX, scrollY: window.scrollY };
 }
 """
 
@@ -406,6 +331,184 @@ PATH_OF = r"""
   return parts.join(' > ');
 }
 """.strip()
+
+# The guard that freezing never moves the layout. Every step that changes a
+# settled page before its tiles (FREEZE_VIEW, FREEZE, PIN_WIDTH) makes its change
+# between two looks at every element's border box and the page's scroll size,
+# inside one synchronous task: no script of the page runs in between, so a box
+# that differs was moved by the step, not by the page. The document's elements,
+# as LAYOUT_HASH: what moves inside a shadow root without changing its host's box
+# moves nothing around it, and the shadow roots of the long runtime page hold six
+# elements in seven, which tripled the cost of a look (benchmarks/README.md).
+# The first step that moved something is kept in window.__themeUnmoved (its first
+# elements, by how much, and the page size before and after) for UNMOVED_FOUND;
+# theme/capture/unmoved.py refuses the capture. A difference under 1/100 px is
+# float noise of transforms, not a move (Chromium lays out in 1/64 px).
+UNMOVED = r"""
+(() => {
+  const pathOf = (""" + PATH_OF + r""");
+  const nameOf = (el) => (el === document.documentElement ? 'html' : pathOf(el));
+  const state = window.__themeUnmoved || (window.__themeUnmoved = { moved: null, looks: 0, elements: 0, ms: 0 });
+  const size = () => { const s = document.scrollingElement || document.documentElement; return [s.scrollWidth, s.scrollHeight]; };
+  const stop = (""" + STOP_ANIMATIONS.strip() + r""");
+  // Each look at the page at rest: its motion finished first (STOP_ANIMATIONS), and
+  // with it any transition a step started, which would still show the old place.
+  const measure = (els) => {
+    const t = performance.now();
+    stop();
+    const boxes = new Float64Array(els.length * 4);
+    let i = 0;
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      boxes[i++] = r.left + window.scrollX; boxes[i++] = r.top + window.scrollY; boxes[i++] = r.width; boxes[i++] = r.height;
+    }
+    state.looks++; state.elements = els.length; state.ms += performance.now() - t;
+    return { els, boxes, size: size() };
+  };
+  const look = () => measure([...document.getElementsByTagName('*')]);
+  // The elements that explain a move come first: a resized element none of whose
+  // descendants resized (its ancestors only grew around it), then a moved one
+  // whose parent did not move (its descendants only went along); the rest after.
+  const causesFirst = (moved) => {
+    const resized = moved.filter((m) => m.d[2] || m.d[3]);
+    const around = new Set();
+    for (const m of resized) for (let e = m.el.parentElement; e && !around.has(e); e = e.parentElement) around.add(e);
+    const changed = new Set(moved.map((m) => m.el));
+    const rank = (m) => (m.d[2] || m.d[3] ? (around.has(m.el) ? 2 : 0) : (changed.has(m.el.parentElement) ? 2 : 1));
+    return moved.map((m, k) => [rank(m), k, m]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+  };
+  // The look after `step`, compared with `before`; returned for the next step to compare with.
+  const check = (step, before) => {
+    const after = measure(before.els);
+    const moved = [];
+    for (let k = 0; k < before.els.length; k++) {
+      const d = [0, 1, 2, 3].map((j) => after.boxes[4 * k + j] - before.boxes[4 * k + j]);
+      if (d.some((v) => Math.abs(v) >= 0.01)) moved.push({ el: before.els[k], d: d.map((v) => Math.round(v * 100) / 100) });
+    }
+    const resized = after.size[0] !== before.size[0] || after.size[1] !== before.size[1];
+    if ((moved.length || resized) && !state.moved) {
+      const first = causesFirst(moved).slice(0, 3).map((m) => [nameOf(m.el), ...m.d]);
+      // No box changed, yet the page did: the boxes that now reach past its old size.
+      const past = [];
+      for (let k = 0; k < before.els.length && !moved.length && past.length < 3; k++) {
+        const [x, y, w, h] = after.boxes.subarray(4 * k, 4 * k + 4);
+        if ((w || h) && (x + w > before.size[0] || y + h > before.size[1]) && !past.some((e) => e.contains(before.els[k]))) past.push(before.els[k]);
+      }
+      state.moved = { step, count: moved.length, first, past: past.map(nameOf), before: before.size, after: after.size };
+    }
+    return after;
+  };
+  return { look, check };
+})()
+""".strip()
+
+# What the UNMOVED guard found on this page: the first move and what the looks cost.
+UNMOVED_FOUND = "() => window.__themeUnmoved || null"
+
+# The reader's view frozen, once the page has settled after READ_THROUGH:
+#  - IntersectionObservers disconnected: a beyond-viewport capture grows the
+#    view to the whole page, and an observer would see every element come on
+#    screen, fire, and change the page during or between the tiles;
+#  - inline SVG animations paused at 0 s, CSS animations and transitions
+#    finished (STOP_ANIMATIONS): the page at rest, as the guard then sees it;
+#  - animated GIF/APNG/WebP images drawn as their first frame (decoded by
+#    WebCodecs' ImageDecoder, shown with CSS `content`), so they show one frame,
+#    the same one every run. `content` gives the <img> the frame's size as its
+#    natural size: where the image was scaled by its source's density (srcset
+#    `2x`, or a `w` descriptor with `sizes`) that is another size, so such an
+#    image keeps its box by an explicit width and height;
+#  - fixed and sticky elements pinned where they sit at scroll 0: a
+#    beyond-viewport capture lays the page out in a view as tall as the page,
+#    where `bottom: 0` or a sticky box would sit elsewhere. A fixed element stays
+#    fixed, at top/left offsets measured, with its size and padding in px: as
+#    `absolute` it would count in the page's scroll size (an off-screen drawer
+#    made the page wider, a panel past the first screen's bottom made it taller)
+#    and its shadow was painted differently. A sticky element becomes relative,
+#    so it keeps its place in the flow. Their transitions are switched off first,
+#    or a transition on `top` would still show the old place when measured;
+#  - each of those two changes between two looks of the UNMOVED guard.
+# Returns what it did, for --explain.
+FREEZE_VIEW = r"""
+async () => {
+  const w = window.__themeWatch || { observers: [], roots: [] };
+  for (const o of w.observers) { try { o.disconnect(); } catch (e) {} }
+  const style = window.__themeStyleOf || getComputedStyle;
+  for (const svg of document.querySelectorAll('svg')) {
+    try { if (svg.animationsPaused && !svg.animationsPaused()) { svg.pauseAnimations(); svg.setCurrentTime(0); } } catch (e) {}
+  }
+  const stills = [];  // [img, src, URL of its first frame, the frame's width and height]
+  if ('ImageDecoder' in window) {
+    for (const img of [...document.images]) {
+      const src = img.currentSrc || img.src;
+      if (!src || src.startsWith('data:') || !img.naturalWidth || /\.(svg|jpe?g)([?#]|$)/i.test(src)) continue;
+      try {
+        const res = await fetch(src);
+        const data = await res.arrayBuffer();  // read whole: a body left unread is a request never finished
+        const type = (res.headers.get('content-type') || '').split(';')[0].trim();
+        if (!/^image\/(gif|png|apng|webp|avif)$/.test(type) || !(await ImageDecoder.isTypeSupported(type))) continue;
+        const dec = new ImageDecoder({ data, type });
+        await dec.tracks.ready;
+        const track = dec.tracks.selectedTrack;
+        if (!track || !track.animated) { dec.close(); continue; }
+        const { image } = await dec.decode({ frameIndex: 0 });
+        const canvas = document.createElement('canvas');
+        canvas.width = image.displayWidth; canvas.height = image.displayHeight;
+        canvas.getContext('2d').drawImage(image, 0, 0);
+        image.close(); dec.close();
+        const blob = await new Promise((r) => canvas.toBlob(r, 'image/png'));
+        const still = new Image();
+        still.src = URL.createObjectURL(blob);
+        await still.decode().catch(() => {});
+        stills.push([img, src, still.src, canvas.width, canvas.height]);
+      } catch (e) {}
+    }
+  }
+  // From here to the end of the pinning, one synchronous task (see UNMOVED).
+  const guard = """ + UNMOVED + r""";
+  const set = (el, props) => { for (const [k, v] of Object.entries(props)) el.style.setProperty(k, v, 'important'); };
+  // A computed length to the 1/64 px of a layout unit: getComputedStyle prints 4
+  // decimals, and "82.5781px" read back is 1/64 px narrower than the box it came from.
+  const px = (v) => `${Math.round(parseFloat(v) * 64) / 64}px`;
+  let look = guard.look();
+  const frozen = [];
+  for (const [img, src, url, width, height] of stills) {
+    const cs = style(img);
+    set(img, { transition: 'none' });
+    if (width !== img.naturalWidth || height !== img.naturalHeight) set(img, { width: px(cs.width), height: px(cs.height) });
+    // Drawn in place of the animation by CSS `content`, so src, srcset and the
+    // page's selectors on them stay as the author wrote them.
+    set(img, { content: `url("${url}")` });
+    frozen.push(src);
+  }
+  look = guard.check('showing animated images at their first frame', look);
+  const pinned = [];
+  const held = window.__themePinned = window.__themePinned || new WeakSet();  // fixed, pinned: TEXT_LINES measures them
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const cs = style(el);
+    if (cs.position !== 'fixed' && cs.position !== 'sticky') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const keep = ['width', 'height', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left'];
+    found.push([el, cs.position, r, Object.fromEntries(keep.map((k) => [k, px(cs.getPropertyValue(k))]))]);
+  }
+  for (const [el, position, r, sizes] of found) {
+    set(el, { transition: 'none' });
+    if (position === 'fixed') {
+      set(el, { ...sizes, 'min-width': '0px', 'max-width': 'none', 'min-height': '0px', 'max-height': 'none',
+                top: '0px', left: '0px', right: 'auto', bottom: 'auto', margin: '0px' });
+      held.add(el);
+    } else set(el, { position: 'relative', top: '0px', left: '0px', right: 'auto', bottom: 'auto' });
+    const now = el.getBoundingClientRect();
+    set(el, { top: px(r.top - now.top), left: px(r.left - now.left) });
+    const name = el.localName + (el.id ? '#' + el.id : '') + [...el.classList].slice(0, 2).map((c) => '.' + c).join('');
+    pinned.push([name, position, Math.round(r.top + window.scrollY)]);
+  }
+  guard.check('pinning fixed and sticky elements where they sit at scroll 0', look);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return { frozen, pinned, observers: w.observers.length };
+}
+"""
 
 # Regions: for each key, every matched element with a box, the index of the
 # nearest heading (h1–h4) that precedes it in document order, and a readable
@@ -512,6 +615,8 @@ TEXT_LINES = r"""
   const INF = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
   const cache = new Map();
   const sx = window.scrollX, sy = window.scrollY;
+  const pinned = window.__themePinned || new WeakSet();  // fixed, but pinned by FREEZE_VIEW: measured
+  const loose = (el, cs) => (cs.position === 'fixed' && !pinned.has(el)) || cs.position === 'sticky';
   const clipOf = (el) => {
     if (!el || el === document.documentElement) return INF;
     if (cache.has(el)) return cache.get(el);
@@ -522,9 +627,9 @@ TEXT_LINES = r"""
       if (cs.display === 'none' || cs.visibility !== 'visible' || parseFloat(cs.opacity) === 0 ||
           cs.contentVisibility === 'hidden') clip = null;
       else if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible' || cs.clip !== 'auto' ||
-               cs.clipPath !== 'none' || cs.position === 'fixed' || cs.position === 'sticky') {
+               cs.clipPath !== 'none' || loose(el, cs)) {
         // fixed/sticky boxes move between a viewport and a beyond-viewport capture: skip them
-        if (cs.position === 'fixed' || cs.position === 'sticky') clip = null;
+        if (loose(el, cs)) clip = null;
         else {
           const r = el.getBoundingClientRect();
           clip = { l: Math.max(parent.l, r.left + sx), t: Math.max(parent.t, r.top + sy),
@@ -616,13 +721,16 @@ AFTER_TILES = (
 #    is set to what it evaluates to now ('all' / 'not all'), in the document and
 #    every shadow root; one that also reads prefers-color-scheme is left alone,
 #    as a switch of scheme must still reach it.
-# Returns how many conditions were pinned, for --explain.
+# Between two looks of the UNMOVED guard. Returns how many conditions were pinned, for --explain.
 PIN_WIDTH = r"""
 () => {
+  const guard = """ + UNMOVED + r""";
+  const before = guard.look();
   const w = window.__themeWatch || { roots: [] };
   const html = document.documentElement;
   const style = window.__themeStyleOf || getComputedStyle;  // unwrapped: not the page reading its scheme
-  const held = `html { min-width: ${style(html).width} !important; }`;
+  // to the 1/64 px of a layout unit: the 4 decimals getComputedStyle prints can fall short of it
+  const held = `html { min-width: ${Math.round(parseFloat(style(html).width) * 64) / 64}px !important; }`;
   const sizeish = /(width|height|aspect-ratio|orientation)/i;
   let pinned = 0;
   const pin = (media) => {
@@ -651,6 +759,7 @@ PIN_WIDTH = r"""
     for (const s of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) walk(s);
   }
   (""" + ADOPT_CSS.strip() + r""")(held);
+  guard.check('holding the page to its width (PIN_WIDTH)', before);
   return pinned;
 }
 """
@@ -659,9 +768,18 @@ PIN_WIDTH = r"""
 # ADOPT_CSS), script animations stopped (STOP_ANIMATIONS), a flag set so
 # `screenshot()` knows the page is already prepared, and the configured
 # selectors checked (CHECK_SELECTORS: null, or the first that does not parse).
+# Our own sheet (STABLE_CSS) goes in between two looks of the UNMOVED guard, with
+# whatever the page animated since FREEZE_VIEW finished first (a transition cut
+# short by `transition: none` jumps to its end); the user's `style` sheet after
+# it, unguarded: what it changes, the user asked for.
 FREEZE = (
-    "({ sheets, flag, selectors }) => { for (const css of sheets) (" + ADOPT_CSS.strip() + ")(css);"
-    " (" + STOP_ANIMATIONS.strip() + ")(); window[flag] = true;"
+    "({ sheets, flag, selectors }) => { const adopt = (" + ADOPT_CSS.strip() + ");"
+    " const stop = (" + STOP_ANIMATIONS.strip() + "); const ours = " + json.dumps(STABLE_CSS) + ";"
+    " const guard = " + UNMOVED + "; const before = guard.look();"
+    " for (const css of sheets) if (css === ours) adopt(css);"
+    " guard.check('adopting the screenshot-only CSS (STABLE_CSS)', before);"
+    " for (const css of sheets) if (css !== ours) adopt(css);"
+    " stop(); window[flag] = true;"
     " return (" + CHECK_SELECTORS.strip() + ")(selectors); }"
 )
 
