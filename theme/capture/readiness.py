@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import time
+from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import VisualConfig
-from ..errors import CaptureError, UnstableRender
-from . import scripts
+from ..errors import CaptureError, RenderError, UnstableRender
+from . import resources, scripts
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
 from .model import Nudges, Progress, label, mark
@@ -26,6 +27,7 @@ NAV_TIMEOUT_MS = 60_000
 QUIET_MS = 250  # no request, definition, DOM change or short timer for this long: the page is done
 SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
 POLL_MS = 40
+OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 
 
 class Shots:
@@ -159,10 +161,57 @@ class Readiness:
         return ready
 
     def measure(self, ready: Ready) -> None:
-        """Wait for two agreeing looks, then take the page size the tiles will cover."""
+        """Wait for two agreeing looks, then take the page size the tiles will cover;
+        a page wider than its viewport, or past the size budget, fails here, before its tiles."""
         ready.before = wait_stable(ready.job.page, ready.shots, ready.where)
         geometry = ready.job.page.evaluate(scripts.GEOMETRY)
         ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
+        self._check_overflow(ready)
+        self._check_size(ready)
+
+    def _check_overflow(self, ready: Ready) -> None:
+        """A page wider than its viewport gives its readers a horizontal scrollbar, and is
+        what an article whose runtime or stylesheet did not load looks like: fail, naming
+        the widest elements that reach past the edge, unless `allow_overflow` lists the page."""
+        variant = ready.job.variant
+        if ready.width <= variant.width or variant.page in self.visual.allow_overflow:
+            return
+        over = ready.job.page.evaluate(scripts.OVERFLOW, {"limit": OVERFLOW_NAMED})
+        if over["width"] <= over["view"]:
+            return
+        widest = "; ".join(f"{o['selector']} reaches x={o['right']} ({o['width']} px wide)" for o in over["widest"])
+        raise RenderError(
+            f"{ready.where}: the page is {over['width']} px wide in a {over['view']} px viewport, so readers "
+            f"get a horizontal scrollbar; widest: {widest or 'no single element (margins or transforms)'}; "
+            f"fix the layout, or add {variant.page!r} to allow_overflow in "
+            f"{config_position(self.source, 'allow_overflow')} to accept it", kind="overflow")
+
+    def _check_size(self, ready: Ready) -> None:
+        """Say, before any tile is taken, that a page image would not fit the budget."""
+        pixels = ready.width * ready.height
+        if pixels <= self.visual.max_page_pixels:
+            return
+        raise RenderError(
+            f"{ready.where}: the page image would be {ready.width} × {ready.height} px "
+            f"({pixels / 1e6:.0f} M px, {pixels * 4 / 2**30:.1f} GiB of RGBA to stitch and check), over "
+            f"max_page_pixels = {self.visual.max_page_pixels} "
+            f"({config_position(self.source, 'max_page_pixels')}); raise max_page_pixels if the page is meant "
+            "to be this big, or split it into pages", kind="too-large")
+
+    def check_resources(self, lane: Lane, variant: Variant, where: str) -> None:
+        """Fail at once when a script, stylesheet or web font the page asked for did not load
+        and allow_blocked does not name it (resources.py): waiting on would only time out
+        on maths its missing library never typesets, and the render is not the page."""
+        page = lane.page
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+        bad = resources.broken(lane.missed, self.visual.allow_blocked, origin)
+        if not bad:
+            return
+        asker = page.evaluate(scripts.WHO_ASKED, [bad[0].url]).get(bad[0].url)
+        line = resources.explain(bad[0], asker, page=variant.page, root=self.visual.root, origin=origin,
+                                 route_at=config_position(self.source, "route"),
+                                 allow_at=config_position(self.source, "allow_blocked"), more=len(bad) - 1)
+        raise RenderError(f"{where}: {line}", kind="broken")
 
     def settle(self, lane: Lane, variant: Variant, where: str, explain: dict, again: bool = False) -> dict | None:
         """Wait until the page has done what it does after load (wait_quiet), give it the
@@ -204,6 +253,8 @@ class Readiness:
         hard_done = None
         while True:
             status = page.evaluate(scripts.PROBE, {"dataTheme": variant.data_theme})
+            if lane.missed:
+                self.check_resources(lane, variant, where)
             now = time.monotonic()
             still = pending(lane, status)
             net_quiet = 0.0 if lane.inflight else (now - lane.net_last) * 1000

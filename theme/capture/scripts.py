@@ -665,3 +665,97 @@ p { margin: 2px 6px; white-space: nowrap; }
 <p style="font-family: monospace">Mono Rgfy 0123 {} [] != <= => ->  ~~</p>
 <p style="font-family: system-ui">System 📝 ✅ ⚠️ 🚀 中文 日本語 한국어 العربية</p>
 <p style="font-family: math">𝑥² + 𝑦² = 𝑧²  ∀ε>0 ∃δ</p>"""
+
+
+# Who asked for each of `urls` (resources that did not load; theme/capture/resources.py):
+# the element whose src/href names it (script, link, …, in the document or a shadow
+# root), else the @import or @font-face rule of a readable stylesheet that does. A
+# request nothing here names came from a script (a fetch, a module import).
+WHO_ASKED = r"""
+(urls) => {
+  const w = window.__themeWatch || { roots: [] };
+  const roots = [document, ...w.roots];
+  const out = {};
+  const abs = (value, base) => { try { return new URL(value, base || document.baseURI).href; } catch (e) { return null; } };
+  for (const root of roots) {
+    for (const el of root.querySelectorAll('[src], [href]')) {
+      for (const attr of ['src', 'href']) {
+        const value = el.getAttribute(attr);
+        const url = value && abs(value);
+        if (url && urls.includes(url) && !out[url]) {
+          out[url] = { how: 'element', tag: el.localName, attr, value, inShadow: root !== document,
+                       host: root === document ? null : root.host.localName };
+        }
+      }
+    }
+  }
+  const seen = new Set();
+  const walk = (sheet, owner) => {
+    if (!sheet || seen.has(sheet)) return;
+    seen.add(sheet);
+    let rules;
+    try { rules = sheet.cssRules; } catch (e) { return; }
+    const base = sheet.href || document.baseURI;
+    const where = sheet.href || (owner ? `a <style> in ${owner}` : 'an inline <style>');
+    const visit = (list) => {
+      for (const rule of list) {
+        if (rule instanceof CSSImportRule) {
+          const url = abs(rule.href, base);
+          if (url && urls.includes(url) && !out[url]) out[url] = { how: 'import', sheet: where, value: rule.href };
+          walk(rule.styleSheet, owner);
+        } else if (rule instanceof CSSFontFaceRule) {
+          const src = rule.style.getPropertyValue('src');
+          for (const m of src.matchAll(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g)) {
+            const url = abs(m[2], base);
+            if (url && urls.includes(url) && !out[url]) {
+              out[url] = { how: 'font-face', sheet: where, value: m[2],
+                           family: rule.style.getPropertyValue('font-family').replace(/^['"]|['"]$/g, '') };
+            }
+          }
+        }
+        if (rule.cssRules) visit(rule.cssRules);
+      }
+    };
+    visit(rules);
+  };
+  for (const root of roots) {
+    const owner = root === document ? null : `the shadow root of <${root.host.localName}>`;
+    for (const s of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) walk(s, owner);
+  }
+  return out;
+}
+"""
+
+# A page wider than its viewport: the widest elements that reach past its right edge,
+# outermost first and none inside another one listed, skipping what an ancestor clips
+# (overflow other than visible) because that never widens the page.
+OVERFLOW = r"""
+({ limit }) => {
+  const d = document.documentElement, b = document.body || d;
+  const width = Math.max(d.scrollWidth, b.scrollWidth), view = d.clientWidth;
+  if (width <= view) return { width, view, widest: [] };
+  const style = window.__themeStyleOf || getComputedStyle;
+  const pathOf = (""" + PATH_OF + r""");
+  const clipped = (el) => {
+    for (let a = el.parentElement; a && a !== b && a !== d; a = a.parentElement) {
+      if (style(a).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const over = [];
+  for (const el of b.querySelectorAll('*')) {
+    // An element reaches as far as its box, or its content when that spills out (a long word).
+    const r = el.getBoundingClientRect();
+    const right = r.left + window.scrollX + Math.max(r.width, el.scrollWidth || 0);
+    if (right > view + 0.5 && r.width > 0 && !clipped(el)) over.push([el, right, r.width]);
+  }
+  over.sort((x, y) => y[1] - x[1] || y[2] - x[2]);
+  const widest = [];
+  for (const [el, right, w] of over) {
+    if (widest.some((o) => o.el.contains(el))) continue;
+    widest.push({ el, right: Math.round(right), width: Math.round(w) });
+    if (widest.length >= limit) break;
+  }
+  return { width, view, widest: widest.map((o) => ({ selector: pathOf(o.el), right: o.right, width: o.width })) };
+}
+"""
