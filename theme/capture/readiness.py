@@ -28,6 +28,8 @@ QUIET_MS = 250  # no request, definition, DOM change or short timer for this lon
 SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
 POLL_MS = 40
 OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
+MOVING_NAMED = 3  # elements that keep changing a failure names
+MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
 
 
 class Shots:
@@ -96,7 +98,22 @@ def wait_loaded(page, url: str, where: str) -> None:
         raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
 
-def wait_stable(page, shots: Shots, where: str) -> tuple:
+def moving(page, masks: tuple[str, ...] | list[str]) -> list[str]:
+    """Selectors of what keeps changing on the page (scripts.MOVING), to name in an error."""
+    return page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": MOVING_WAIT_MS, "limit": MOVING_NAMED})
+
+
+def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:
+    """The end of an UnstableRender message: what changes, and the key that helps."""
+    found = moving(page, masks)
+    named = f"what changes: {', '.join(found)}; " if found else ""
+    quoted = ", ".join(f'"{s}"' for s in found) or '"…"'
+    return (f"{named}a script that animates it forever cannot be held still, so mask it "
+            f"(mask = [{quoted}] in {mask_at}) or stop the animation")
+
+
+def wait_stable(page, shots: Shots, where: str, masks: tuple[str, ...] = (), mask_at: str = "[tool.theme.visual]",
+                pixels: bool = True) -> tuple:
     """Return once two consecutive looks at the page agree.
 
     Taking a tall page twice and comparing would cost seconds (benchmarks/README.md);
@@ -106,19 +123,21 @@ def wait_stable(page, shots: Shots, where: str) -> tuple:
         anywhere on the page, in a few ms;
       - a hash of a viewport screenshot (the first screen): catches paint-only
         changes (colours, a canvas, a blink) the layout misses.
-    Both must be equal twice in a row. After the tiles, the layout hash is
-    taken once more, so a change *during* the capture is caught too.
+    Both must be equal twice in a row (`pixels=False`: the layout only, for the
+    look before the masks are painted). After the tiles, the layout hash is
+    taken once more, so a change *during* the capture is caught too. Changes
+    inside masked elements (`masks`) do not count; what keeps changing is named.
     """
     previous = None
     for _ in range(STABLE_CHECKS):
-        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME)
-        look = (layout, shots.viewport_hash())
+        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
+        look = (layout, shots.viewport_hash() if pixels else None)
         if look == previous:
             return look
         previous = look
     raise UnstableRender(
         f"{where}: the page kept changing over {STABLE_CHECKS} checks (layout or the first screen "
-        "differs each time); stop the animation or mask the element with `mask = [...]`"
+        f"differs each time); {keeps_changing(page, masks, mask_at)}"
     )
 
 
@@ -132,6 +151,10 @@ class Readiness:
         self.visual = visual
         self.source = source
         self.style_css = style_css
+
+    @property
+    def mask_at(self) -> str:
+        return config_position(self.source, "mask")
 
     def prepare(self, job: Pending, nudges: Nudges | None, say: Progress) -> Ready:
         """Load, settle, nudge, mask, wait until stable and take the page size: everything before the tiles."""
@@ -153,8 +176,9 @@ class Readiness:
             # see the element where it will be captured.
             ready.nudged = nudge(page, self.visual.regions, nudges)
         if self.visual.mask:
-            # Masks are placed where their elements are, so only once those stopped moving.
-            wait_stable(page, ready.shots, at)
+            # Masks are placed where their elements are, so only once those stopped moving;
+            # by the layout alone, as a masked element may be on screen and still changing.
+            wait_stable(page, ready.shots, at, self.visual.mask, self.mask_at, pixels=False)
             page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
         self.measure(ready)
         mark(timings, "stable", t)
@@ -163,7 +187,7 @@ class Readiness:
     def measure(self, ready: Ready) -> None:
         """Wait for two agreeing looks, then take the page size the tiles will cover;
         a page wider than its viewport, or past the size budget, fails here, before its tiles."""
-        ready.before = wait_stable(ready.job.page, ready.shots, ready.where)
+        ready.before = wait_stable(ready.job.page, ready.shots, ready.where, self.visual.mask, self.mask_at)
         geometry = ready.job.page.evaluate(scripts.GEOMETRY)
         ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
         self._check_overflow(ready)

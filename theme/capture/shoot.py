@@ -16,7 +16,7 @@ from ..errors import UnstableRender
 from . import scripts
 from .fonts import fallback_fonts, split_stack, web_fonts
 from .model import Capture, Progress, mark
-from .readiness import Readiness, Ready
+from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
 from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_rows
@@ -79,8 +79,7 @@ class Shooter:
             if attempt + 1 == CAPTURE_ATTEMPTS:
                 raise UnstableRender(
                     f"{ready.where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
-                    "something keeps moving after load (a script or late content) — mask it with `mask = [...]`"
-                )
+                    f"{keeps_changing(page, self.visual.mask, self.readiness.mask_at)}")
             say(f"{ready.where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
             self.readiness.measure(ready)
             mark(timings, "stable", t)
