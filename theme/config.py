@@ -77,6 +77,18 @@ class VisualConfig:
     # typesets and decodes is done (theme/capture/readiness.py, wait_quiet); past it
     # the capture stops and names what was still pending.
     settle_timeout: int = 30
+    # URL prefixes (or paths under root) of scripts, stylesheets and fonts that may fail
+    # to load on purpose. Any other such request that is blocked or fails makes its
+    # variant fail: the render is not the page its author published (readiness.py).
+    allow_blocked: tuple[str, ...] = ()
+    # Pages that may be wider than their viewport. Elsewhere a horizontal overflow (a
+    # reader's horizontal scrollbar, or an unstyled page) fails the variant, naming the
+    # widest elements that overflow (readiness.py).
+    allow_overflow: tuple[str, ...] = ()
+    # The largest page image, in pixels, a variant may have (width x height): 300 M px
+    # is 1.2 GB of RGBA while it is stitched and checked. Past it the variant fails
+    # before its tiles are taken, saying its size and the memory it would need.
+    max_page_pixels: int = 300_000_000
     tolerance: Tolerance = Tolerance()
     region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
     browser: BrowserConfig = BrowserConfig()
@@ -169,9 +181,14 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
     }
     default_tolerance = _tolerance(r, tolerance_table, Tolerance(), "visual.tolerance")
     style = t.get("style")
+    pages = tuple(r.strings(t, "pages", list(defaults.pages)))
+    for page in r.strings(t, "allow_overflow", []):
+        if page not in pages:
+            raise r.error("allow_overflow", f"allow_overflow names {page!r}, which is not one of pages "
+                                            f"({', '.join(pages)}); list pages as they are written in pages")
     return VisualConfig(
         root=base / r.string(t, "root", "article/dist"),
-        pages=tuple(r.strings(t, "pages", list(defaults.pages))),
+        pages=pages,
         viewports=_viewports(r, t.get("viewports", defaults.viewports)),
         color_schemes=tuple(
             r.choices(t, "color_schemes", ("light", "dark", "light-attr", "dark-attr"),
@@ -189,6 +206,9 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         tile_height=_tile_height(r, t, defaults.tile_height),
         switch_schemes=r.boolean(t, "switch_schemes", True),
         settle_timeout=r.positive_int(t, "settle_timeout", defaults.settle_timeout),
+        allow_blocked=tuple(r.strings(t, "allow_blocked", [])),
+        allow_overflow=tuple(r.strings(t, "allow_overflow", [])),
+        max_page_pixels=r.positive_int(t, "max_page_pixels", defaults.max_page_pixels),
         tolerance=default_tolerance,
         region_tolerance={
             k: _tolerance(r, v, default_tolerance, f"visual.tolerance.{k}")

@@ -33,6 +33,18 @@ class CaptureError(ThemeError):  # the browser could not render what was asked
     pass
 
 
+class RenderError(CaptureError):
+    """One variant's render cannot be trusted: a script, stylesheet or font it depends on did
+    not load, the page is wider than its viewport or past the size budget, its image is not
+    whole. That variant fails (its items, never a baseline); the other variants go on.
+    `images`: name -> RGBA array that shows why (a blank band), for the artefacts."""
+
+    def __init__(self, message: str, *, kind: str = "render", images: dict | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.images = dict(images or {})
+
+
 class BrowserNotFound(CaptureError):  # no Chromium anywhere we looked
     pass
 

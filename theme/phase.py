@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from . import diff as diff_mod
+from .capture.model import Failure
 from .config import Tolerance
 from .errors import ImageError
 from .store import Store
@@ -113,8 +114,10 @@ def realign_all(session, shots: Iterable, expected: Store, tolerance_for: Callab
         if progress is not None:
             progress(f"{variant.folder}: {len(wanted)} region(s) moved by a fraction of a pixel; "
                      "capturing them again at their expected images' sub-pixel position")
+    # A variant whose second capture fails is checked as first captured (no realignment).
     return {again.variant: realigned(again, recorded[again.variant])
-            for again in session.capture_all(list(nudges), progress, nudges)}
+            for again in session.capture_all(list(nudges), progress, nudges, failures=True)
+            if not isinstance(again, Failure)}
 
 
 def compare(expected: np.ndarray, actual: np.ndarray, again: np.ndarray | None, tolerance: Tolerance,

@@ -100,18 +100,33 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         items.clear()  # not a deselection: the run is still complete for unused detection
     mine = visual_run.variants()
     if config.option.collectonly:
-        items.extend(item for v in mine for item in _collector(session, v, None).collect())
+        items.extend(item for v in mine for item in _collected(session, _collector(session, v, None)))
         return
     try:
         for shot in visual_run.captures(mine):
-            items.extend(_collector(session, shot.variant, shot).collect())
+            items.extend(_collected(session, _collector(session, shot.variant, shot)))
     except ThemeError as err:
         # One failing item that says what is wrong; the rest of the suite still runs.
-        items.append(VisualSetupItem.from_parent(session, name="theme-visual-setup", error=str(err),
-                                                 nodeid="theme-visual-setup"))
-        visual_run.partial = True
+        setup = VisualSetupItem.from_parent(session, name="theme-visual-setup", error=str(err),
+                                            nodeid="theme-visual-setup")
+        items.append(setup)
+        _count(session, setup, [setup])
+        visual_run.mark_partial("the visual checks could not start")
     finally:
         visual_run.close_browser()  # every variant is on disk now; tests that drive their own Playwright may run
+
+
+def _collected(session: pytest.Session, collector: "VariantCollector") -> list:
+    """The collector's items, reported like any collected node, so that pytest's
+    "collected N items" counts them (they are made after pytest's own collection)."""
+    items = collector.collect()
+    _count(session, collector, items)
+    return items
+
+
+def _count(session: pytest.Session, node, items: list) -> None:
+    report = pytest.CollectReport(node.nodeid, "passed", None, items)
+    session.ihook.pytest_collectreport(report=report)
 
 
 def _collector(session: pytest.Session, variant, shot) -> "VariantCollector":
@@ -122,14 +137,15 @@ def _collector(session: pytest.Session, variant, shot) -> "VariantCollector":
 
 def pytest_deselected(items: list) -> None:
     for item in items:
-        _run(item.config).partial = True
+        _run(item.config).mark_partial("deselected items")
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     config, visual_run = session.config, _run(session.config)
-    if config.getoption("keyword") or config.getoption("markexpr") or config.getoption("lf", False):
-        visual_run.partial = True
+    for option, flag in (("keyword", "-k"), ("markexpr", "-m"), ("lf", "--lf")):
+        if config.getoption(option, False):
+            visual_run.mark_partial(flag)
     visual_run.collected = {i.key for i in session.items if isinstance(i, VisualItem)}
 
 
@@ -145,10 +161,18 @@ class VariantCollector(pytest.Collector):
 
     def collect(self):
         from . import run
+        from .capture.model import Failure
 
         visual_run = _run(self.config)
         folder = self.variant.folder.as_posix()
-        if self.shot is None:
+        if isinstance(self.shot, Failure):
+            # One item fails for the variant, named like its page check; its baselines
+            # are left alone (not checked, not unused, never written).
+            full = visual_run.visual.full_page
+            items = [FailedRenderItem.from_parent(self, name="page" if full else "render",
+                                                  key=f"{folder}/{'page.png' if full else 'render'}",
+                                                  failure=self.shot)]
+        elif self.shot is None:
             items = [VisualItem.from_parent(self, name="page" if rel == "page.png" else rel[:-len(".png")],
                                             key=f"{folder}/{rel}", region=None)
                      for rel in visual_run.listed(folder)]
@@ -178,6 +202,37 @@ class VisualSetupItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, self.name
+
+
+class FailedRenderItem(pytest.Item):
+    """A variant whose render could not be trusted or taken (theme.capture.Failure): it
+    fails with the one-line reason, and the report shows the image that says why."""
+
+    def __init__(self, *, key: str, failure, **kwargs):
+        super().__init__(**kwargs)
+        self.key, self.failure = key, failure
+        self.user_properties.append((KEY_PROP, key))
+
+    def runtest(self) -> None:
+        from .report import Entry
+        from .status import Status
+
+        v = self.failure.variant
+        # "band", not "actual": what shows why is never a candidate baseline (theme accept)
+        images = {"band": path for path in self.failure.images.values()}
+        entry = Entry(key=self.key, status=Status.FAILED.value, message=self.failure.message, page=v.page_name,
+                      viewport=v.viewport, scheme=v.scheme, images=images)
+        self.user_properties.append((STATUS_PROP, Status.FAILED.value))
+        self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
+        raise VisualMismatch(self.failure.message)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, VisualMismatch):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, None, self.nodeid
 
 
 class VisualMismatch(AssertionError):

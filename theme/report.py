@@ -147,7 +147,7 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
     full-size images are cropped into bands instead (or, from another report, its bands copied)."""
     if e.bands or e.overview:
         return _copy_bands(folder, e)
-    if e.is_page and e.images:
+    if e.is_page and ("actual" in e.images or "expected" in e.images):
         from . import report_images  # numpy, Pillow: only when there is a page to crop
 
         full = {kind: _source(folder, src) for kind, src in e.images.items()}
@@ -395,7 +395,7 @@ function view(im, label, mode, zoom) {
   const img = (k, zoomed = true) => { const i = el("img", {src: im[k], alt: `${k} ${label}`, "data-kind": k}); if (zoomed) i.style.transform = z; return i; };
   // Side by side is scaled as one (so the images stay aligned at any zoom), and fitted to
   // the card's width first (fitSide): a wide pair is shrunk to be seen whole, never cut off.
-  if (mode === "side") { const box = el("div", {class: "side"}, ...["expected","actual","diff"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k, false))));
+  if (mode === "side") { const box = el("div", {class: "side"}, ...["expected","actual","diff","band"].filter(k => im[k]).map(k => el("figure", {}, el("figcaption", {text: k}), img(k, false))));
     box.style.transform = z; return box; }
   if (mode === "diff") return im.diff ? img("diff") : el("p", {text: "no diff image"});
   if (mode === "slider") { if (!im.expected || !im.actual) return el("p", {text: "slider needs expected and actual"});

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import attribution, compare, images, phase
 from .config import VisualConfig
+from .capture.model import Failure
 from .capture.tiles import release
 from .errors import ImageError, ThemeError
 from .report import Entry
@@ -21,7 +22,7 @@ Progress = Callable[[str], None]
 
 
 def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: Any = None,
-            progress: Progress | None = None) -> Iterator:
+            progress: Progress | None = None, failures: bool = False) -> Iterator:
     """Yield a theme.capture.Capture per variant, in order.
 
     spill_to: a folder; each page image is saved there as .npy and the capture
@@ -30,22 +31,25 @@ def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: 
     revision's CapturedImages). With it, every capture is taken first, then the
     variants whose regions only moved by a sub-pixel fraction are captured once
     more at the expected images' phase (theme/phase.py), in `Capture.realigned`.
-    A capture that fails ends the run after the ones before it were yielded.
+    A capture that fails ends the run after the ones before it were yielded; with
+    `failures`, a variant whose own page failed is yielded as a theme.capture.Failure
+    in its place instead, and the others go on.
     """
     todo = list(todo)
     if expected is None:  # nothing to wait for: stream, so the caller overlaps its writing
-        for shot in session.capture_all(todo, progress):
+        for shot in session.capture_all(todo, progress, failures=failures):
             yield _spilled(shot, spill_to, todo)
         return
     done, failure = [], None
     try:
-        for shot in session.capture_all(todo, progress):
+        for shot in session.capture_all(todo, progress, failures=failures):
             done.append(_spilled(shot, spill_to, todo))
     except ThemeError as err:
         failure = err
     if failure is None:
-        realigned = phase.realign_all(session, done, expected, session.visual.tolerance_for, progress)
-        for shot in done:
+        captured = [shot for shot in done if not isinstance(shot, Failure)]
+        realigned = phase.realign_all(session, captured, expected, session.visual.tolerance_for, progress)
+        for shot in captured:
             shot.realigned = realigned.get(shot.variant, {})
     yield from done
     if failure is not None:
@@ -53,7 +57,7 @@ def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: 
 
 
 def _spilled(shot, folder: Path | None, todo: list):
-    if folder is None:
+    if folder is None or isinstance(shot, Failure):
         return shot
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{todo.index(shot.variant)}-{shot.variant.id}.npy"

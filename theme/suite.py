@@ -4,6 +4,7 @@ arrive, unused baselines, the review folder and the terminal summary."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -48,13 +49,22 @@ class VisualRun:
         self._cache: Path | None = None  # the session's spilled page images
         self.collected: set[str] = set()  # keys of the items left after deselection
         self.pages: set[str] = set()  # page folders the config owns
-        self.partial = False  # -k, -m, --lf, deselection, sharding: unused detection is off
+        # Why this run does not see every baseline (-k, a shard, …): unused detection is off.
+        self.partial_reasons: set[str] = set()
+        self.failed: dict[str, str] = {}  # variant folder -> why its render failed (not checked)
         self.statuses: dict[str, str] = {}  # key -> status, from reports
         self.entries: dict[str, dict] = {}  # key -> theme.report.Entry fields
         self.aborted: dict[str, list[str]] = {}  # variant id -> external URLs
         self.environment: dict = {}  # a capture's fingerprint, fonts included
         self.report_path: Path | None = None
         self.notes: list[str] = []  # said at the end: what happened to browser endpoints
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.partial_reasons)
+
+    def mark_partial(self, why: str) -> None:
+        self.partial_reasons.add(why)
 
     @property
     def visual(self) -> VisualConfig | None:
@@ -85,7 +95,7 @@ class VisualRun:
         if not self.options.shard:
             return every
         i, n = parse_shard(self.options.shard)
-        self.partial = True  # unused baselines are judged on the merged report only
+        self.mark_partial(f"shard {i}/{n}")  # unused baselines are judged on the merged report only
         return [v for v, shard in zip(every, balance(self._areas(every), n)) if shard == i - 1]
 
     def _areas(self, variants: list) -> list[float]:
@@ -111,6 +121,7 @@ class VisualRun:
     def captures(self, variants: list) -> Iterator:
         """Each variant captured once (theme.run), pixels memory-mapped from this run's cache."""
         from . import capture, run
+        from .capture.model import Failure
 
         if not variants:
             return
@@ -123,7 +134,12 @@ class VisualRun:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         ctx = self.context(dict(self._session.fingerprint))
         duplicates = run.Duplicates()
-        for shot in run.capture(self._session, variants, spill_to=self._cache, expected=ctx.store):
+        for shot in run.capture(self._session, variants, spill_to=self._cache, expected=ctx.store, failures=True):
+            self.notes += shot.notes
+            if isinstance(shot, Failure):
+                self.failed[shot.variant.folder.as_posix()] = shot.message
+                yield dataclasses.replace(shot, images=self._save(shot))
+                continue
             if (same := duplicates.see(shot)) is not None:
                 self.notes.append(same)
             self.environment = self.environment or dict(shot.fingerprint)
@@ -131,6 +147,18 @@ class VisualRun:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
             yield shot
         self.notes += self._session.notes  # browser endpoints that refused or went away
+
+    def _save(self, failure) -> dict[str, str]:
+        """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
+        from . import images
+
+        folder = self.visual.artifacts / failure.variant.folder
+        out = {}
+        for name, pixels in sorted(failure.images.items()):
+            path = folder / f"{name}.png"
+            images.write_png(path, pixels)
+            out[name] = str(path)
+        return out
 
     def close_browser(self) -> None:
         """Playwright's sync API allows one instance per thread: never keep ours past collection."""
@@ -153,13 +181,14 @@ class VisualRun:
 
     def worker_output(self) -> dict:
         """What an xdist worker hands the controller, which decides about unused baselines."""
-        return {"keys": sorted(self.collected), "pages": sorted(self.pages), "partial": self.partial,
-                "aborted": self.aborted, "environment": self.environment, "notes": self.notes}
+        return {"keys": sorted(self.collected), "pages": sorted(self.pages), "partial": sorted(self.partial_reasons),
+                "failed": self.failed, "aborted": self.aborted, "environment": self.environment, "notes": self.notes}
 
     def merge(self, out: dict) -> None:
         self.collected |= set(out["keys"])
         self.pages |= set(out["pages"])
-        self.partial |= out["partial"]
+        self.partial_reasons |= set(out["partial"])
+        self.failed.update(out.get("failed", {}))
         self.aborted.update(out["aborted"])
         self.environment = self.environment or out["environment"]
         self.notes += [n for n in out.get("notes", []) if n not in self.notes]
@@ -186,10 +215,14 @@ class VisualRun:
 
         store = self.ctx.store if self.ctx else Store(self.visual.snapshots)
         owned = {k for k in store.keys() if k.split("/", 1)[0] in self.pages}
-        return sorted(owned - self.collected)
+        # A variant whose render failed was not checked: its baselines are not unused.
+        unchecked = {k for k in owned if any(k.startswith(f + "/") for f in self.failed)}
+        return sorted(owned - self.collected - unchecked)
 
     def _write_report(self) -> Path | None:
-        """The review folder, after every run with something to review (a failure, an update, unused)."""
+        """The review folder, after every run that checked images: "154 matched" is a report
+        too, and a folder left from an earlier failing run would show failures that are gone.
+        It is written beside the old one and swapped in, so no stale image survives."""
         from . import report
 
         entries = tuple(report.Entry.from_json(e) for e in self.entries.values())
@@ -197,12 +230,18 @@ class VisualRun:
         env = self.environment or (dict(self.ctx.fingerprint) if self.ctx else {})
         rep = report.Report(entries, env, drift, collected=tuple(sorted(self.collected)),
                             pages=tuple(sorted(self.pages)))
-        if not rep.needs_review() and not self.options.report:
+        if not entries and not self.options.report:
             return None
-        folder = self.options.report or (self.visual.report if self.visual else self.root / "visual-report")
-        index = report.write(Path(folder), rep)
+        folder = Path(self.options.report or (self.visual.report if self.visual else self.root / "visual-report"))
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+        try:
+            report.write(fresh, rep)
+            _swap_in(fresh, folder)
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)
         report.append_step_summary(rep)
-        return index
+        return folder / "index.html"
 
     def summary(self) -> list[tuple[str, dict]]:
         """The terminal summary: (line, colour keywords for pytest's writer)."""
@@ -221,9 +260,26 @@ class VisualRun:
             lines.append((f"{counts[Status.UNUSED]} unused baseline(s) in {self.visual.snapshots}: {hint}", {}))
         if self.report_path is not None:
             lines.append((f"review report: {self.report_path}", {}))
+        if self.failed:
+            lines.append((f"{len(self.failed)} variant(s) not checked: their render failed "
+                          f"({', '.join(sorted(self.failed))}); nothing was written for them", {"red": True}))
         if self.partial and self.visual is not None and self.collected:
-            lines.append(("unused-baseline check skipped: partial run (-k, -m, --lf or deselection)", {}))
+            # -k and -m deselect items: the option is the reason worth saying.
+            reasons = sorted(self.partial_reasons - ({"deselected items"} if len(self.partial_reasons) > 1 else set()))
+            lines.append((f"unused-baseline check skipped: partial run ({', '.join(reasons)})", {}))
         return lines
+
+
+def _swap_in(fresh: Path, folder: Path) -> None:
+    """Put the folder `fresh` where `folder` is: the old one is moved aside, then removed."""
+    old = None
+    if folder.exists():
+        old = folder.with_name(f".{folder.name}-old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(folder, old)
+    os.replace(fresh, folder)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 _COLOUR = {Status.CREATED: {"green": True}, Status.UPDATED: {"yellow": True}, Status.UNUSED: {"red": True},

@@ -128,3 +128,14 @@ def test_a_hook_that_changes_a_tile_in_place_changes_the_stitched_image():
     got = TileJob(_ClipServer(page, 3), 20, 600, 200, hook=blank_second).start().image()
     assert (got[200:400] == 255).all()
     assert np.array_equal(got[:200], page[:200]) and np.array_equal(got[400:], page[400:])
+
+
+def test_tile_rows_keep_a_calls_area_for_wide_pages():
+    from theme.capture.tiles import tile_rows
+
+    assert tile_rows(390, 32768) == 32768
+    assert tile_rows(1280, 32768) == 32768
+    assert tile_rows(1281, 32768) == 16384  # just wider: the next power of two down
+    assert tile_rows(9207, 32768) == 4096  # 32768 × 1280 / 9207 = 4555 rows
+    assert tile_rows(200_000, 32768) == 1024  # never below the floor
+    assert tile_rows(1280, 1024) == 1024 and tile_rows(5000, 512) == 512  # nor above what was asked

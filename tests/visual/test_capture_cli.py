@@ -22,7 +22,9 @@ body { margin: 0; font: 16px sans-serif; } .note-box { background: #eef; margin:
 def project(tmp_path: Path, visual: str) -> Path:
     (tmp_path / "site").mkdir(exist_ok=True)
     (tmp_path / "site" / "index.html").write_text(PAGE)
-    (tmp_path / "pyproject.toml").write_text(f"[tool.theme]\n[tool.theme.visual]\nroot = \"site\"\n{visual}")
+    # The page's CDN script is blocked on purpose: these tests are about the command, not the render.
+    (tmp_path / "pyproject.toml").write_text(f"[tool.theme]\n[tool.theme.visual]\nroot = \"site\"\n"
+                                             f"allow_blocked = [\"https://cdn.example.org/\"]\n{visual}")
     return tmp_path
 
 
@@ -70,3 +72,15 @@ def test_bad_config_exits_2_with_one_line(tmp_path, visual, message):
     assert result.returncode == 2
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("theme: ") and message in last and "Traceback" not in result.stderr
+
+
+def test_a_render_missing_its_script_exits_2_naming_it(tmp_path):
+    proj = project(tmp_path, 'viewports = { desktop = [800, 600] }\n')
+    text = (proj / "pyproject.toml").read_text().replace('allow_blocked = ["https://cdn.example.org/"]\n', "")
+    (proj / "pyproject.toml").write_text(text)
+    result = run("-C", str(proj), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("theme: index.html (desktop-light): the page's script https://cdn.example.org/x.js "
+                                "did not load"), result.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.png"))

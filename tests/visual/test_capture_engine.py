@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from theme.capture import Session, Variant, screenshot
+from theme.capture.model import Failure
 from theme.capture.readiness import MASK_COLOR
 from theme.config import VisualConfig
 from theme.errors import CaptureError, ConfigError, UnstableRender
@@ -111,7 +113,7 @@ def site(tmp_path_factory) -> Path:
             '<script>window.seenTheme = document.documentElement.getAttribute("data-theme");</script>'
             '<script>const seen = [localStorage.getItem("k"), sessionStorage.getItem("k"), document.cookie,'
             ' window.seenTheme, screen.width, innerWidth, matchMedia("(prefers-color-scheme: dark)").matches];'
-            ' const h = document.createElement("h2"); h.textContent = JSON.stringify(seen); document.body.prepend(h);'
+            ' const h = document.createElement("h2"); h.textContent = JSON.stringify(seen); h.style.overflowWrap = "anywhere"; document.body.prepend(h);'
             ' localStorage.setItem("k", "local"); sessionStorage.setItem("k", "session");'
             ' document.cookie = "k=cookie"; window.name = "stale";</script><div class="note-box"><p>x</p></div>'),
         # Several tiles at a tile height of 4096, nothing that depends on the viewport's height.
@@ -225,8 +227,20 @@ def test_inserting_a_note_box_in_section_a_renames_nothing_in_section_b(session)
     assert [r.name for r in after.regions if r.heading == "Section A"] == ["section-a", "section-a-2", "section-a-3"]
 
 
-def test_external_request_is_aborted_and_listed(session):
-    cap = session.capture(at("external.html"))
+def test_a_blocked_script_fails_the_render_naming_it(session, site):
+    """An aborted script means the page is not as published: no capture, one line saying so."""
+    with pytest.raises(CaptureError) as caught:
+        session.capture(at("external.html"))
+    assert str(caught.value).startswith(f"external.html (desktop-light): the page's script {EXTERNAL} did "
+                                        f"not load: it was blocked (not on 127.0.0.1 and no `route` serves it); "
+                                        f"asked for by a <script src> at {site / 'external.html'}:5:")
+
+
+def test_an_external_request_allowed_to_fail_is_aborted_and_listed(visual):
+    import dataclasses
+
+    with Session(dataclasses.replace(visual, allow_blocked=("https://cdn.example.org/",))) as s:
+        cap = s.capture(at("external.html"))
     assert cap.aborted == [EXTERNAL]
     assert tuple(cap.image[5, 5, :3]) == (255, 255, 255)  # the script never ran
 
@@ -578,3 +592,61 @@ def test_switch_schemes_false_loads_every_variant_afresh(visual):
         together = list(s.capture_all(four("schemes.html")))
     assert [c.variant for c in together] == four("schemes.html")
     assert not any(c.timings["switched"] for c in together)
+
+
+def test_a_page_image_that_is_not_whole_is_taken_again_with_smaller_tiles(visual):
+    """A tile the browser returned blank once (a call too large for the raster memory at
+    that moment): the page is taken again with tiles of half the rows, and the capture
+    says what it took; its pixels are those of a capture that was whole at once."""
+    import dataclasses
+
+    with Session(dataclasses.replace(visual, tile_height=2048, mask=(), style=None)) as s:
+        whole = s.capture(at("lines.html"))
+        seen = []
+
+        def blank_the_first_second_tile(y, tile):
+            seen.append((y, len(tile)))
+            if [at_y for at_y, _ in seen].count(2048) == 1 and y == 2048:
+                tile[:] = 255
+
+        s.tile_hook = blank_the_first_second_tile
+        healed = s.capture(at("lines.html"))
+    assert [y for y, _ in seen] == [0, 2048, 0, 1024, 2048, 3072]  # 2048-px tiles, then 1024-px ones
+    assert np.array_equal(healed.image, whole.image)
+    assert whole.notes == []
+    assert len(healed.notes) == 1 and re.fullmatch(
+        r"lines\.html \(desktop-light\): the page image was not whole with 2048-px tiles \(\d+ of \d+ text "
+        r"lines blank, the first at y=20\d\d\); it is whole with 1024-px tiles, which this capture used",
+        healed.notes[0]), healed.notes
+
+
+def test_a_page_image_never_whole_fails_its_own_variant_with_the_blank_band(visual):
+    """Blank at every tile height: that variant is a Failure naming its viewport and scheme,
+    with the band that was blank; the next variant is captured as if nothing happened."""
+    import dataclasses
+
+    def blank_rows_2048_to_2400(y, tile):
+        top, bottom = max(0, 2048 - y), max(0, 2400 - y)
+        tile[top:bottom] = 255
+
+    with Session(dataclasses.replace(visual, tile_height=2048, mask=(), style=None)) as s:
+        s.tile_hook = blank_rows_2048_to_2400
+        failed, other = s.capture_all([at("lines.html"), at("a.html")], failures=True)
+        s.tile_hook = None
+        alone = s.capture(at("a.html"))
+    assert isinstance(failed, Failure) and failed.kind == "not-whole"
+    assert failed.variant == at("lines.html")
+    assert failed.message.startswith("lines.html (desktop-light): the stitched page image is not whole")
+    assert "(tried 2048-px tiles (" in failed.message and "then 1024-px tiles (" in failed.message
+    band = failed.images["blank-band"]
+    assert band.shape[1:] == (1280, 4) and 300 <= band.shape[0] <= 1200
+    assert (band == 255).all(axis=(1, 2)).sum() >= 300  # the blank rows are in it
+    assert not isinstance(other, Failure) and np.array_equal(other.image, alone.image)
+
+
+def test_with_failures_a_page_that_never_settles_is_its_variants_failure_alone(session):
+    first, failed, last = session.capture_all([at("a.html"), at("unstable.html"), at("a.html", "dark-attr")],
+                                              failures=True)
+    assert isinstance(failed, Failure) and failed.variant == at("unstable.html")
+    assert "unstable.html (desktop-light): the page kept changing" in failed.message
+    assert (first.variant, last.variant) == (at("a.html"), at("a.html", "dark-attr"))

@@ -65,9 +65,22 @@ def test_a_tag_nothing_defines_is_plain_markup_and_never_waited_for(session):
     assert [r.key for r in cap.regions].count("math") >= 1
 
 
-def test_maths_that_never_typesets_names_what_was_pending_and_the_key_that_helps(visual):
-    """KaTeX not routed: its request is aborted and every d-math stays empty."""
-    unrouted = dataclasses.replace(visual, route={}, settle_timeout=3)
+def test_an_unrouted_maths_library_fails_at_once_naming_it_and_the_key_that_helps(visual):
+    """KaTeX not routed: its request is aborted, so the render is refused before any wait."""
+    unrouted = dataclasses.replace(visual, route={}, settle_timeout=30)
+    with Session(unrouted) as s, pytest.raises(CaptureError) as err:
+        s.capture(at("undefined-tag.html"))
+    message = str(err.value)
+    assert "https://distill.pub/third-party/katex/katex.min." in message and "did not load" in message
+    assert "`route`" in message and "still waiting" not in message
+    assert "\n" not in message
+
+
+def test_maths_blocked_on_purpose_names_what_was_pending_and_the_key_that_helps(visual):
+    """KaTeX blocked on purpose (allow_blocked): every d-math stays empty, and the settle
+    stops at settle_timeout naming what was pending."""
+    unrouted = dataclasses.replace(visual, route={}, settle_timeout=3,
+                                   allow_blocked=("https://distill.pub/third-party/katex/",))
     with Session(unrouted) as s, pytest.raises(CaptureError) as err:
         s.capture(at("undefined-tag.html"))
     message = str(err.value)

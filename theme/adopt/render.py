@@ -55,8 +55,11 @@ def compare_renders(visual: VisualConfig, stylesheet: Path, before: bytes, after
     from ..capture import open_session, variants
     from ..run import capture
 
+    # Two renders of the same page are compared, not recorded: a page wider than its
+    # viewport is the same page on both sides, so it may be.
     visual = dataclasses.replace(visual, viewports=dict(visual.viewports or VIEWPORTS),
-                                 color_schemes=SCHEMES, regions={}, full_page=True)
+                                 color_schemes=SCHEMES, regions={}, full_page=True,
+                                 allow_overflow=tuple(visual.pages))
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="theme-adopt-") as tmp:
         images = []

@@ -15,7 +15,8 @@ def config_position(source: Path | None, key: str) -> str:
     """`file:line:col` of `key` in the config file when known, else the table name."""
     if source is None:
         return "[tool.theme.visual]"
-    return key_position(Path(source), key)
+    # A key the file does not set yet is pointed at the table to add it to.
+    return key_position(Path(source), key, table="tool.theme.visual")
 
 
 def check_config(visual: VisualConfig, source: Path | None = None) -> None:

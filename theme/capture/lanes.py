@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
-from . import scripts
+from . import resources, scripts
 from .naming import Variant
 from .server import LocalServer, resolve
 
@@ -33,6 +33,9 @@ class Lane:
     page: object
     cdp: object
     aborted: set  # the current variant's blocked URLs: the route handler adds to whatever set is here
+    # The current variant's requests that got nothing usable (blocked, a route without the
+    # file, an HTTP error, a network error), by URL: resources.broken judges them.
+    missed: dict = field(default_factory=dict)
     script: str | None = None  # id of the current variant's DATA_THEME script
     routed: set = field(default_factory=set)  # the current variant's URLs served from a route
     inflight: set = field(default_factory=set)  # requests to our origin or a route not yet answered
@@ -89,7 +92,7 @@ class Lanes:
             page = lane.page
             page.set_viewport_size({"width": variant.width, "height": variant.height})  # also screen.width/height
             page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
-            lane.aborted, lane.routed, lane.inflight = set(), set(), set()
+            lane.aborted, lane.routed, lane.inflight, lane.missed = set(), set(), set(), {}
             if variant.data_theme is not None:
                 source = scripts.DATA_THEME % {"data_theme": json.dumps(variant.data_theme)}
                 lane.script = lane.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
@@ -214,6 +217,8 @@ class Lanes:
                 route.fulfill(path=str(local), headers={"Access-Control-Allow-Origin": "*"})
             elif matched or offline:
                 lane.aborted.add(url)
+                why = resources.NOT_IN_ROUTE if matched else resources.BLOCKED
+                lane.missed.setdefault(url, resources.Missed(url, route.request.resource_type, why))
                 route.abort("blockedbyclient")
             else:
                 route.continue_()
@@ -236,6 +241,21 @@ class Lanes:
                 lane.inflight.discard(request)
                 lane.net_last = time.monotonic()
 
+        def failed(request) -> None:
+            ended(request)
+            if request.url not in lane.missed and request.url not in lane.aborted:
+                why = request.failure or "failed"
+                lane.missed[request.url] = resources.Missed(request.url, request.resource_type, why)
+
+        def answered(response) -> None:
+            # Only what a render depends on is kept: an HTTP error on an image is the
+            # page's own business (and shows in the image); on a script it is a broken page.
+            if response.status >= 400 and response.request.resource_type in resources.ESSENTIAL:
+                url = response.url
+                lane.missed.setdefault(url, resources.Missed(url, response.request.resource_type,
+                                                             f"HTTP {response.status}"))
+
         lane.page.on("request", started)
         lane.page.on("requestfinished", ended)
-        lane.page.on("requestfailed", ended)
+        lane.page.on("requestfailed", failed)
+        lane.page.on("response", answered)

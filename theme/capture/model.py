@@ -55,6 +55,8 @@ class Capture:
     # images.pixels_sha256 of `image`, when the pipeline hashed it on the way (run.spill):
     # a page check against a baseline with the same digest then decodes nothing.
     pixels: str | None = None
+    # What the capture did that the run should say (tiles taken smaller to get a whole image).
+    notes: list[str] = field(default_factory=list)
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box
@@ -66,6 +68,21 @@ class Capture:
             yield PurePosixPath("page.png"), self.image
         for region in self.regions:
             yield region.path, self.crop(region)
+
+
+@dataclass
+class Failure:
+    """A variant that has no trustworthy capture, in the place its Capture would have had
+    (capture_all with failures=True): the one-line reason, what kind of failure
+    (RenderError.kind, or "capture" for any other error of that page), and images that
+    show why, for the artefacts (a blank band of a page image that is not whole)."""
+
+    variant: Variant
+    message: str
+    kind: str = "capture"
+    images: dict = field(default_factory=dict)  # name -> (H, W, 4) RGBA
+    notes: list[str] = field(default_factory=list)
+    error: BaseException | None = field(default=None, repr=False, compare=False)  # what was raised
 
 
 def label(variant: Variant) -> str:

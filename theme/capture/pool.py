@@ -13,7 +13,7 @@ from typing import Iterable, Iterator, Mapping
 from ..config import VisualConfig
 from ..errors import CaptureError
 from . import remote
-from .model import Capture, Nudges, Progress
+from .model import Capture, Failure, Nudges, Progress
 from .naming import Variant
 
 POLL_S = 0.5  # how often a waiting caller checks that some lane is still alive
@@ -59,7 +59,7 @@ class _Lane(threading.Thread):
         done: set[Variant] = set()
         say = lambda msg: events.put(("say", self, msg))  # noqa: E731
         try:
-            for capture in session.capture_all(work, say, nudges):
+            for capture in session.capture_all(work, say, nudges, failures=True):
                 done.add(capture.variant)
                 events.put(("capture", self, capture))
         except Exception as err:  # noqa: BLE001 - sorted out just below
@@ -129,7 +129,8 @@ class Pool:
         return next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
 
     def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
-                    nudges: Mapping[Variant, Nudges] | None = None) -> Iterator[Capture]:
+                    nudges: Mapping[Variant, Nudges] | None = None, *,
+                    failures: bool = False) -> Iterator[Capture | Failure]:
         """Captures in `todo`'s order. A page's variants stay together (its dark variant may
         be its light page with the scheme switched), and each lane gets one run of pages:
         within a lane, capture_all loads the next page while the current one is tiled, which
@@ -143,7 +144,10 @@ class Pool:
             for variant in todo:
                 while variant not in arrived:
                     self._next_event(arrived)
-                yield arrived.pop(variant)
+                shot = arrived.pop(variant)
+                if isinstance(shot, Failure) and not failures:  # as Session.capture_all does
+                    raise shot.error or CaptureError(shot.message)
+                yield shot
         finally:
             self._drain()
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import time
+from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import VisualConfig
-from ..errors import CaptureError, UnstableRender
-from . import scripts
+from ..errors import CaptureError, RenderError, UnstableRender
+from . import resources, scripts
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
 from .model import Nudges, Progress, label, mark
@@ -27,6 +28,9 @@ NAV_TIMEOUT_MS = 60_000
 QUIET_MS = 250  # no request, definition, DOM change or short timer for this long: the page is done
 SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
 POLL_MS = 40
+OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
+MOVING_NAMED = 3  # elements that keep changing a failure names
+MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
 
 
 class Shots:
@@ -95,7 +99,22 @@ def wait_loaded(page, url: str, where: str) -> None:
         raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
 
-def wait_stable(page, shots: Shots, where: str) -> tuple:
+def moving(page, masks: tuple[str, ...] | list[str]) -> list[str]:
+    """Selectors of what keeps changing on the page (scripts.MOVING), to name in an error."""
+    return page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": MOVING_WAIT_MS, "limit": MOVING_NAMED})
+
+
+def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:
+    """The end of an UnstableRender message: what changes, and the key that helps."""
+    found = moving(page, masks)
+    named = f"what changes: {', '.join(found)}; " if found else ""
+    quoted = ", ".join(f'"{s}"' for s in found) or '"…"'
+    return (f"{named}a script that animates it forever cannot be held still, so mask it "
+            f"(mask = [{quoted}] in {mask_at}) or stop the animation")
+
+
+def wait_stable(page, shots: Shots, where: str, masks: tuple[str, ...] = (), mask_at: str = "[tool.theme.visual]",
+                pixels: bool = True) -> tuple:
     """Return once two consecutive looks at the page agree.
 
     Taking a tall page twice and comparing would cost seconds (benchmarks/README.md);
@@ -105,19 +124,21 @@ def wait_stable(page, shots: Shots, where: str) -> tuple:
         anywhere on the page, in a few ms;
       - a hash of a viewport screenshot (the first screen): catches paint-only
         changes (colours, a canvas, a blink) the layout misses.
-    Both must be equal twice in a row. After the tiles, the layout hash is
-    taken once more, so a change *during* the capture is caught too.
+    Both must be equal twice in a row (`pixels=False`: the layout only, for the
+    look before the masks are painted). After the tiles, the layout hash is
+    taken once more, so a change *during* the capture is caught too. Changes
+    inside masked elements (`masks`) do not count; what keeps changing is named.
     """
     previous = None
     for _ in range(STABLE_CHECKS):
-        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME)
-        look = (layout, shots.viewport_hash())
+        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
+        look = (layout, shots.viewport_hash() if pixels else None)
         if look == previous:
             return look
         previous = look
     raise UnstableRender(
         f"{where}: the page kept changing over {STABLE_CHECKS} checks (layout or the first screen "
-        "differs each time); stop the animation or mask the element with `mask = [...]`"
+        f"differs each time); {keeps_changing(page, masks, mask_at)}"
     )
 
 
@@ -131,6 +152,10 @@ class Readiness:
         self.visual = visual
         self.source = source
         self.style_css = style_css
+
+    @property
+    def mask_at(self) -> str:
+        return config_position(self.source, "mask")
 
     def prepare(self, job: Pending, nudges: Nudges | None, say: Progress) -> Ready:
         """Load, settle, nudge, mask, wait until stable and take the page size: everything before the tiles."""
@@ -152,18 +177,66 @@ class Readiness:
             # see the element where it will be captured.
             ready.nudged = nudge(page, self.visual.regions, nudges)
         if self.visual.mask:
-            # Masks are placed where their elements are, so only once those stopped moving.
-            wait_stable(page, ready.shots, at)
+            # Masks are placed where their elements are, so only once those stopped moving;
+            # by the layout alone, as a masked element may be on screen and still changing.
+            wait_stable(page, ready.shots, at, self.visual.mask, self.mask_at, pixels=False)
             page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
         self.measure(ready)
         mark(timings, "stable", t)
         return ready
 
     def measure(self, ready: Ready) -> None:
-        """Wait for two agreeing looks, then take the page size the tiles will cover."""
-        ready.before = wait_stable(ready.job.page, ready.shots, ready.where)
+        """Wait for two agreeing looks, then take the page size the tiles will cover;
+        a page wider than its viewport, or past the size budget, fails here, before its tiles."""
+        ready.before = wait_stable(ready.job.page, ready.shots, ready.where, self.visual.mask, self.mask_at)
         geometry = ready.job.page.evaluate(scripts.GEOMETRY)
         ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
+        self._check_overflow(ready)
+        self._check_size(ready)
+
+    def _check_overflow(self, ready: Ready) -> None:
+        """A page wider than its viewport gives its readers a horizontal scrollbar, and is
+        what an article whose runtime or stylesheet did not load looks like: fail, naming
+        the widest elements that reach past the edge, unless `allow_overflow` lists the page."""
+        variant = ready.job.variant
+        if ready.width <= variant.width or variant.page in self.visual.allow_overflow:
+            return
+        over = ready.job.page.evaluate(scripts.OVERFLOW, {"limit": OVERFLOW_NAMED})
+        if over["width"] <= over["view"]:
+            return
+        widest = "; ".join(f"{o['selector']} reaches x={o['right']} ({o['width']} px wide)" for o in over["widest"])
+        raise RenderError(
+            f"{ready.where}: the page is {over['width']} px wide in a {over['view']} px viewport, so readers "
+            f"get a horizontal scrollbar; widest: {widest or 'no single element (margins or transforms)'}; "
+            f"fix the layout, or add {variant.page!r} to allow_overflow in "
+            f"{config_position(self.source, 'allow_overflow')} to accept it", kind="overflow")
+
+    def _check_size(self, ready: Ready) -> None:
+        """Say, before any tile is taken, that a page image would not fit the budget."""
+        pixels = ready.width * ready.height
+        if pixels <= self.visual.max_page_pixels:
+            return
+        raise RenderError(
+            f"{ready.where}: the page image would be {ready.width} × {ready.height} px "
+            f"({pixels / 1e6:.0f} M px, {pixels * 4 / 2**30:.1f} GiB of RGBA to stitch and check), over "
+            f"max_page_pixels = {self.visual.max_page_pixels} "
+            f"({config_position(self.source, 'max_page_pixels')}); raise max_page_pixels if the page is meant "
+            "to be this big, or split it into pages", kind="too-large")
+
+    def check_resources(self, lane: Lane, variant: Variant, where: str) -> None:
+        """Fail at once when a script, stylesheet or web font the page asked for did not load
+        and allow_blocked does not name it (resources.py): waiting on would only time out
+        on maths its missing library never typesets, and the render is not the page."""
+        page = lane.page
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+        bad = resources.broken(lane.missed, self.visual.allow_blocked, origin)
+        if not bad:
+            return
+        asker = page.evaluate(scripts.WHO_ASKED, [bad[0].url]).get(bad[0].url)
+        line = resources.explain(bad[0], asker, page=variant.page, root=self.visual.root, origin=origin,
+                                 route_at=config_position(self.source, "route"),
+                                 allow_at=config_position(self.source, "allow_blocked"), more=len(bad) - 1)
+        raise RenderError(f"{where}: {line}", kind="broken")
 
     def settle(self, lane: Lane, variant: Variant, where: str, explain: dict, again: bool = False) -> dict | None:
         """Wait until the page has done what it does after load (wait_quiet), give it the
@@ -206,6 +279,8 @@ class Readiness:
         hard_done = None
         while True:
             status = page.evaluate(scripts.PROBE, {"dataTheme": variant.data_theme})
+            if lane.missed:
+                self.check_resources(lane, variant, where)
             now = time.monotonic()
             still = pending(lane, status)
             net_quiet = 0.0 if lane.inflight else (now - lane.net_last) * 1000

@@ -238,20 +238,30 @@ STOP_ANIMATIONS = r"""
 
 # A cheap fingerprint of the rendered state: FNV-1a over every element's box
 # (1/64 px, Chromium's LayoutUnit) plus the document size and text length.
-# Milliseconds even on a tall page, against seconds for a full capture.
+# Milliseconds even on a tall page, against seconds for a full capture. What
+# happens inside a masked element (`masks`: selectors) is not counted, only its
+# own box: a mask is how a user says "this keeps changing, and that is fine",
+# so a figure a script animates forever can be masked and the page still settle.
 LAYOUT_HASH = r"""
-() => {
+(masks) => {
   let h = 0x811c9dc5;
   const mix = (v) => { h = Math.imul(h ^ (Math.round(v) | 0), 16777619) >>> 0; };
+  const hidden = new Set();
+  for (const sel of masks || []) {
+    for (const m of document.querySelectorAll(sel)) for (const e of m.getElementsByTagName('*')) hidden.add(e);
+  }
   const all = document.getElementsByTagName('*');
-  mix(all.length);
+  mix(all.length - hidden.size);
+  let text = document.documentElement.textContent.length;
   for (const el of all) {
+    if (hidden.has(el)) continue;
     const r = el.getBoundingClientRect();
     mix(r.x * 64); mix(r.y * 64); mix(r.width * 64); mix(r.height * 64);
   }
+  if (hidden.size) text = 0;  // a masked element's text may change; the boxes above still catch reflow
   const d = document.documentElement;
-  mix(d.scrollWidth); mix(d.scrollHeight); mix(d.textContent.length);
-  return [h, all.length, d.scrollWidth, d.scrollHeight];
+  mix(d.scrollWidth); mix(d.scrollHeight); mix(text);
+  return [h, all.length - hidden.size, d.scrollWidth, d.scrollHeight];
 }
 """
 
@@ -260,7 +270,7 @@ NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 
 # LAYOUT_HASH after NEXT_FRAME: one round of the stability check.
 LAYOUT_HASH_NEXT_FRAME = (
-    "async () => { await (" + NEXT_FRAME + ")(); return (" + LAYOUT_HASH.strip() + ")(); }"
+    "async (masks) => { await (" + NEXT_FRAME + ")(); return (" + LAYOUT_HASH.strip() + ")(masks); }"
 )
 
 # The size of the whole page in CSS px (= device px at scale factor 1): the scroll
@@ -703,7 +713,7 @@ FONT_FAMILIES = r"""
 # Python client unpacks a returned object value by value in Python, CPU taken
 # from the browser; json.loads does it in C (benchmarks/README.md).
 AFTER_TILES = (
-    "(arg) => JSON.stringify({ hash: (" + LAYOUT_HASH.strip() + ")(), found: (" + REGIONS.strip() + ")(arg),"
+    "(arg) => JSON.stringify({ hash: (" + LAYOUT_HASH.strip() + ")(arg.masks), found: (" + REGIONS.strip() + ")(arg),"
     " lines: (" + TEXT_LINES.strip() + ")(arg), fonts: (" + FONT_FAMILIES.strip() + ")(),"
     " resources: performance.getEntriesByType('resource').map((e) => e.name),"
     " undefined: [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))].sort() })"
@@ -818,3 +828,143 @@ p { margin: 2px 6px; white-space: nowrap; }
 <p style="font-family: monospace">Mono Rgfy 0123 {} [] != <= => ->  ~~</p>
 <p style="font-family: system-ui">System 📝 ✅ ⚠️ 🚀 中文 日本語 한국어 العربية</p>
 <p style="font-family: math">𝑥² + 𝑦² = 𝑧²  ∀ε>0 ∃δ</p>"""
+
+
+# Who asked for each of `urls` (resources that did not load; theme/capture/resources.py):
+# the element whose src/href names it (script, link, …, in the document or a shadow
+# root), else the @import or @font-face rule of a readable stylesheet that does. A
+# request nothing here names came from a script (a fetch, a module import).
+WHO_ASKED = r"""
+(urls) => {
+  const w = window.__themeWatch || { roots: [] };
+  const roots = [document, ...w.roots];
+  const out = {};
+  const abs = (value, base) => { try { return new URL(value, base || document.baseURI).href; } catch (e) { return null; } };
+  for (const root of roots) {
+    for (const el of root.querySelectorAll('[src], [href]')) {
+      for (const attr of ['src', 'href']) {
+        const value = el.getAttribute(attr);
+        const url = value && abs(value);
+        if (url && urls.includes(url) && !out[url]) {
+          out[url] = { how: 'element', tag: el.localName, attr, value, inShadow: root !== document,
+                       host: root === document ? null : root.host.localName };
+        }
+      }
+    }
+  }
+  const seen = new Set();
+  const walk = (sheet, owner) => {
+    if (!sheet || seen.has(sheet)) return;
+    seen.add(sheet);
+    let rules;
+    try { rules = sheet.cssRules; } catch (e) { return; }
+    const base = sheet.href || document.baseURI;
+    const where = sheet.href || (owner ? `a <style> in ${owner}` : 'an inline <style>');
+    const visit = (list) => {
+      for (const rule of list) {
+        if (rule instanceof CSSImportRule) {
+          const url = abs(rule.href, base);
+          if (url && urls.includes(url) && !out[url]) out[url] = { how: 'import', sheet: where, value: rule.href };
+          walk(rule.styleSheet, owner);
+        } else if (rule instanceof CSSFontFaceRule) {
+          const src = rule.style.getPropertyValue('src');
+          for (const m of src.matchAll(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g)) {
+            const url = abs(m[2], base);
+            if (url && urls.includes(url) && !out[url]) {
+              out[url] = { how: 'font-face', sheet: where, value: m[2],
+                           family: rule.style.getPropertyValue('font-family').replace(/^['"]|['"]$/g, '') };
+            }
+          }
+        }
+        if (rule.cssRules) visit(rule.cssRules);
+      }
+    };
+    visit(rules);
+  };
+  for (const root of roots) {
+    const owner = root === document ? null : `the shadow root of <${root.host.localName}>`;
+    for (const s of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) walk(s, owner);
+  }
+  return out;
+}
+"""
+
+# A page wider than its viewport: the widest elements that reach past its right edge,
+# outermost first and none inside another one listed, skipping what an ancestor clips
+# (overflow other than visible) because that never widens the page.
+OVERFLOW = r"""
+({ limit }) => {
+  const d = document.documentElement, b = document.body || d;
+  const width = Math.max(d.scrollWidth, b.scrollWidth), view = d.clientWidth;
+  if (width <= view) return { width, view, widest: [] };
+  const style = window.__themeStyleOf || getComputedStyle;
+  const pathOf = (""" + PATH_OF + r""");
+  const clipped = (el) => {
+    for (let a = el.parentElement; a && a !== b && a !== d; a = a.parentElement) {
+      if (style(a).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const over = [];
+  for (const el of b.querySelectorAll('*')) {
+    // An element reaches as far as its box, or its content when that spills out (a long word).
+    const r = el.getBoundingClientRect();
+    const right = r.left + window.scrollX + Math.max(r.width, el.scrollWidth || 0);
+    if (right > view + 0.5 && r.width > 0 && !clipped(el)) over.push([el, right, r.width]);
+  }
+  over.sort((x, y) => y[1] - x[1] || y[2] - x[2]);
+  const widest = [];
+  for (const [el, right, w] of over) {
+    if (widest.some((o) => o.el.contains(el))) continue;
+    widest.push({ el, right: Math.round(right), width: Math.round(w) });
+    if (widest.length >= limit) break;
+  }
+  return { width, view, widest: widest.map((o) => ({ selector: pathOf(o.el), right: o.right, width: o.width })) };
+}
+"""
+
+
+# What keeps changing on a page that will not settle, as selectors to mask: every
+# element's size, own text and children, looked at twice `wait` ms apart. An element
+# that only moved (something above it grew) is not what changes. From each element
+# that changed, climb while its parent's size changed too; the first ancestor whose
+# size stayed put is the one to mask (its box covers the change and keeps still),
+# or, when the change reaches the page itself, the outermost element that changed.
+# Outermost first, none inside another, at most `limit`; masked elements left out.
+MOVING = r"""
+async ({ masks, wait, limit }) => {
+  const pathOf = (""" + PATH_OF + r""");
+  const hidden = new Set();
+  for (const sel of masks || []) for (const m of document.querySelectorAll(sel)) { hidden.add(m); for (const e of m.getElementsByTagName('*')) hidden.add(e); }
+  const top = document.body || document.documentElement;
+  const look = () => {
+    const out = new Map();
+    for (const el of top.getElementsByTagName('*')) {
+      if (hidden.has(el)) continue;
+      const r = el.getBoundingClientRect();
+      const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join('');
+      out.set(el, { size: `${Math.round(r.width * 64)},${Math.round(r.height * 64)}`, own, kids: el.childElementCount });
+    }
+    return out;
+  };
+  const a = look();
+  await new Promise((done) => window.setTimeout(done, wait));
+  const b = look();
+  const sized = (el) => a.has(el) && b.has(el) && a.get(el).size !== b.get(el).size;
+  const changed = [];
+  for (const [el, now] of b) {
+    const was = a.get(el);
+    if (!was) { if (el.parentElement && el.parentElement !== top) changed.push(el.parentElement); continue; }
+    if (was.size !== now.size || was.own !== now.own || was.kids !== now.kids) changed.push(el);
+  }
+  const picks = new Set();
+  for (const el of changed) {
+    let pick = el;
+    while (pick.parentElement && pick.parentElement !== top && sized(pick)) pick = pick.parentElement;
+    picks.add(pick);
+  }
+  const outer = [...picks].filter((el) => ![...picks].some((o) => o !== el && o.contains(el)));
+  outer.sort((x, y) => (x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1);
+  return outer.slice(0, limit).map((el) => pathOf(el));
+}
+"""

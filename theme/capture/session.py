@@ -25,7 +25,7 @@ from . import remote, scripts
 from .browser import BrowserInfo, find_browser, launch_flags
 from .config_checks import check_config
 from .lanes import Lanes, scheme_read
-from .model import Capture, Nudges, Progress, Region, label
+from .model import Capture, Failure, Nudges, Progress, Region, label
 from .naming import Variant
 from .readiness import STABLE_FLAG, Readiness, wait_loaded
 from .schedule import Schedule
@@ -194,7 +194,8 @@ class Session:
         return next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
 
     def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
-                    nudges: Mapping[Variant, Nudges] | None = None) -> Iterator[Capture]:
+                    nudges: Mapping[Variant, Nudges] | None = None, *,
+                    failures: bool = False) -> Iterator[Capture | Failure]:
         """Captures in order, overlapping the work of neighbouring variants.
 
         `nudges` moves regions by a fraction of a pixel before a variant is
@@ -210,6 +211,12 @@ class Session:
         held two renderers' tile bitmaps (benchmarks/README.md). A dark variant
         takes its light one's page right after it (schedule.plan, Lanes.switch):
         that page is completed first, then switched, a gap of ~0.3 s.
+
+        A variant whose page fails (a RenderError, a settle that times out, a
+        renderer that crashes) while the browser still answers is that variant's
+        failure alone: with `failures` it is yielded in its place as a Failure and
+        the others go on; without, the captures before it are yielded, then its
+        error is raised.
         """
         if self._browser is None:
             raise CaptureError("Session.capture() called outside `with Session(...)`")
@@ -227,16 +234,25 @@ class Session:
                     if schedule.followed(place):
                         schedule.note_read(place, scheme_read(job.page))
                         schedule.load_ahead(place, self._lanes.open)  # now known: switch it, or load anew
-                except BaseException:
+                except BaseException as err:
                     self._lanes.release(job.lane, reuse=False)
-                    # the variant before this one is good: hand it over first
-                    yield from self._hand_over(schedule, schedule.stop(), say)
-                    raise
+                    failure = self._failure(variant, err)
+                    if failure is None:
+                        # the variant before this one is good: hand it over first
+                        yield from self._hand_over(schedule, schedule.stop(), say, failures)
+                        raise
+                    say(failure.message)
+                    if schedule.followed(place):  # its page is not there to switch: load anew
+                        schedule.note_read(place, "its render failed")
+                        schedule.load_ahead(place, self._lanes.open)
+                    schedule.finished(place, failure)
+                    yield from self._due(schedule, failures)
+                    continue
                 if schedule.shooting is not None:
                     schedule.shooting.tiles.wait_calls()  # one page's capture calls at a time
                 done = schedule.shoot(place, self._shooter.start(ready, say, self.tile_hook))
-                yield from self._hand_over(schedule, done, say)
-            yield from self._hand_over(schedule, schedule.stop(), say)
+                yield from self._hand_over(schedule, done, say, failures)
+            yield from self._hand_over(schedule, schedule.stop(), say, failures)
         finally:
             left = schedule.stop()
             if left is not None:
@@ -246,14 +262,46 @@ class Session:
                 self._lanes.release(lane, reuse=False)
 
     def _hand_over(self, schedule: Schedule, done: tuple[int, Shooting] | None,
-                   say: Progress) -> Iterator[Capture]:
+                   say: Progress, failures: bool = False) -> Iterator[Capture | Failure]:
         """Complete `done` = (place, its tiles) when there is one, then yield the captures whose turn it is."""
         if done is not None:
             place, shooting = done
             keep = schedule.keeps(place)
-            capture = self._complete_and_close(shooting, say, keep=keep)
-            schedule.finished(place, capture, shooting.ready.job.lane if keep else None)
-        yield from schedule.due()
+            try:
+                capture = self._complete_and_close(shooting, say, keep=keep)
+            except BaseException as err:
+                failure = self._failure(shooting.ready.job.variant, err)
+                if failure is None:
+                    raise
+                say(failure.message)
+                schedule.finished(place, failure)  # nothing kept: the step switching it loads anew
+            else:
+                schedule.finished(place, capture, shooting.ready.job.lane if keep else None)
+        yield from self._due(schedule, failures)
+
+    @staticmethod
+    def _due(schedule: Schedule, failures: bool) -> Iterator[Capture | Failure]:
+        for shot in schedule.due():
+            if isinstance(shot, Failure) and not failures:
+                raise (shot.error or CaptureError(shot.message))
+            yield shot
+
+    def _failure(self, variant: Variant, err: BaseException) -> Failure | None:
+        """`err` as `variant`'s own Failure, or None when it is not the page's alone: a
+        config mistake, an interrupt, or a browser that no longer answers."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if isinstance(err, CaptureError):
+            message = str(err)
+        elif isinstance(err, PlaywrightError):
+            message = (f"{label(variant)}: the page failed in the browser ({_first_line(err)}); "
+                       "run `theme capture --explain` on it")
+        else:
+            return None
+        if not self.answers():
+            return None
+        return Failure(variant, message, getattr(err, "kind", "capture"), dict(getattr(err, "images", {})),
+                       error=err)
 
     def _complete_and_close(self, shooting: Shooting, say: Progress, keep: bool = False) -> Capture:
         """Finish `shooting`; its lane is parked, or with `keep` left as it is for a switched step.

@@ -16,14 +16,16 @@ from ..errors import UnstableRender
 from . import scripts
 from .fonts import fallback_fonts, split_stack, web_fonts
 from .model import Capture, Progress, mark
-from .readiness import Readiness, Ready
+from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
-from .tiles import TileJob, check_seams, check_whole, release
+from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_rows
 
 CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
+SMALLER_TILES = 2  # times a page image that is not whole is taken again, each time with half the rows
 TEXT_SAMPLES = 20000  # text lines checked by the wholeness guard (evenly spread)
 
+MIN_ROWS = 1024  # the smallest tiles a page image that is not whole is taken again with
 TileHook = Callable[[int, np.ndarray], None]
 
 
@@ -51,9 +53,10 @@ class Shooter:
         """Start taking `ready`'s tiles (in the background when it can); `hook` as in TileJob."""
         say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
         ready.tiles_started = time.perf_counter()
-        tiles = TileJob(ready.cdp, ready.width, ready.height, self.visual.tile_height,
-                        times=ready.tile_times, hook=hook).start()
-        return Shooting(ready, tiles)
+        return Shooting(ready, self._tiles(ready, tile_rows(ready.width, self.visual.tile_height), hook))
+
+    def _tiles(self, ready: Ready, rows: int, hook: TileHook | None) -> TileJob:
+        return TileJob(ready.cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook).start()
 
     def complete(self, shooting: Shooting, say: Progress, hook: TileHook | None = None) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
@@ -76,16 +79,13 @@ class Shooter:
             if attempt + 1 == CAPTURE_ATTEMPTS:
                 raise UnstableRender(
                     f"{ready.where}: the layout changed during each of {CAPTURE_ATTEMPTS} captures; "
-                    "something keeps moving after load (a script or late content) — mask it with `mask = [...]`"
-                )
+                    f"{keeps_changing(page, self.visual.mask, self.readiness.mask_at)}")
             say(f"{ready.where}: layout changed during capture, retrying ({attempt + 2}/{CAPTURE_ATTEMPTS})")
             self.readiness.measure(ready)
             mark(timings, "stable", t)
             shooting.tiles = self.start(ready, say, hook).tiles  # the caller cancels whatever is current
-        image = shooting.tiles.image()
-        t = mark(timings, "tiles", t)
-        check_whole(image, after["lines"], self.visual.tile_height)
-        check_seams(image, shooting.tiles.seams)
+        image, notes = self._whole(shooting, after, say, hook)
+        self.readiness.check_resources(ready.job.lane, ready.job.variant, ready.where)  # a font asked for late
         release(image)  # the guard read rows all over a tall page; the caller reads what it needs
         t = mark(timings, "guard", t)
         found = regions(after["found"], self.visual.regions, ready.width, ready.height)
@@ -101,7 +101,36 @@ class Shooter:
             full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
             explain={**ready.job.explain, "undefined_tags": after["undefined"],
                      "routed": sorted(ready.job.lane.routed), "aborted": sorted(ready.job.aborted)},
+            notes=notes,
         )
+
+    def _whole(self, shooting: Shooting, after: dict, say: Progress,
+               hook: TileHook | None) -> tuple[np.ndarray, list[str]]:
+        """The stitched image, guarded (check_whole, check_seams). When it is not whole, the
+        page is taken again with tiles of half the rows, up to SMALLER_TILES times: a call
+        too large for the machine's raster memory at that moment drops rows, and a smaller
+        one does not. Returns the image and a note saying what it took; raises the last
+        NotWhole, with the band that was blank, when even the smallest tiles lose rows."""
+        ready, tiles = shooting.ready, shooting.tiles
+        failed: list[str] = []
+        while True:
+            image = tiles.image()
+            try:
+                check_whole(image, after["lines"], tiles.tile_height)
+                check_seams(image, tiles.seams)
+            except NotWhole as err:
+                failed.append(f"{tiles.tile_height}-px tiles ({err.short})")
+                if len(failed) > SMALLER_TILES or tiles.tile_height // 2 < MIN_ROWS:
+                    raise NotWhole(f"{ready.where}: {err} (tried {', then '.join(failed)})", image,
+                                   err.rows, err.short) from None
+                rows = tiles.tile_height // 2
+                say(f"{ready.where}: the page image was not whole; taking it again with {rows}-px tiles")
+                tiles = shooting.tiles = self._tiles(ready, rows, hook)
+                continue
+            if not failed:
+                return image, []
+            return image, [f"{ready.where}: the page image was not whole with {' nor with '.join(failed)}; "
+                           f"it is whole with {tiles.tile_height}-px tiles, which this capture used"]
 
     def _fingerprint(self, after: dict) -> dict:
         """The session's fingerprint with the fonts of this page: the web fonts' files,

@@ -18,9 +18,14 @@ from typing import Callable
 import numpy as np
 
 from .. import images
-from ..errors import CaptureError, ImageError
+from ..errors import CaptureError, ImageError, RenderError
 
 SEAM_ROWS = 16  # rows each tile shares with the next (a call's cost does not depend on its height)
+# tile_height is the rows of a call for a page up to this wide; a wider page gets fewer
+# rows, so that a call's area stays what was measured whole (benchmarks/README.md).
+TILE_WIDTH = 1280
+MIN_TILE_ROWS = 1024
+BAND_ROWS = 1200  # rows of a page image saved to show a blank band (NotWhole.images)
 # Pages whose RGBA is larger than this are stitched into a file-backed buffer (page_buffer).
 FILE_BACKED_BYTES = 256 * 2**20
 
@@ -261,6 +266,29 @@ def inkless_lines(image: np.ndarray, lines: list[list[float]]) -> list[tuple[int
     return flat
 
 
+def tile_rows(width: int, tile_height: int) -> int:
+    """Rows per capture call for a page `width` px wide: `tile_height` up to TILE_WIDTH px,
+    else the largest power of two whose call is no larger in area (a 9 207 px wide page
+    gets 4 096 rows where a 1 280 px one gets 32 768), never below MIN_TILE_ROWS."""
+    if width <= TILE_WIDTH:
+        return tile_height
+    rows = max(1, tile_height * TILE_WIDTH // width)
+    return max(min(MIN_TILE_ROWS, tile_height), 1 << (rows.bit_length() - 1))
+
+
+class NotWhole(RenderError):
+    """The stitched page image lost rows, or a tile does not continue the one above:
+    `rows` (y0, y1) is where, and `images` holds a copy of the band around it."""
+
+    def __init__(self, message: str, image: np.ndarray, rows: tuple[int, int], short: str = ""):
+        y0 = max(0, min(rows[0], image.shape[0] - 1) - BAND_ROWS // 4)
+        y1 = min(image.shape[0], y0 + BAND_ROWS)
+        super().__init__(message, kind="not-whole", images={"blank-band": np.array(image[y0:y1])})
+        self.rows = rows
+        self.band = (y0, y1)
+        self.short = short or message  # what was wrong, in a few words
+
+
 def check_seams(image: np.ndarray, seams: dict[int, np.ndarray]) -> None:
     """Raise CaptureError where a tile does not continue the one above it: the rows
     they both hold (TileJob.seams) differ.
@@ -273,12 +301,11 @@ def check_seams(image: np.ndarray, seams: dict[int, np.ndarray]) -> None:
         rows = seams[y]
         differ = int((rows != image[y:y + len(rows)]).any(axis=2).sum())
         if differ:
-            raise CaptureError(
+            raise NotWhole(
                 f"the stitched page image is not whole: the tile at y={y} does not continue the one above "
                 f"({differ} of {rows.shape[0] * rows.shape[1]} px of the {rows.shape[0]} rows both hold differ): "
-                "a band was taken from the wrong place, or the page repainted between calls; re-run, "
-                "and if it persists lower tile_height in [tool.theme.visual] or mask what moves"
-            )
+                "a band was taken from the wrong place, or the page repainted between calls; if it persists, "
+                "mask what moves", image, (y, y + len(rows)), f"the tile at y={y} does not continue the one above")
 
 
 def check_whole(image: np.ndarray, lines: list[list[float]], tile_height: int) -> None:
@@ -293,10 +320,10 @@ def check_whole(image: np.ndarray, lines: list[list[float]], tile_height: int) -
     first = ", ".join(f"y={y}" for _, y, _, _ in flat[:5])
     # Fixed and sticky text is pinned before the capture (scripts.FREEZE_VIEW), so a
     # blank line here is rows the browser returned empty, not text painted elsewhere.
-    raise CaptureError(
+    raise NotWhole(
         f"the stitched page image is not whole: {len(flat)} of {len(lines)} visible text lines came back "
         f"blank (first at {first}; tiles {', '.join(str(t) for t in tiles)} of {tile_height} px): "
-        f"Chromium drops rows of a capture call too tall to raster, so set tile_height = "
-        f"{max(1024, tile_height // 2)} in [tool.theme.visual]; if the same lines stay blank, an element "
-        "paints them only when on screen (content-visibility, a canvas drawn on scroll): mask it"
-    )
+        "Chromium drops rows of a capture call too tall to raster; if the same lines stay blank with "
+        "smaller tiles, an element paints them only when on screen (content-visibility, a canvas drawn "
+        "on scroll): mask it", image, (flat[0][1], flat[0][1] + flat[0][3]),
+        f"{len(flat)} of {len(lines)} text lines blank, the first at y={flat[0][1]}")
