@@ -387,3 +387,16 @@ def test_a_versioned_address_without_a_path_resolves_from_the_registry(url):
     assert package.name == "d3-array" and package.version.startswith("3.") and package.source == "npm registry"
     assert package.meta["main"] != package.meta[lib.default]  # the CDN's own field wins over main
     assert package.default_file(lib.default) == package.meta[lib.default].removeprefix("./") == "dist/d3-array.min.js"
+
+
+def test_the_wheel_ships_the_distill_runtime():
+    """pyproject's package data covers theme/init/distill, which init copies into articles;
+    the specimen's runtime folder is a link to it (one copy in the repository)."""
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["theme"]
+    shipped = {p for pattern in data for p in (REPO / "theme").glob(pattern)}
+    assert {vendor.DISTILL / name for name in vendor.DISTILL_FILES} <= shipped
+    assert (REPO / "article/dist/assets/distill").resolve() == vendor.DISTILL
+    package = vendor.bundled_runtime()
+    assert (package.name, package.version, package.licence) == ("distill", "2.8.0", "Apache-2.0")
+    recorded = (vendor.DISTILL / "VENDORED.md").read_text()
+    assert "version 2.8.0" in recorded and f"| LICENSE | {len(package.files['LICENSE'])} |" in recorded

@@ -29,8 +29,9 @@ class Staging:
     unserved: dict[str, str] = field(default_factory=dict)  # URL → why no package copy serves it
 
     def route(self) -> dict[str, Path]:
-        """The survey's routes: the user's, and each library's to its staged package."""
-        return {**self.targets, **self.user_routes}
+        """The survey's routes: the user's (those whose target exists: the others' URLs stay
+        blocked, and are named), and each library's to its staged package."""
+        return {**self.targets, **{p: t for p, t in self.user_routes.items() if t.exists()}}
 
     def add(self, urls: list[str]) -> bool:
         """Route the libraries that can serve some of the blocked `urls`; whether any was new."""
