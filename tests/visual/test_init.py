@@ -362,12 +362,14 @@ CDN_PAGE = """<!doctype html>
 </head><body>
 <h2>Maths</h2><p id="maths"></p>
 <script>katex.render("c = \\\\sqrt{a^2 + b^2}", document.getElementById("maths"));</script>
+<script>if (innerWidth < 500) document.head.append(Object.assign(document.createElement("script"),
+  {src: "https://unpkg.com/tiny@1/dist/narrow.js"}));</script>
 </body></html>
 """
 
 # tiny@1.4.0: jsdelivr and unpkg serve different default files (its `jsdelivr` and `unpkg`
-# fields); the unpkg one loads another file of the package in turn; main and the rest are
-# never loaded.
+# fields); the unpkg one loads another file of the package in turn; the page loads one more
+# on narrow screens only (the mobile viewport); main and the rest are never loaded.
 TINY = {
     "package.json": json.dumps({"name": "tiny", "version": "1.4.0", "license": "MIT", "main": "lib/index.js",
                                 "jsdelivr": "dist/tiny.min.js", "unpkg": "dist/tiny.umd.js"}),
@@ -377,6 +379,7 @@ TINY = {
                          "document.head.append(Object.assign(document.createElement('script'),"
                          " {src: 'https://unpkg.com/tiny@1/dist/extra.js'}));\n"),
     "dist/extra.js": "window.extra = 'extra.js';\n",
+    "dist/narrow.js": "window.narrow = 'narrow.js';\n",
     "dist/unused.js": "window.unused = true;\n",
     "lib/index.js": "module.exports = {};\n",
 }
@@ -403,8 +406,8 @@ def test_packages_without_a_path_and_only_the_files_pages_load(tmp_path, katex_t
         "https://unpkg.com/tiny@1": "vendor/tiny/dist/tiny.umd.js",
         "https://unpkg.com/tiny@1/": "vendor/tiny",
     }
-    assert tree(project / "vendor/tiny") == {rel: TINY[rel].encode() for rel in
-                                             ("LICENSE", "dist/extra.js", "dist/tiny.min.js", "dist/tiny.umd.js")}
+    assert tree(project / "vendor/tiny") == {rel: TINY[rel].encode() for rel in ("LICENSE", "dist/extra.js",
+                                             "dist/narrow.js", "dist/tiny.min.js", "dist/tiny.umd.js")}
     katex = tree(project / "vendor/katex")
     fonts = {Path(rel).name for rel in katex if rel.startswith("dist/fonts/")}
     everything = {p.name for p in (KATEX / "fonts").glob("*.woff2")}

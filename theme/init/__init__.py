@@ -28,6 +28,7 @@ VIEWPORTS = {"mobile": [390, 844], "desktop": [1280, 800]}
 MAX_ROUNDS = 4  # a routed library may ask for another one; each round routes what the last one found
 WORKFLOW = Path(".github/workflows/visual.yml")
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+SCHEMES = {"light", "dark", "light-attr", "dark-attr"}
 DRAWN_BY = {"iframe", "img", "video", "audio", "embed", "object", "picture", "frame"}
 
 
@@ -102,7 +103,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     mine = {prefix: project / str(target) for prefix, target in theirs.items() if prefix not in owned}
     with tempfile.TemporaryDirectory(prefix="theme-init-") as folder:
         staging = Staging(Path(folder), packages or {}, mine)
-        found = _survey_routed(served, pages, staging)
+        found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
     for name in sorted(set(packages or {}) - {lib.name for lib in staging.libraries.values()}):
         plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
@@ -165,29 +166,40 @@ def _owned_routes(project: Path) -> set[str]:
     return set(re.findall(r"`(https?://[^`\s]+)`", _read(project / "vendor/VENDORED.md") or ""))
 
 
-def _survey_routed(served: Path, pages: list[str], staging: Staging) -> Survey:
+def _survey_routed(served: Path, pages: list[str], staging: Staging, kept: dict) -> Survey:
     """Survey at the desktop viewport, offline; route what a package copy can serve to the
     staged package; survey again until nothing new can be routed. Then look at the other
-    viewports and schemes too, so the files only they load are found (and routed)."""
+    viewports and schemes the checks will use too (`kept`: the user's, when they stay), so
+    the files only they load are found (and routed)."""
     found = survey(served, pages, staging.route())
     wide = False
     for _ in range(MAX_ROUNDS):
         if not staging.add(found.aborted):
-            others = [] if wide else _looks(found)[1:]
+            others = [] if wide else _looks(found, kept)[1:]
             if not others:
                 return found
             found, wide = found.joined(survey(served, pages, staging.route(), looks=tuple(others))), True
             if not staging.add(found.aborted):
                 return found
-        found = survey(served, pages, staging.route(), looks=tuple(_looks(found)) if wide else (DESKTOP,))
+        found = survey(served, pages, staging.route(), looks=tuple(_looks(found, kept)) if wide else (DESKTOP,))
     return found
 
 
-def _looks(found: Survey) -> list[tuple[str, int, int, str]]:
-    """Every viewport and scheme init proposes, desktop light first."""
-    schemes, _ = _schemes(found.pages)
-    looks = [(name, w, h, s) for s in schemes for name, (w, h) in VIEWPORTS.items()]
+def _looks(found: Survey, kept: dict) -> list[tuple[str, int, int, str]]:
+    """Every viewport and scheme of the checks (the user's kept ones, else init's), desktop
+    light first."""
+    viewports = kept.get("viewports")
+    if not (isinstance(viewports, dict) and all(_size(v) for v in viewports.values()) and viewports):
+        viewports = VIEWPORTS
+    schemes = kept.get("color_schemes")
+    if not (isinstance(schemes, list) and set(schemes) <= SCHEMES and schemes):
+        schemes = _schemes(found.pages)[0]
+    looks = [(str(name), w, h, s) for s in schemes for name, (w, h) in viewports.items()]
     return [DESKTOP, *(look for look in looks if look != DESKTOP)]
+
+
+def _size(value) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(isinstance(n, int) and n > 0 for n in value)
 
 
 def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Staging,
