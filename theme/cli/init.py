@@ -58,7 +58,8 @@ def _adopter():
                    "from, when CI can reach it).")
 def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root: Path | None,
          packages: tuple[str, ...], scss: str | None, requirement: str | None) -> None:
-    """Render the article in DIR once and write [tool.theme.visual], vendored libraries and the CI workflow."""
+    """Render the article in DIR, merge [tool.theme.visual], vendor what it loads from CDNs, write .gitignore
+    entries and the CI workflow."""
     if not directory.is_dir():
         raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
     adopt = _adopter() if scss is not None else None
