@@ -1,7 +1,8 @@
 """`theme compare`: build and capture two git revisions; the base revision is the baseline.
 
 Each side is checked out in its own worktree (filters run, hooks off; the working tree is
-snapshotted into a tree object first), builds with its own config in its own Session, and
+snapshotted into a tree object first), builds with its own config (a side with no SCSS
+entry has nothing to build: its committed pages are compared) in its own Session, and
 goes through theme.run like a pytest run; tolerances come from the head's config.
 """
 
@@ -12,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Mapping
@@ -230,10 +232,24 @@ def _prepare(rev: Revision, checkout: Path, rel: PurePosixPath, say: Progress) -
             raise ConfigError(f"{rev.label}{rel}: no [tool.theme.visual] table in the {rev.role} "
                               "revision; add one there or compare a later revision")
         entry = cfg.build.entry
-        say(f"{rev.role} ({_short(rev)}): building "
-            f"{entry.relative_to(checkout).as_posix() if entry.is_relative_to(checkout) else entry}")
-        build_mod.build(cfg)
+        shown = entry.relative_to(checkout).as_posix() if entry.is_relative_to(checkout) else entry
+        if _builds(source, entry):
+            say(f"{rev.role} ({_short(rev)}): building {shown}")
+            build_mod.build(cfg)
+        else:
+            say(f"{rev.role} ({_short(rev)}): no SCSS entry ({shown} absent, none configured); "
+                "comparing the committed pages")
     return Side(rev, checkout, cfg)
+
+
+def _builds(source: Path, entry: Path) -> bool:
+    """Whether this side builds its stylesheet: its entry exists, or [tool.theme] names one
+    (a configured entry that is missing stays an error: the build says so). An article
+    adopted without scss/ serves the pages it commits, so there is nothing to build."""
+    if entry.is_file():
+        return True
+    table = tomllib.loads(source.read_text(encoding="utf-8")).get("tool", {}).get("theme", {})
+    return "entry" in table
 
 
 def _short(rev: Revision) -> str:

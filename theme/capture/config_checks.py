@@ -29,9 +29,10 @@ def check_config(visual: VisualConfig, source: Path | None = None) -> None:
             raise ConfigError(f"{at('pages')}: page {page!r} is not a file under {visual.root}; fix pages")
     if visual.style is not None and not visual.style.is_file():
         raise ConfigError(f"{at('style')}: style {visual.style} does not exist; create it or remove style")
-    for prefix, folder in visual.route.items():
-        if not Path(folder).is_dir():
-            raise ConfigError(f"{at('route')}: route {prefix!r} maps to {folder}, which is not a folder")
+    for prefix, target in visual.route.items():
+        if not Path(target).exists():
+            raise ConfigError(f"{at('route')}: route {prefix!r} maps to {target}, which is neither a folder "
+                              "nor a file; create it or fix the route")
 
 
 def check_selectors(source: Path | None, bad: dict | None) -> None:

@@ -58,11 +58,20 @@ class Pending:
 
 
 def routed_file(route: dict, url: str) -> tuple[bool, Path | None]:
-    """(matched a `route` prefix?, the local file or None). The longest prefix wins."""
+    """(matched a `route` prefix?, the local file or None). The longest prefix wins.
+
+    A route to a folder serves every URL under its prefix; a route to a file serves that
+    one address, with any query or fragment (`https://distill.pub/template.v2.js?v=2`),
+    and no longer URL that merely starts the same (`…/template.v2.js.map`)."""
     for prefix in sorted(route, key=len, reverse=True):
         if url.startswith(prefix):
             rest = unquote(urlsplit(url[len(prefix):]).path)
-            return True, resolve(Path(route[prefix]), "/" + rest.lstrip("/"))
+            target = Path(route[prefix])
+            if target.is_file():
+                if rest:
+                    continue
+                return True, target
+            return True, resolve(target, "/" + rest.lstrip("/"))
     return False, None
 
 

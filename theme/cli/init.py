@@ -1,8 +1,10 @@
-"""`theme init [DIR]`: render an existing article once and write its config, vendored
-libraries and CI workflow (theme/init/); `--scss` also turns its stylesheet into tokens."""
+"""`theme init [DIR]`: render an existing article and write its config, vendored
+libraries, .gitignore entries and CI workflow (theme/init/); `--scss` also turns its
+stylesheet into tokens."""
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
@@ -41,7 +43,9 @@ def _adopter():
                 type=click.Path(file_okay=False, path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Print the plan; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Write without asking.")
-@click.option("--force", is_flag=True, help="Replace a [tool.theme.visual], workflow or vendored copy that differs.")
+@click.option("--force", is_flag=True,
+              help="Replace a workflow or vendored copy that differs, and root, pages, viewports and color_schemes "
+                   "in [tool.theme.visual]; your regions, mask and route entries stay.")
 @click.option("--lfs", is_flag=True, help="Keep snapshots/**/*.png in Git LFS (.gitattributes, checkout with lfs).")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path),
               help="The folder the article is served from, relative to DIR (default: dist, else DIR itself).")
@@ -49,19 +53,23 @@ def _adopter():
               help="Take npm package NAME from a local tarball or package folder instead of the registry.")
 @click.option("--scss", is_flag=False, flag_value="", default=None, metavar="[CSS]",
               help="Also turn the article's hand-written style.css (or CSS) into SCSS tokens.")
+@click.option("--theme-requirement", "requirement", metavar="SPEC", default=None,
+              help="How the workflow installs theme, as pip takes it (default: where this theme was installed "
+                   "from, when CI can reach it).")
 def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root: Path | None,
-         packages: tuple[str, ...], scss: str | None) -> None:
-    """Render the article in DIR once and write [tool.theme.visual], vendored libraries and the CI workflow."""
+         packages: tuple[str, ...], scss: str | None, requirement: str | None) -> None:
+    """Render the article in DIR, merge [tool.theme.visual], vendor what it loads from CDNs, write .gitignore
+    entries and the CI workflow."""
     if not directory.is_dir():
         raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
     adopt = _adopter() if scss is not None else None
     local = _packages(packages)
     click.echo(f"… rendering {directory.resolve()} offline", err=True)
     plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
-                              build_check=scss is not None)
+                              build_check=scss is not None, requirement=requirement)
     for line in plan.lines + file_lines(plan, force=force):
         click.echo(line)
-    changes = [w for w in plan.writes if w.state != "unchanged"]
+    changes = plan.changes(force=force)
     if dry_run:
         click.echo("dry run: nothing written")
     elif plan.conflicts and not force:
@@ -73,7 +81,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         click.echo("nothing to change")
     else:
         if not yes:
-            click.confirm(f"write {len(changes)} file(s) in {directory.resolve()}?", abort=True)
+            _confirm(f"write {len(changes)} file(s) in {directory.resolve()}?")
         plan.write(force=force)
         click.echo(f"wrote {len(changes)} file(s)")
     if adopt is not None:
@@ -89,6 +97,14 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         click.echo(f"  {step}")
 
 
+def _confirm(question: str) -> None:
+    """Ask on the terminal; with none to ask on (CI, a pipe), say to pass --yes (exit 2)."""
+    if not sys.stdin.isatty():
+        raise init_mod.InitError("no terminal to ask whether to write these files; pass --yes to write them "
+                                 "(or --dry-run to only see the plan)")
+    click.confirm(question, abort=True)
+
+
 def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:
     """One line per file, or per vendored folder, saying what init does to it; sorted by name."""
     groups: dict[str, list[init_mod.Write]] = {}
@@ -99,13 +115,18 @@ def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:
 
 
 def _file_line(name: str, group: list[init_mod.Write], force: bool) -> str:
-    states = {w.state for w in group}
-    files = [w for w in group if w.state != "stale"]
+    files = [w for w in group if w.state not in ("stale", "unloaded")]
     what = (files or group)[0].what + (f" ({len(files)} files)" if len(files) > 1 else "")
-    stale = len(group) - len(files)
+    stale = sum(w.state == "stale" for w in group)
+    unloaded = sum(w.state == "unloaded" for w in group)
     if stale:
         what += f", {stale} file(s) not in the package"
-    if states == {"unchanged"}:
+    if unloaded:
+        what += f", {unloaded} file(s) of the package no page loaded: " + ("removed" if force else
+                                                                          "kept (--force removes them)")
+    states = {w.state for w in group}
+    states = (states - {"unloaded"}) | ({"update"} if force and unloaded else set())
+    if states <= {"unchanged"}:
         verb = "unchanged"
     elif states & {"conflict", "stale"}:
         verb = "replace" if force else "differs (needs --force):"

@@ -1,7 +1,8 @@
-"""`theme init`: render an existing article once and write what a first green run needs:
-`[tool.theme.visual]` in pyproject.toml, copies of the CDN libraries it loads (routed),
-the CI workflow and, with lfs, the Git LFS rule for baselines. `make_plan` looks and
-decides without writing; `Plan.write` writes atomically what differs.
+"""`theme init`: render an existing article and write what a first green run needs:
+`[tool.theme.visual]` merged into pyproject.toml, copies of the files it loads from CDNs
+(vendor/, routed), `.gitignore` entries, the CI workflow and, with lfs, the Git LFS rule
+for baselines. `make_plan` looks and decides without writing; `Plan.write` writes
+atomically what differs. What the user wrote stays theirs (files.merged_pyproject).
 """
 
 from __future__ import annotations
@@ -12,23 +13,31 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import tomlkit
+
 from ..config import key_position
 from ..fsutil import atomic_write_bytes
-from . import files, vendor
-from .survey import PageSurvey, Survey, survey
+from . import files
 from .errors import AdoptIncomplete, InitError
-from .vendor import Library, Package
+from .staging import Staging
+from .survey import DESKTOP, PageSurvey, Survey, survey
+from .vendor import BUNDLED, Vendored, vendored_md
 
 ROOT_CANDIDATES = ("dist", ".")  # where an article's pages are served from, in order of preference
 VIEWPORTS = {"mobile": [390, 844], "desktop": [1280, 800]}
-MAX_ROUNDS = 3  # a routed library may ask for another one; each round routes what the last one found
+MAX_ROUNDS = 4  # a routed library may ask for another one; each round routes what the last one found
+WORKFLOW = Path(".github/workflows/visual.yml")
+COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+SCHEMES = {"light", "dark", "light-attr", "dark-attr"}
 DRAWN_BY = {"iframe", "img", "video", "audio", "embed", "object", "picture", "frame"}
 
 
 @dataclass
 class Write:
     """One file init wants to be `data`; `state` is create, update, unchanged, conflict (it
-    differs: replaced only with --force) or stale (in a vendored folder, not in the package)."""
+    differs: replaced only with --force), stale (in a vendored folder, not the package's
+    file: removed only with --force) or unloaded (the package's file, which no page loaded:
+    kept, removed with --force)."""
 
     path: Path  # relative to the project
     data: bytes
@@ -48,12 +57,17 @@ class Plan:
         """What differs from what is there: replaced (or, stale, removed) only with --force."""
         return [w for w in self.writes if w.state in ("conflict", "stale")]
 
+    def changes(self, *, force: bool) -> list[Write]:
+        """The writes that change a file: conflicts and removals only with `force`."""
+        return [w for w in self.writes
+                if w.state in ("create", "update") or (force and w.state in ("conflict", "stale", "unloaded"))]
+
     def write(self, *, force: bool) -> None:
         """Write what differs; conflicts only with `force`."""
         for w in self.writes:
             if w.state in ("create", "update") or (w.state == "conflict" and force):
                 atomic_write_bytes(self.project / w.path, w.data)
-            elif w.state == "stale" and force:
+            elif w.state in ("stale", "unloaded") and force:
                 (self.project / w.path).unlink(missing_ok=True)
 
 
@@ -74,58 +88,122 @@ def _inside(folder: Path, project: Path) -> bool:
 
 
 def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, force: bool = False,
-              packages: dict[str, Path] | None = None, build_check: bool = False) -> Plan:
+              packages: dict[str, Path] | None = None, build_check: bool = False,
+              requirement: str | None = None) -> Plan:
     """Look at the article (renders it) and decide every file; writes nothing."""
     project = project.resolve()
     root_rel, pages = find_pages(project, root)
+    spec = _install_spec(project, requirement)
     served = (project / root_rel).resolve()
     plan = Plan(project)
     plan.lines.append(f"article: {served} ({len(pages)} page{'s' if len(pages) != 1 else ''}: {', '.join(pages)})")
-    with tempfile.TemporaryDirectory(prefix="theme-init-") as staging:
-        found, libraries = _survey_routed(served, pages, Path(staging), packages or {})
-    for name in sorted(set(packages or {}) - {lib.name for lib, _ in libraries.values()}):
+    existing = _existing_visual(project)
+    owned = _owned_routes(project)
+    theirs = existing.get("route") if isinstance(existing.get("route"), dict) else {}
+    mine = {prefix: project / str(target) for prefix, target in theirs.items() if prefix not in owned}
+    with tempfile.TemporaryDirectory(prefix="theme-init-") as folder:
+        staging = Staging(Path(folder), packages or {}, mine)
+        found = _survey_routed(served, pages, staging, {} if force else existing)
+        vendored = staging.vendored(found.routed)
+    for name in sorted(set(packages or {}) - {lib.name for lib in staging.libraries.values()}):
         plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
-    visual, notes = _visual(plan, root_rel, pages, found, libraries)
-    _pyproject(plan, visual, notes, force)
-    _vendored(plan, libraries, force)
+    visual, notes = _visual(plan, root_rel, pages, found, staging, vendored)
+    _pyproject(plan, visual, notes, force, frozenset(owned))
+    _vendored(plan, vendored, force)
+    _gitignore(plan, existing)
     lfs = lfs or files.has_lfs_rule(_read(project / ".gitattributes"))
-    _text(plan, Path(".github/workflows/visual.yml"), "the visual workflow",
-          files.workflow(lfs=lfs, build_check=build_check or _has_entry(project), spec=files.install_spec()))
+    _workflow(plan, existing, spec, lfs=lfs, build_check=build_check or _has_entry(project))
     if lfs:
-        text = _read(project / ".gitattributes")
-        new = files.gitattributes(text)
-        plan.writes.append(Write(Path(".gitattributes"), new.encode(), _state(text, new, added=True),
-                                 "snapshots/**/*.png under Git LFS"))
+        _lfs(plan)
     return plan
 
 
-def _survey_routed(served: Path, pages: list[str], staging: Path,
-                   packages: dict[str, Path]) -> tuple[Survey, dict[str, tuple[Library, Package]]]:
-    """Survey offline; route what a registry has to a staged copy; survey again until no
-    new request can be routed. Returns the last survey and prefix → (library, package)."""
-    libraries: dict[str, tuple[Library, Package]] = {}
+def _workflow(plan: Plan, existing: dict, spec: str, *, lfs: bool, build_check: bool) -> None:
+    """The workflow; it starts the compose `browser` service when the article has one."""
+    compose = next((_read(plan.project / n) for n in COMPOSE_FILES if (plan.project / n).is_file()), None)
+    text = files.workflow(lfs=lfs, build_check=build_check, spec=spec,
+                          browser_service=files.has_browser_service(compose),
+                          artifacts=str(existing.get("artifacts", ".theme-artifacts")))
+    _text(plan, WORKFLOW, "the visual workflow", text)
+
+
+def _lfs(plan: Plan) -> None:
+    text = _read(plan.project / ".gitattributes")
+    new = files.gitattributes(text)
+    plan.writes.append(Write(Path(".gitattributes"), new.encode(), _state(text, new, added=True),
+                             "snapshots/**/*.png under Git LFS"))
+
+
+def _install_spec(project: Path, requirement: str | None) -> str:
+    """How the workflow installs theme: --theme-requirement, else where pip installed this
+    theme from when CI can reach it too, else what the article's workflow already says."""
+    if requirement is not None:
+        if not requirement.strip() or any(c in requirement for c in '"\n\\'):
+            raise InitError(f"--theme-requirement {requirement!r}: not a pip requirement; pass one like "
+                            "'theme @ git+https://github.com/OWNER/theme@COMMIT'")
+        return requirement.strip()
+    found = files.install_spec()
+    spec = found.spec or files.spec_in_workflow(_read(project / WORKFLOW))
+    if spec is None:
+        raise InitError(f"{found.why}, so the workflow cannot install it; pass --theme-requirement SPEC, "
+                        "e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'")
+    return spec
+
+
+def _existing_visual(project: Path) -> dict:
+    """The [tool.theme.visual] table already in pyproject.toml, or {}."""
+    path = project / "pyproject.toml"
+    try:
+        table = tomllib.loads(_read(path) or "")
+    except tomllib.TOMLDecodeError as err:
+        raise InitError(f"{path}: {err}; fix the TOML syntax, then run theme init again") from None
+    visual = table.get("tool", {}).get("theme", {}).get("visual", {})
+    return visual if isinstance(visual, dict) else {}
+
+
+def _owned_routes(project: Path) -> set[str]:
+    """The route prefixes an earlier theme init wrote: vendor/VENDORED.md names them."""
+    return set(re.findall(r"`(https?://[^`\s]+)`", _read(project / "vendor/VENDORED.md") or ""))
+
+
+def _survey_routed(served: Path, pages: list[str], staging: Staging, kept: dict) -> Survey:
+    """Survey at the desktop viewport, offline; route what a package copy can serve to the
+    staged package; survey again until nothing new can be routed. Then look at the other
+    viewports and schemes the checks will use too (`kept`: the user's, when they stay), so
+    the files only they load are found (and routed)."""
+    found = survey(served, pages, staging.route())
+    wide = False
     for _ in range(MAX_ROUNDS):
-        route = {prefix: staging / str(n) for n, prefix in enumerate(libraries)}
-        found = survey(served, pages, route)
-        new = {}
-        for url in found.aborted:
-            lib = vendor.library_for(url)
-            if lib is not None and lib.prefix not in libraries:
-                new.setdefault(lib.prefix, lib)
-        if not new:
-            return found, libraries
-        for prefix, lib in sorted(new.items()):
-            package = vendor.fetch(lib, packages.get(lib.name))
-            folder = staging / str(len(libraries))
-            for rel, data in package.files.items():
-                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-                (folder / rel).write_bytes(data)
-            libraries[prefix] = (lib, package)
-    return survey(served, pages, {p: staging / str(n) for n, p in enumerate(libraries)}), libraries
+        if not staging.add(found.aborted):
+            others = [] if wide else _looks(found, kept)[1:]
+            if not others:
+                return found
+            found, wide = found.joined(survey(served, pages, staging.route(), looks=tuple(others))), True
+            if not staging.add(found.aborted):
+                return found
+        found = survey(served, pages, staging.route(), looks=tuple(_looks(found, kept)) if wide else (DESKTOP,))
+    return found
 
 
-def _visual(plan: Plan, root: str, pages: list[str], found: Survey,
-            libraries: dict[str, tuple[Library, Package]]) -> tuple[dict, dict[str, str]]:
+def _looks(found: Survey, kept: dict) -> list[tuple[str, int, int, str]]:
+    """Every viewport and scheme of the checks (the user's kept ones, else init's), desktop
+    light first."""
+    viewports = kept.get("viewports")
+    if not (isinstance(viewports, dict) and all(_size(v) for v in viewports.values()) and viewports):
+        viewports = VIEWPORTS
+    schemes = kept.get("color_schemes")
+    if not (isinstance(schemes, list) and set(schemes) <= SCHEMES and schemes):
+        schemes = _schemes(found.pages)[0]
+    looks = [(str(name), w, h, s) for s in schemes for name, (w, h) in viewports.items()]
+    return [DESKTOP, *(look for look in looks if look != DESKTOP)]
+
+
+def _size(value) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(isinstance(n, int) and n > 0 for n in value)
+
+
+def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Staging,
+            vendored: list[Vendored]) -> tuple[dict, dict[str, str]]:
     """The managed keys of [tool.theme.visual], comments for some, and the plan's lines about them."""
     regions = _regions(found.pages)
     plan.lines.append("regions: " + (", ".join(f"{k} = {v!r}" for k, v in regions.items()) or
@@ -137,18 +215,13 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey,
         notes["color_schemes"] = (f"light only: {why}; dark baselines would equal the light ones.\n"
                                   'Add "dark" when the article gets a dark mode.')
     route = {}
-    for prefix, (lib, pkg) in sorted(libraries.items()):
-        folder = _folder(lib, libraries)
-        route[prefix] = folder
-        plan.lines.append(f"route {prefix} → {folder}/ (npm {pkg.name} {pkg.version}, {pkg.integrity[:20]}…, "
-                          f"from the {pkg.source})")
-        if re.fullmatch(r"\d+\.\d+\.\d+", lib.version) and pkg.version != lib.version:
-            plan.lines.append(f"note: the page asks for {lib.name} {lib.version} and gets {pkg.version} "
-                              "(--package); pass a tarball of the version it asks for to match it")
+    for row in vendored:
+        route.update(row.routes)
+        plan.lines += _route_lines(row, staging)
     mask = []
     for page in found.pages:
         for url in page.aborted:
-            selector, how = _mask_for(page.blocked.get(url))
+            selector, how = _blocked(url, page.blocked.get(url), staging)
             if selector:
                 mask.append(selector)
             plan.lines.append(f"blocked {url} ({page.page}): {how}")
@@ -160,8 +233,25 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey,
                               "route the page's maths library to a local copy")
     mask = sorted(set(mask))
     visual = {"root": root, "pages": pages, "viewports": VIEWPORTS, "color_schemes": schemes,
-              "regions": regions, "mask": mask, "route": route}
+              "regions": regions, "mask": mask, "route": dict(sorted(route.items()))}
     return visual, notes
+
+
+def _route_lines(row: Vendored, staging: Staging) -> list[str]:
+    """One plan line per route to `row`'s folder: where from, what, how much of it was loaded."""
+    pkg = row.package
+    origin = (f"{pkg.name} {pkg.version}, {pkg.source}" if pkg.source == BUNDLED
+              else f"npm {pkg.name} {pkg.version}, from the {pkg.source}")
+    lines = []
+    for prefix, target in sorted(row.routes.items()):
+        lib = staging.libraries[prefix]
+        slash = "" if lib.default or lib.bundled else "/"
+        lines.append(f"route {prefix} → {target}{slash} ({origin}, {pkg.integrity[:20]}…; "
+                     f"{len(row.files)} of {len(pkg.files)} files kept: those the pages loaded and the licence)")
+        if re.fullmatch(r"\d+\.\d+\.\d+", lib.version) and pkg.version != lib.version:
+            lines.append(f"note: the page asks for {lib.name} {lib.version} and gets {pkg.version} "
+                         "(--package); pass a tarball of the version it asks for to match it")
+    return lines
 
 
 def _regions(pages: list[PageSurvey]) -> dict[str, str]:
@@ -203,67 +293,95 @@ def _schemes(pages: list[PageSurvey]) -> tuple[list[str], str]:
     return ["light"], "no CSS rule depends on prefers-color-scheme and no script asks for it"
 
 
-def _mask_for(element: dict | None) -> tuple[str | None, str]:
+def _blocked(url: str, element: dict | None, staging: Staging) -> tuple[str | None, str]:
     """(a `mask` selector for what the blocked request would have drawn, or None; the plan's words)."""
+    from ..capture.lanes import routed_file
+
+    if routed_file(staging.user_routes, url)[0]:
+        prefix = next(p for p in sorted(staging.user_routes, key=len, reverse=True) if url.startswith(p))
+        return None, f"your route {prefix} has no such file; add it there or fix the route"
+    if url in staging.unserved:
+        return None, f"{staging.unserved[url]}; copy the file into the project and route its address there"
+    if routed_file(staging.targets, url)[0]:
+        return None, "its package has no such file (the CDN makes it); copy it into the project and route it"
+    return _mask_for(element)
+
+
+def _mask_for(element: dict | None) -> tuple[str | None, str]:
     if element is None:
-        return None, "no element asked for it (CSS or a script did); nothing to mask"
+        return None, ("no element asked for it (CSS or a script did): no known package has it; "
+                      "copy it into the project and route its address there")
     if element["tag"] not in DRAWN_BY or element["inShadow"]:
-        return None, f"asked for by a <{element['own']}>, which draws nothing itself; nothing to mask"
+        return None, (f"asked for by a <{element['own']}>, which draws nothing itself but the page needs it: "
+                      "no known package has it; copy it into the project and route its address there")
     value = element["value"].replace("\\", "\\\\").replace('"', '\\"')
     own = f'{element["own"]}[{element["attr"]}="{value}"]'
     selector = own if element["own"] == element["tag"] else f"{element['tag']}:has(> {own})"
     return selector, f"no registry has it; masked as {selector}"
 
 
-def _folder(lib: Library, libraries: dict[str, tuple[Library, Package]]) -> str:
-    """vendor/<name>, or vendor/<name>@<version> when two versions of one package are routed."""
-    versions = {pkg.version for other, pkg in libraries.values() if other.name == lib.name}
-    pkg = next(p for other, p in libraries.values() if other == lib)
-    return f"vendor/{lib.name}" + (f"@{pkg.version}" if len(versions) > 1 else "")
-
-
-def _pyproject(plan: Plan, visual: dict, notes: dict[str, str], force: bool) -> None:
+def _pyproject(plan: Plan, visual: dict, notes: dict[str, str], force: bool, owned: frozenset[str]) -> None:
     path = plan.project / "pyproject.toml"
     text = _read(path)
-    try:
-        new, differ = files.merged_pyproject(text, visual, notes, force=force)
-    except tomllib.TOMLDecodeError as err:
-        raise InitError(f"{path}: {err}; fix the TOML syntax, then run theme init again") from None
-    if differ:
-        where = key_position(path, differ[0], text=text, table="tool.theme.visual")
-        plan.writes.append(Write(Path("pyproject.toml"), new.encode(), "conflict",
-                                 f"{', '.join(differ)} in [tool.theme.visual]", where))
-    else:
-        # Adding the table to a pyproject.toml that has none replaces nothing: an update.
-        plan.writes.append(Write(Path("pyproject.toml"), new.encode(), _state(text, new, added=True),
-                                 "[tool.theme.visual]"))
+    merged = files.merged_pyproject(text, visual, notes, force=force, owned=owned)
+    for key, yours, init in merged.kept:
+        where = key_position(path, key.partition(".")[2] or key, text=text, table="tool.theme.visual")
+        again = " (--force replaces it)" if key in files.WHOLE else ""
+        plan.lines.append(f"note: {where}: {key} in [tool.theme.visual] is yours ({_toml(yours)}); theme init "
+                          f"would write {_toml(init)}; kept{again}")
+    what = "[tool.theme.visual]" + (f" ({', '.join(merged.replaced)} replaced)" if merged.replaced else "")
+    # Adding to a pyproject.toml replaces nothing of the user's: an update, never a conflict.
+    plan.writes.append(Write(Path("pyproject.toml"), merged.text.encode(), _state(text, merged.text, added=True), what))
 
 
-def _vendored(plan: Plan, libraries: dict[str, tuple[Library, Package]], force: bool) -> None:
-    """Each library's files under its folder, and vendor/VENDORED.md."""
+def _toml(value) -> str:
+    """`value` as TOML writes it (the plan quotes both sides of a kept key)."""
+    item = tomlkit.inline_table() if isinstance(value, dict) else None
+    if item is not None:
+        item.update(value)
+        return item.as_string().strip()
+    return tomlkit.item(value).as_string()
+
+
+def _vendored(plan: Plan, vendored: list[Vendored], force: bool) -> None:
+    """Each package's loaded files under its folder, and vendor/VENDORED.md. A file already
+    in the folder that no page loaded is kept when it is the package's own (removed with
+    --force); any other file there is not the package's: removed only with --force."""
     rows = []
-    for prefix, (lib, pkg) in sorted(libraries.items()):
-        folder = Path(_folder(lib, libraries))
-        rows.append((lib, pkg, folder.as_posix()))
-        on_disk = {p.relative_to(plan.project / folder).as_posix()
-                   for p in (plan.project / folder).rglob("*") if p.is_file()}
-        states = []
-        for rel, data in pkg.files.items():
+    for row in vendored:
+        folder, pkg = Path(row.folder), row.package
+        kept = dict(row.files)
+        for rel, data in row.files.items():
             old = _read_bytes(plan.project / folder / rel)
             state = "create" if old is None else "unchanged" if old == data else "conflict"
-            states.append(Write(folder / rel, data, state, f"{pkg.name} {pkg.version}"))
-        # Files the package does not have: the copy would not be the package's; removed with --force.
-        states += [Write(folder / rel, b"", "stale", f"not in {pkg.name} {pkg.version}",
-                         str(plan.project / folder / rel)) for rel in sorted(on_disk - set(pkg.files))]
-        plan.writes += states
+            plan.writes.append(Write(folder / rel, data, state, f"{pkg.name} {pkg.version}"))
+        for path in sorted(p for p in (plan.project / folder).rglob("*") if p.is_file()):
+            rel = path.relative_to(plan.project / folder).as_posix()
+            if rel in row.files:
+                continue
+            if pkg.files.get(rel) == path.read_bytes():
+                plan.writes.append(Write(folder / rel, b"", "unloaded", "loaded by no page", str(path)))
+                if not force:
+                    kept[rel] = pkg.files[rel]
+            else:
+                plan.writes.append(Write(folder / rel, b"", "stale", f"not in {pkg.name} {pkg.version}", str(path)))
+        rows.append(Vendored(pkg, row.folder, dict(sorted(kept.items())), row.routes))
     if rows:
-        md = vendor.vendored_md(rows)
-        _text(plan, Path("vendor/VENDORED.md"), "versions and integrity of vendor/", md)
+        _text(plan, Path("vendor/VENDORED.md"), "versions and integrity of vendor/", vendored_md(rows), added=True)
 
 
-def _text(plan: Plan, rel: Path, what: str, new: str) -> None:
+def _gitignore(plan: Plan, existing: dict) -> None:
+    """The folders runs write (artefacts, report) in .gitignore, appended to what is there."""
+    folders = [str(existing.get("artifacts", ".theme-artifacts")), str(existing.get("report", "visual-report"))]
+    text = _read(plan.project / ".gitignore")
+    new = files.gitignore(text, [f for f in folders if not f.startswith("..") and not Path(f).is_absolute()])
+    plan.writes.append(Write(Path(".gitignore"), new.encode(), _state(text, new, added=True),
+                             "what runs write, not committed: " + ", ".join(f"{f.strip('/')}/" for f in folders)))
+
+
+def _text(plan: Plan, rel: Path, what: str, new: str, added: bool = False) -> None:
     text = _read(plan.project / rel)
-    plan.writes.append(Write(rel, new.encode(), _state(text, new), what, f"{plan.project / rel}"))
+    plan.writes.append(Write(rel, new.encode(), _state(text, new, added), what, f"{plan.project / rel}"))
 
 
 def _state(old: str | None, new: str, added: bool = False) -> str:

@@ -1,72 +1,184 @@
 """The text of what `theme init` writes: `[tool.theme.visual]` merged into pyproject.toml
-(tomlkit, so every other byte stays), the article's workflow and the LFS rule."""
+(tomlkit, so every other byte stays), `.gitignore` entries, the article's workflow and the
+LFS rule."""
 
 from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 import tomllib
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import tomlkit
 
 # The keys of [tool.theme.visual] init decides; any other key there is the user's and kept.
-MANAGED = ("root", "pages", "viewports", "color_schemes", "regions", "mask", "route")
+# A value init decides for the whole table: kept when it differs, replaced only with --force.
+WHOLE = ("root", "pages", "viewports", "color_schemes")
+# Collections init adds entries to: an entry already there is the user's, --force or not.
+ENTRIES = ("regions", "mask", "route")
+MANAGED = WHOLE + ENTRIES
 LFS_RULE = "snapshots/**/*.png filter=lfs diff=lfs merge=lfs -text"
 
 
-def merged_pyproject(text: str | None, visual: dict[str, Any], notes: dict[str, str],
-                     *, force: bool) -> tuple[str, list[str]]:
-    """(the new pyproject text, the managed keys that differ from what is there). With
-    differing keys and no `force` the text is unchanged. `notes`: key → a comment put above it."""
+@dataclass
+class Merged:
+    """The new pyproject text and what init would have written differently."""
+
+    text: str
+    kept: list[tuple[str, Any, Any]] = field(default_factory=list)  # (key, yours, init's): yours stays
+    replaced: list[str] = field(default_factory=list)  # keys --force set to init's value
+
+
+def merged_pyproject(text: str | None, visual: dict[str, Any], notes: dict[str, str], *,
+                     force: bool, owned: frozenset[str] = frozenset()) -> Merged:
+    """`[tool.theme.visual]` with what init found merged in, never removing anything.
+
+    - No table: init's whole table (`notes`: key → a comment put above it).
+    - root, pages, viewports, color_schemes: added when absent; a different value is
+      the user's and kept, or with `force` replaced by init's.
+    - regions, mask, route: init's entries are added when their key (selector) is absent;
+      an entry already there is the user's and stays as written, `force` or not. Only a
+      route init itself wrote (`owned`: the prefixes vendor/VENDORED.md lists) is updated.
+    - every other key is the user's and kept.
+    """
     doc = tomlkit.parse(text or "")
     current = tomllib.loads(text or "").get("tool", {}).get("theme", {}).get("visual")
-    if current is not None:
-        differ = [k for k in MANAGED if current.get(k) != visual.get(k)]
-        if not differ or not force:
-            return text or "", differ
-        # The managed keys first, in init's order; the user's own keys (tolerance, …) after them.
-        old = doc["tool"]["theme"]["visual"]
-        fresh = _table(visual, notes)
-        for key in [k for k in old.keys() if k not in MANAGED]:
-            fresh.add(key, old[key])
-        doc["tool"]["theme"]["visual"] = fresh
-        return tomlkit.dumps(doc), differ
-    tool = doc.setdefault("tool", tomlkit.table(is_super_table=True))
-    theme = tool.setdefault("theme", tomlkit.table(is_super_table=True))
-    theme["visual"] = _table(visual, notes)
-    return tomlkit.dumps(doc), []
+    if current is None:
+        tool = doc.setdefault("tool", tomlkit.table(is_super_table=True))
+        theme = tool.setdefault("theme", tomlkit.table(is_super_table=True))
+        theme["visual"] = _table(visual, notes)
+        return Merged(tomlkit.dumps(doc))
+    table = doc["tool"]["theme"]["visual"]
+    out = Merged(text or "")
+    for key in MANAGED:
+        if key not in current:
+            if key in WHOLE or visual[key]:
+                for line in notes.get(key, "").splitlines():
+                    table.add(tomlkit.comment(line))
+                table.add(key, _value(visual[key]))
+        elif key in WHOLE:
+            if current[key] != visual[key]:
+                if force:
+                    table[key] = _value(visual[key])
+                    out.replaced.append(key)
+                else:
+                    out.kept.append((key, current[key], visual[key]))
+        else:
+            _merge_entries(table, key, current[key], visual[key], owned, out)
+    out.text = tomlkit.dumps(doc)
+    return out
+
+
+def _merge_entries(table, key: str, theirs, mine, owned: frozenset[str], out: Merged) -> None:
+    """Add init's entries of `key` (a region, mask selector or route) that are not there."""
+    if key == "mask":
+        for selector in mine:
+            if selector not in theirs:
+                table[key].append(selector)
+        return
+    merged = dict(theirs)
+    for name, value in mine.items():
+        if name not in theirs or (key == "route" and name in owned):
+            merged[name] = value
+        elif theirs[name] != value:
+            out.kept.append((f"{key}.{name}", theirs[name], value))
+    if merged == theirs:
+        return
+    if isinstance(table[key], tomlkit.items.InlineTable):
+        table[key] = _value(merged)
+    else:  # a [tool.theme.visual.<key>] table of its own
+        for name, value in merged.items():
+            table[key][name] = value
 
 
 def _table(visual: dict[str, Any], notes: dict[str, str]):
     table = tomlkit.table()
     for key in MANAGED:
-        value = visual[key]
         for line in notes.get(key, "").splitlines():
             table.add(tomlkit.comment(line))
-        if isinstance(value, dict):
-            inline = tomlkit.inline_table()
-            inline.update(value)
-            value = inline
-        elif isinstance(value, list) and sum(len(str(v)) for v in value) > 60:
-            array = tomlkit.array()
-            array.extend(value)
-            array.multiline(True)
-            value = array
-        table.add(key, value)
+        table.add(key, _value(visual[key]))
     table.add(tomlkit.nl())
     return table
 
 
-def install_spec() -> str:
-    """How CI installs this theme: the VCS URL and commit it was installed from (PEP 610),
-    else its name and version."""
-    dist = importlib.metadata.distribution("theme")
-    direct = json.loads(dist.read_text("direct_url.json") or "{}")
+def _value(value: Any):
+    """An inline table for a mapping, a multi-line array for a long list."""
+    if isinstance(value, dict):
+        inline = tomlkit.inline_table()
+        inline.update(value)
+        return inline
+    if isinstance(value, list) and sum(len(str(v)) for v in value) > 60:
+        array = tomlkit.array()
+        array.extend(value)
+        array.multiline(True)
+        return array
+    return value
+
+
+# ---------------------------------------------------------------- how CI installs theme
+
+
+@dataclass(frozen=True)
+class Install:
+    """How CI installs theme (`spec`), or why it cannot be told from this machine (`why`)."""
+
+    spec: str | None
+    why: str = ""
+
+
+def install_spec(dist: importlib.metadata.Distribution | None = None) -> Install:
+    """What pip recorded of where this theme came from (PEP 610 `direct_url.json`), as a
+    requirement CI can install: a VCS URL at its commit, or an archive URL. A local path
+    or an editable folder cannot travel; neither can a theme with no install record."""
+    try:
+        dist = dist or importlib.metadata.distribution("theme")
+    except importlib.metadata.PackageNotFoundError:
+        return Install(None, "theme is not installed (run from a source folder)")
+    text = dist.read_text("direct_url.json")
+    if text is None:  # installed by name from an index: the version is what that index has
+        return Install(f"theme=={dist.version}")
+    try:
+        direct = json.loads(text)
+    except json.JSONDecodeError:
+        return Install(None, "pip's record of where theme came from (direct_url.json) is unreadable")
+    return _from_direct_url(direct)
+
+
+def _from_direct_url(direct: dict) -> Install:
+    url = str(direct.get("url", ""))
+    remote = urlsplit(url).scheme not in ("", "file")
+    fragment = f"#subdirectory={direct['subdirectory']}" if direct.get("subdirectory") else ""
     vcs = direct.get("vcs_info")
-    if vcs and direct.get("url"):
-        return f"theme @ {vcs['vcs']}+{direct['url']}@{vcs['commit_id']}"
-    return f"theme=={dist.version}"
+    if vcs and remote and vcs.get("commit_id"):
+        return Install(f"theme @ {vcs.get('vcs', 'git')}+{url}@{vcs['commit_id']}{fragment}")
+    if "archive_info" in direct and remote:
+        return Install(f"theme @ {url}{fragment}")
+    where = url.removeprefix("file://") or "an unknown place"
+    how = "an editable install" if direct.get("dir_info", {}).get("editable") else "installed"
+    return Install(None, f"theme is {how} from {where}, which CI cannot reach")
+
+
+def spec_in_workflow(text: str | None) -> str | None:
+    """The THEME_SPEC an earlier `theme init` (or the user) put in the workflow."""
+    m = re.search(r'^\s*THEME_SPEC:\s*"([^"\n]+)"\s*$', text or "", re.M)
+    return m.group(1) if m else None
+
+
+# ---------------------------------------------------------------- .gitignore
+
+
+def gitignore(text: str | None, folders: list[str]) -> str:
+    """`.gitignore` with each of `folders` (what runs write: artefacts, the report) ignored;
+    every other byte kept, nothing added for a folder a line already ignores."""
+    text = text or ""
+    have = {line.strip().strip("/") for line in text.splitlines() if line.strip() and not line.startswith("#")}
+    missing = [f"/{f.strip('/')}/" for f in folders if f.strip("/") not in have]
+    if not missing:
+        return text
+    return text + ("" if not text or text.endswith("\n") else "\n") + "".join(m + "\n" for m in missing)
 
 
 def gitattributes(text: str | None) -> str:
@@ -81,22 +193,47 @@ def has_lfs_rule(text: str | None) -> bool:
     return LFS_RULE in (text or "").splitlines()
 
 
-def workflow(*, lfs: bool, build_check: bool, spec: str) -> str:
-    """`.github/workflows/visual.yml` for an article: the checks on every pull request, the
-    report when they fail, and a manual job that regenerates baselines in CI's environment."""
-    checkout = "      - uses: actions/checkout@v5\n" + ("        with:\n          lfs: true\n" if lfs else "")
-    build = ("      - name: Committed style.css is current\n"
-             "        run: theme build --check\n") if build_check else ""
-    install = ("      - uses: actions/setup-python@v6\n"
-               "        with:\n"
-               '          python-version: "3.11"\n'
-               "      - name: Install theme, pytest and a browser\n"
-               '        run: python3 -m pip install "$THEME_SPEC" pytest && theme setup\n')
+def has_browser_service(compose: str | None) -> bool:
+    """Whether a compose file defines the `browser` service theme's README describes (the
+    image that runs `theme browser serve` on port 3000). Only the names directly under
+    `services:` are read, by their indentation: theme does not depend on a YAML parser."""
+    lines = (compose or "").splitlines()
+    start = next((n for n, line in enumerate(lines) if re.match(r"services:\s*(#.*)?$", line)), None)
+    if start is None:
+        return False
+    indent = None
+    for line in lines[start + 1:]:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            return False  # the next top-level key: services has ended
+        here = len(line) - len(line.lstrip())
+        indent = indent or here
+        if here == indent and re.match(r"\s*browser:\s*(#.*)?$", line):
+            return True
+    return False
+
+
+SHARDS = 2  # as this repository's own workflow: two runners share the pages
+ENDPOINT = "ws://localhost:3000/theme"  # the compose service's endpoint (theme's README)
+
+
+def workflow(*, lfs: bool, build_check: bool, spec: str, browser_service: bool = False,
+             artifacts: str = ".theme-artifacts") -> str:
+    """`.github/workflows/visual.yml` for an article, shaped like theme's own: the checks on
+    every pull request in shards (after `theme build --check` when the article builds its
+    stylesheet with theme), one merged report and a comment when they fail, and a manual job
+    that regenerates baselines in CI's environment. With `browser_service`, both jobs render
+    in the article's compose `browser` service, the one developers run locally."""
+    artifacts = artifacts.strip("/")
+    steps = _setup_steps(lfs, spec, build_check, browser_service)
+    endpoint = (f"        env:\n          THEME_BROWSER_ENDPOINTS: {ENDPOINT}\n") if browser_service else ""
     return f"""# Visual checks of the article, written by `theme init`.
-# Every pull request renders the pages and compares them with the baselines in
-# snapshots/; when something differs, the report is uploaded and summarised.
-# Baselines belong to the environment that checks them: run this workflow by hand
-# (workflow_dispatch) to regenerate them here, then commit the uploaded snapshots/.
+# Every pull request renders the pages in {SHARDS} shards and compares them with the baselines
+# in snapshots/; when something differs, one merged report is uploaded, summarised and
+# linked from a comment on the pull request. Baselines belong to the environment that
+# checks them: run this workflow by hand (workflow_dispatch) to regenerate them here, then
+# commit the uploaded snapshots/.
 name: visual
 
 on:
@@ -118,7 +255,7 @@ concurrency:
   cancel-in-progress: true
 
 env:
-  # How CI installs theme; change it if you install theme another way.
+  # How CI installs theme (theme init --theme-requirement SPEC sets it).
   THEME_SPEC: "{spec}"
 
 jobs:
@@ -126,32 +263,85 @@ jobs:
     if: github.event_name == 'pull_request'
     runs-on: ubuntu-latest
     timeout-minutes: 60
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: [{", ".join(str(n) for n in range(1, SHARDS + 1))}]
     steps:
-{checkout}{install}{build}      - name: Visual checks
-        run: python3 -m pytest --visual-only --visual-report visual-report
-      - name: Summary of what differs
-        if: failure()
-        run: |
-          if [ -f visual-report/summary.md ]; then
-            cat visual-report/summary.md >> "$GITHUB_STEP_SUMMARY"
-          fi
-      - name: Upload the report and artefacts
+{steps}      - name: Visual checks (shard ${{{{ matrix.shard }}}} of {SHARDS})
+{endpoint}        run: >-
+          python3 -m pytest --visual-only
+          --visual-shard "${{{{ matrix.shard }}}}/{SHARDS}"
+          --visual-report "visual-report-${{{{ matrix.shard }}}}"
+          --snapshot-warn-unused
+      - name: Upload the report
         if: failure()
         uses: actions/upload-artifact@v6
         with:
-          name: visual-report
-          path: |
-            visual-report/
-            .theme-artifacts/
+          name: visual-report-${{{{ matrix.shard }}}}
+          path: visual-report-${{{{ matrix.shard }}}}/
+          if-no-files-found: ignore
+      # The full-size images of the failed checks, which theme accept and theme review take
+      # (--artifacts DIR). A dot folder: upload-artifact leaves it out unless told.
+      - name: Upload the full-size images of the failed checks
+        if: failure()
+        uses: actions/upload-artifact@v6
+        with:
+          name: visual-artifacts-${{{{ matrix.shard }}}}
+          path: {artifacts}/
+          include-hidden-files: true
           if-no-files-found: ignore
 
+  report:
+    if: failure() && github.event_name == 'pull_request'
+    needs: check
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pull-requests: write  # one comment on the pull request, updated on every run
+    steps:
+      - uses: actions/checkout@v5
+      - uses: actions/setup-python@v6
+        with:
+          python-version: "3.11"
+      - run: python3 -m pip install "$THEME_SPEC"
+      - uses: actions/download-artifact@v7
+        with:
+          pattern: visual-report-*
+          path: shards
+      - name: Merge the shards into one report and step summary
+        run: theme report merge shards/visual-report-* --out visual-report || true
+      - uses: actions/upload-artifact@v6
+        id: upload
+        with:
+          name: visual-report
+          path: visual-report/
+      - uses: actions/download-artifact@v7
+        with:
+          pattern: visual-artifacts-*
+          merge-multiple: true  # the shards checked different images: no name is in two
+          path: visual-artifacts
+      - uses: actions/upload-artifact@v6
+        id: upload-artifacts
+        with:
+          name: visual-artifacts
+          path: visual-artifacts/
+          if-no-files-found: ignore
+      - name: Comment on the pull request (or update the comment posted before)
+        uses: actions/github-script@v8
+        env:
+          REPORT_URL: ${{{{ steps.upload.outputs.artifact-url }}}}
+          ARTIFACTS_URL: ${{{{ steps.upload-artifacts.outputs.artifact-url }}}}
+        with:
+          script: |
+{_COMMENT_SCRIPT}
   update-baselines:
     if: github.event_name == 'workflow_dispatch'
     runs-on: ubuntu-latest
     timeout-minutes: 60
     steps:
-{checkout}{install}      - name: Regenerate baselines in CI's environment
-        run: >-
+{steps}      - name: Regenerate baselines in CI's environment
+{endpoint}        run: >-
           python3 -m pytest --visual-only
           --update-snapshots="${{{{ inputs.update }}}}" --allow-ci-update
           --snapshot-warn-unused
@@ -159,4 +349,53 @@ jobs:
         with:
           name: baselines
           path: snapshots/
+"""
+
+
+def _setup_steps(lfs: bool, spec: str, build_check: bool, browser_service: bool) -> str:
+    """Checkout, Python, theme and its browser; the stylesheet guard; the compose browser."""
+    out = "      - uses: actions/checkout@v5\n" + ("        with:\n          lfs: true\n" if lfs else "")
+    out += ("      - uses: actions/setup-python@v6\n"
+            "        with:\n"
+            '          python-version: "3.11"\n'
+            "      - name: Install theme, pytest and a browser\n"
+            '        run: python3 -m pip install "$THEME_SPEC" pytest && theme setup\n')
+    if build_check:
+        out += ("      - name: Committed style.css is current\n"
+                "        run: theme build --check\n")
+    if browser_service:
+        out += ("      - name: Start the shared browser (compose.yaml) and wait for it\n"
+                "        run: |\n"
+                "          docker compose up -d --build browser\n"
+                "          for _ in $(seq 60); do\n"
+                "            curl -s -o /dev/null --max-time 2 http://localhost:3000/ && exit 0\n"
+                "            sleep 1\n"
+                "          done\n"
+                "          docker compose logs browser\n"
+                "          exit 1\n")
+    return out
+
+
+_COMMENT_SCRIPT = """\
+            const fs = require("fs");
+            const marker = "<!-- theme visual report -->";
+            const summary = fs.existsSync("visual-report/summary.md")
+              ? fs.readFileSync("visual-report/summary.md", "utf8")
+              : "## Visual check\\n\\nThe checks failed before a report was written; see the run's log.\\n";
+            const link = process.env.REPORT_URL
+              ? `[Download the review report](${process.env.REPORT_URL}), unzip it and open \\`index.html\\`.`
+              : "The review report is attached to this run as the `visual-report` artefact.";
+            const pages = process.env.ARTIFACTS_URL
+              ? `Should \\`theme accept\\` ask for a page's full-size image (its baseline changed since this run), [download them](${process.env.ARTIFACTS_URL}) and pass \\`--artifacts\\` with their folder.`
+              : "";
+            const body = `${marker}\\n${summary.slice(0, 60000)}\\n${link}\\n${pages}\\n`;
+            const { owner, repo } = context.repo;
+            const issue_number = context.payload.pull_request.number;
+            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number, per_page: 100 });
+            const mine = comments.find(c => c.user.type === "Bot" && c.body.startsWith(marker));
+            if (mine) {
+              await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
+            } else {
+              await github.rest.issues.createComment({ owner, repo, issue_number, body });
+            }
 """

@@ -1,9 +1,11 @@
-"""Render each page once, offline, and note what `theme init` needs: its components,
-whether it reacts to the colour scheme, what it asked for beyond 127.0.0.1 and which
-element would have drawn it, and local files that were missing."""
+"""Render each page offline and note what `theme init` needs: its components, whether it
+reacts to the colour scheme (one look, desktop and light), and, at every look, what it
+asked for beyond 127.0.0.1 (served by a route, or blocked, and which element would have
+drawn it), and local files that were missing."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +15,8 @@ from ..capture.lanes import scheme_read
 from ..capture.naming import Variant
 from ..config import VisualConfig
 
-SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes; one look per page is enough
+SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes: the look a page's facts come from
+DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")
 QUIET_S = 0.5  # no request, DOM change or short timer for this long: the page did what it does
 POLL_MS = 50
 
@@ -118,6 +121,13 @@ class PageSurvey:
     missing: list[tuple[str, int]]  # local paths that answered 4xx/5xx
     maths: int = 0
     maths_pending: int = 0
+    routed: list[str] = field(default_factory=list)  # URLs a route served
+
+    def joined(self, other: "PageSurvey") -> "PageSurvey":
+        """These facts, with the requests of `other` (another look at the same page) added."""
+        return dataclasses.replace(
+            self, aborted=sorted({*self.aborted, *other.aborted}), routed=sorted({*self.routed, *other.routed}),
+            blocked={**other.blocked, **self.blocked}, missing=sorted({*self.missing, *other.missing}))
 
 
 @dataclass
@@ -128,18 +138,33 @@ class Survey:
     def aborted(self) -> list[str]:
         return sorted({u for p in self.pages for u in p.aborted})
 
+    @property
+    def routed(self) -> list[str]:
+        return sorted({u for p in self.pages for u in p.routed})
 
-def survey(root: Path, pages: list[str], route: dict[str, Path], *, timeout: int = 30) -> Survey:
-    """Load every page once at the desktop viewport, light, offline, with `route`."""
-    visual = VisualConfig(root=root, pages=tuple(pages), viewports={"desktop": SURVEY_VIEWPORT},
-                          color_schemes=("light",), route=dict(route), settle_timeout=timeout)
+    def joined(self, other: "Survey") -> "Survey":
+        """This survey's facts with the requests of `other`'s looks at the same pages."""
+        theirs = {p.page: p for p in other.pages}
+        return Survey([p.joined(theirs[p.page]) if p.page in theirs else p for p in self.pages])
+
+
+def survey(root: Path, pages: list[str], route: dict[str, Path], *,
+           looks: tuple[tuple[str, int, int, str], ...] = (DESKTOP,), timeout: int = 30) -> Survey:
+    """Load every page offline with `route` at each look (viewport name, width, height,
+    scheme): the first gives its facts, every one adds the requests it made."""
+    visual = VisualConfig(root=root, pages=tuple(pages), viewports={name: (w, h) for name, w, h, _ in looks},
+                          color_schemes=tuple(dict.fromkeys(s for *_, s in looks)), route=dict(route),
+                          settle_timeout=timeout)
     endpoints = remote.endpoints(())
     out = Survey()
     with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
         for page in pages:
-            variant = Variant(page, "desktop", *SURVEY_VIEWPORT, "light")
-            with session.loaded(variant) as job:
-                out.pages.append(_look(job, page, timeout))
+            seen = None
+            for look in looks:
+                with session.loaded(Variant(page, *look)) as job:
+                    found = _look(job, page, timeout)
+                seen = found if seen is None else seen.joined(found)
+            out.pages.append(seen)
     return out
 
 
@@ -152,12 +177,13 @@ def _look(job, page_name: str, timeout: int) -> PageSurvey:
         page.evaluate(scripts.READ_THROUGH)
         status = _wait_done(job, timeout)
     aborted = sorted(job.aborted)
+    routed = sorted(job.lane.routed)
     facts = page.evaluate(SURVEY_JS, {"urls": aborted})
     return PageSurvey(page=page_name, aborted=aborted, notes=facts["notes"], components=facts["components"],
                       figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
                       scheme_read=scheme_read(page), blocked=facts["blocked"],
                       missing=[tuple(m) for m in facts["missing"]],
-                      maths=status["maths"], maths_pending=status["mathsPending"])
+                      maths=status["maths"], maths_pending=status["mathsPending"], routed=routed)
 
 
 def _wait_done(job, timeout: int) -> dict:

@@ -1,8 +1,17 @@
-"""Libraries a page loads from a CDN, served from a copy of their npm package instead.
+"""Libraries a page loads from a CDN, served from a copy of their package instead.
 
-A URL with a known CDN layout (KNOWN) names a package; it comes from `npm pack` (npm's
-cache first) or from a local tarball or package folder (`--package NAME=PATH`). The
-integrity recorded is the tarball's sha512, which is what npm's dist.integrity is.
+A URL with a known layout (KNOWN) names a package and what in it the URL asks for:
+
+- jsdelivr and unpkg name an npm package and version: `…/npm/katex@0.16.9/dist/katex.js`
+  is a file of it; `…/npm/vega@5` (no path) is its default file, which each CDN picks
+  from package.json (DEFAULT_FIELDS);
+- Distill's runtime asks distill.pub for KaTeX's dist/ files;
+- `https://distill.pub/template.v2.js` is the Distill v2 runtime itself, which no npm
+  package has: it is bundled with theme (theme/init/distill/).
+
+An npm package comes from `npm pack` (npm's cache first) or from a local tarball or
+package folder (`--package NAME=PATH`). Its integrity is the tarball's sha512, which is
+what npm's dist.integrity is; a bundled file's is the file's own sha512.
 """
 
 from __future__ import annotations
@@ -25,35 +34,62 @@ from .errors import InitError
 KATEX_VERSION = "0.19.1"
 NPM_NAME = r"(?P<name>(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)"
 
+# The Distill v2 runtime theme ships (its provenance: theme/init/distill/VENDORED.md).
+DISTILL = Path(__file__).resolve().parent / "distill"
+DISTILL_NAME, DISTILL_VERSION, DISTILL_LICENCE = "distill", "2.8.0", "Apache-2.0"
+DISTILL_FILES = ("template.v2.js", "LICENSE")
+BUNDLED = "bundled with theme"
+
+# Where each CDN finds a package's default file (a URL without a file path): the first
+# of these package.json fields that is a string, then index.js. As jsdelivr and unpkg
+# document it; both also accept the name without ".js" and a folder's index.js.
+DEFAULT_FIELDS = {"jsdelivr": ("jsdelivr", "browser", "main"), "unpkg": ("unpkg", "browser", "main")}
+LICENCE_FILE = re.compile(r"(?i)(licen[cs]e|copying)(\.\w+)?")
+
 
 @dataclass(frozen=True)
 class Library:
-    """One route: URL `prefix` → the `subdir` of npm package `name`@`version`."""
+    """One route: URL `prefix` → the `subdir` of package `name`@`version`, or, with
+    `default` (the CDN whose rule picks it), → the package's default file."""
 
     prefix: str
     name: str
     version: str  # an npm version or range, as the URL gives it
-    subdir: str  # "" for the package root
+    subdir: str = ""  # "" for the package root
+    default: str | None = None  # "jsdelivr" or "unpkg": a route to the one file that CDN serves
+    bundled: bool = False  # shipped with theme, not fetched from npm
+
+    @property
+    def spec(self) -> tuple[str, str]:
+        """What is fetched: one package per (name, version as asked for)."""
+        return self.name, self.version
 
 
 def _distill_katex(m: re.Match) -> Library:
     return Library(m.group(0), "katex", KATEX_VERSION, "dist")
 
 
-def _npm_cdn(m: re.Match) -> Library:
-    # Route only the package's first folder the request used (dist/), not the whole package.
-    first, _, rest = m.group("path").partition("/")
-    sub = first if rest else ""
-    prefix = m.group(0)[: len(m.group(0)) - len(m.group("path"))] + (f"{sub}/" if sub else "")
-    return Library(prefix, m.group("name"), m.group("version"), sub)
+def _distill_runtime(m: re.Match) -> Library:
+    return Library(m.group("address"), DISTILL_NAME, DISTILL_VERSION, bundled=True)
 
 
-# URL layout → library. jsdelivr and unpkg name the npm package and its version in the
-# URL; Distill's runtime asks distill.pub for KaTeX's dist/ files.
+def _npm_cdn(cdn: str):
+    def make(m: re.Match) -> Library:
+        root = m.group("root")
+        if m.group("path") is None:  # no file path: the CDN serves the package's default file
+            return Library(root, m.group("name"), m.group("version"), default=cdn)
+        return Library(root + "/", m.group("name"), m.group("version"))
+    return make
+
+
+# URL layout → library. A query (`?v=2`) does not change which file is served.
 KNOWN = [
     (re.compile(r"^https?://distill\.pub/third-party/katex/"), _distill_katex),
-    (re.compile(rf"^https?://cdn\.jsdelivr\.net/npm/{NPM_NAME}@(?P<version>[^/]+)/(?P<path>.+)$"), _npm_cdn),
-    (re.compile(rf"^https?://unpkg\.com/{NPM_NAME}@(?P<version>[^/]+)/(?P<path>.+)$"), _npm_cdn),
+    (re.compile(r"^(?P<address>https?://distill\.pub/template\.v2\.js)(?:[?#].*)?$"), _distill_runtime),
+    (re.compile(rf"^(?P<root>https?://cdn\.jsdelivr\.net/npm/{NPM_NAME}@(?P<version>[^/?#]+))"
+                r"(?:/(?P<path>[^?#]+))?(?:[?#].*)?$"), _npm_cdn("jsdelivr")),
+    (re.compile(rf"^(?P<root>https?://unpkg\.com/{NPM_NAME}@(?P<version>[^/?#]+))"
+                r"(?:/(?P<path>[^?#]+))?(?:[?#].*)?$"), _npm_cdn("unpkg")),
 ]
 
 
@@ -67,14 +103,30 @@ def library_for(url: str) -> Library | None:
 
 @dataclass(frozen=True)
 class Package:
-    """A fetched npm tarball: what it is and the files of the routed folder."""
+    """A package's files as published (paths from its root) and what it is."""
 
     name: str
     version: str
-    integrity: str  # "sha512-<base64>" of the tarball bytes
+    integrity: str  # "sha512-<base64>" of the tarball (a bundled file: of that file)
     licence: str
-    source: str  # "npm registry" or the local file it came from (its name only)
-    files: dict[str, bytes]  # path inside the routed folder → bytes
+    source: str  # "npm registry", the local file it came from (its name only), or BUNDLED
+    files: dict[str, bytes]  # path inside the package → bytes
+    meta: dict  # its package.json ({} when bundled)
+
+    @property
+    def licence_files(self) -> list[str]:
+        """The licence texts at the package's root: vendored with whatever else is."""
+        return sorted(rel for rel in self.files if "/" not in rel and LICENCE_FILE.fullmatch(rel))
+
+    def default_file(self, cdn: str) -> str | None:
+        """The file `cdn` serves for the package's address without a path, or None."""
+        candidates = [v for v in (self.meta.get(f) for f in DEFAULT_FIELDS[cdn]) if isinstance(v, str) and v]
+        for value in [*candidates, "index.js"]:
+            rel = PurePosixPath(value.removeprefix("./")).as_posix()
+            for name in (rel, rel + ".js", rel + "/index.js"):
+                if name in self.files:
+                    return name
+        return None
 
 
 def integrity(data: bytes) -> str:
@@ -82,8 +134,10 @@ def integrity(data: bytes) -> str:
 
 
 def fetch(lib: Library, local: Path | None) -> Package:
-    """The package of `lib`: from `local` (a .tgz, or a package folder npm packs) or from
-    the registry with `npm pack NAME@VERSION`."""
+    """The package of `lib`: bundled with theme, from `local` (a .tgz, or a package folder
+    npm packs) or from the registry with `npm pack NAME@VERSION`."""
+    if lib.bundled:
+        return bundled_runtime()
     with tempfile.TemporaryDirectory(prefix="theme-init-") as tmp:
         if local is not None and local.is_file():
             tarball, source, reported = local, f"local tarball {local.name}", None
@@ -97,6 +151,13 @@ def fetch(lib: Library, local: Path | None) -> Package:
         raise InitError(f"npm pack {lib.name}@{lib.version}: npm reports integrity {reported} but the "
                         f"tarball hashes to {got}; clear the npm cache (npm cache clean --force) and retry")
     return _unpack(data, lib, got, source, str(local or f"{lib.name}@{lib.version}"))
+
+
+def bundled_runtime() -> Package:
+    """The Distill v2 runtime and its licence, as theme ships them."""
+    files = {name: (DISTILL / name).read_bytes() for name in DISTILL_FILES}
+    return Package(DISTILL_NAME, DISTILL_VERSION, integrity(files["template.v2.js"]), DISTILL_LICENCE,
+                   BUNDLED, files, {})
 
 
 def _npm_pack(spec: str, dest: Path, name: str) -> tuple[Path, str | None]:
@@ -116,49 +177,58 @@ def _npm_pack(spec: str, dest: Path, name: str) -> tuple[Path, str | None]:
 
 
 def _unpack(data: bytes, lib: Library, digest: str, source: str, where: str) -> Package:
-    """The routed folder's files (and the package's LICENSE when the folder has none)."""
+    """Every file of the tarball, by its path in the package (npm puts them under package/)."""
     files: dict[str, bytes] = {}
-    meta: dict = {}
-    licence_file = None
-    prefix = PurePosixPath("package", lib.subdir) if lib.subdir else PurePosixPath("package")
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         for member in tar.getmembers():
-            if not member.isfile():
-                continue
             path = PurePosixPath(member.name)
-            if path == PurePosixPath("package/package.json"):
-                meta = json.loads(tar.extractfile(member).read())
-            if path.parent == PurePosixPath("package") and re.fullmatch(r"(?i)licen[cs]e(\.\w+)?", path.name):
-                licence_file = (path.name, tar.extractfile(member).read())
-            if path.is_relative_to(prefix) and path != prefix:
-                rel = path.relative_to(prefix).as_posix()
-                if ".." not in PurePosixPath(rel).parts:
-                    files[rel] = tar.extractfile(member).read()
+            if member.isfile() and len(path.parts) > 1 and ".." not in path.parts:
+                files[PurePosixPath(*path.parts[1:]).as_posix()] = tar.extractfile(member).read()
+    try:
+        meta = json.loads(files.get("package.json", b"{}"))
+    except json.JSONDecodeError:
+        meta = {}
     if meta.get("name") != lib.name:
         raise InitError(f"{where}: the package is {meta.get('name')!r}, not {lib.name!r}; "
                         f"pass --package {lib.name}=PATH to a tarball of {lib.name}")
-    if not files:
-        raise InitError(f"{where}: {lib.name} {meta.get('version')} has no {lib.subdir or 'files'}/ to route; "
+    if lib.subdir and not any(rel.startswith(lib.subdir + "/") for rel in files):
+        raise InitError(f"{where}: {lib.name} {meta.get('version')} has no {lib.subdir}/ to route; "
                         "pass another version with --package")
-    if lib.subdir and licence_file and licence_file[0] not in files:
-        files[licence_file[0]] = licence_file[1]
     return Package(lib.name, str(meta.get("version", "")), digest, str(meta.get("license", "unknown")),
-                   source, dict(sorted(files.items())))
+                   source, dict(sorted(files.items())), meta)
 
 
-def vendored_md(rows: list[tuple[Library, Package, str]]) -> str:
-    """vendor/VENDORED.md: one row per package, the same bytes for the same packages."""
+@dataclass(frozen=True)
+class Vendored:
+    """One folder of vendor/: the files of one package the pages loaded, and its routes."""
+
+    package: Package
+    folder: str  # vendor/<name>, or vendor/<name>@<version> beside another version
+    files: dict[str, bytes]  # path inside the package → bytes (loaded files and the licence)
+    routes: dict[str, str]  # URL prefix (or address) → its target, relative to the project
+
+
+def vendored_md(rows: list[Vendored]) -> str:
+    """vendor/VENDORED.md: one row per package, then one per file; the same bytes for the same files."""
     lines = [
         "# Vendored packages",
         "",
         "Written by `theme init`: libraries the article loads from a CDN, served offline from",
-        "these unmodified copies of their npm packages by `route` in pyproject.toml.",
-        "The integrity is the sha512 of the package tarball, npm's `dist.integrity`.",
+        "these copies by `route` in pyproject.toml. Only the files the pages loaded are kept,",
+        "unmodified, with the package's licence: run `theme init` again when the article",
+        "starts to load another one. The integrity is the sha512 of the npm package tarball,",
+        "npm's `dist.integrity` (of the file itself for one bundled with theme).",
         "",
-        "| package | version | licence | sha512 integrity | copied | route |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| package | version | licence | source | sha512 integrity | folder | routes |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for lib, pkg, folder in rows:
-        lines.append(f"| {pkg.name} | {pkg.version} | {pkg.licence} | `{pkg.integrity}` | "
-                     f"`{lib.subdir or '.'}/` → `{folder}/` ({len(pkg.files)} files) | `{lib.prefix}` |")
+    for v in rows:
+        p = v.package
+        routes = "<br>".join(f"`{prefix}` → `{target}`" for prefix, target in sorted(v.routes.items()))
+        lines.append(f"| {p.name} | {p.version} | {p.licence} | {p.source} | `{p.integrity}` | "
+                     f"`{v.folder}/` ({len(v.files)} of {len(p.files)} files) | {routes} |")
+    lines += ["", "| file | bytes | sha256 |", "| --- | --- | --- |"]
+    for v in rows:
+        for rel, data in sorted(v.files.items()):
+            lines.append(f"| {v.folder}/{rel} | {len(data)} | {hashlib.sha256(data).hexdigest()} |")
     return "\n".join(lines) + "\n"
