@@ -23,7 +23,7 @@ PYPROJECT = """
 [tool.theme.visual]
 root = "site"
 pages = [{pages}]
-viewports = {{ desktop = [480, 360] }}
+viewports = {{ {viewport} = [{width}, 360] }}
 color_schemes = ["light"]
 regions = {{ box = ".box" }}
 {extra}
@@ -40,14 +40,16 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8">
 """
 
 
-def make(tmp_path: Path, pages: dict[str, tuple[str, str]], extra: str = "", style: str = STYLE) -> Path:
+def make(tmp_path: Path, pages: dict[str, tuple[str, str]], extra: str = "", style: str = STYLE,
+         viewport: tuple[str, int] = ("desktop", 480)) -> Path:
     """A project whose site/ holds `pages`: name -> (extra head markup, extra body markup)."""
     (tmp_path / "site").mkdir(parents=True)
     (tmp_path / "site/style.css").write_text(style)
     for name, (head, body) in pages.items():
         (tmp_path / "site" / name).write_text(PAGE.format(head=head, body=body))
     listed = ", ".join(f'"{name}"' for name in pages)
-    (tmp_path / "pyproject.toml").write_text(PYPROJECT.format(pages=listed, extra=extra))
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT.format(pages=listed, extra=extra, viewport=viewport[0],
+                                                              width=viewport[1]))
     return tmp_path
 
 
@@ -150,13 +152,14 @@ def test_one_broken_page_fails_alone_and_the_others_are_written(tmp_path):
 
 def test_a_page_wider_than_its_viewport_fails_naming_the_widest_element(tmp_path):
     wide = '<div id="strip" style="width:3000px;height:20px;background:#c33"></div>'
-    project = make(tmp_path, {"index.html": ("", wide)})
+    project = make(tmp_path, {"index.html": ("", wide)}, viewport=("mobile", 390))
     proc = run(project, "--update-snapshots")
-    text = failure_text(proc, "index[desktop-light]::page")
-    assert "the page is 3000 px wide in a 480 px viewport" in text
+    text = failure_text(proc, "index[mobile-light]::page")
+    assert "the page is 3000 px wide in a 390 px viewport" in text
     assert "div#strip reaches x=3000 (3000 px wide)" in text and "allow_overflow" in text
     assert baselines(project) == []
-    allowed = make(tmp_path / "allowed", {"index.html": ("", wide)}, extra='allow_overflow = ["index.html"]')
+    allowed = make(tmp_path / "allowed", {"index.html": ("", wide)}, extra='allow_overflow = ["index.html"]',
+                   viewport=("mobile", 390))
     assert run(allowed, "--update-snapshots").returncode == 0
 
 

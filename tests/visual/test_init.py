@@ -26,6 +26,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from theme.errors import CaptureError
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runtime_pages import example_site  # noqa: E402
 
@@ -167,6 +169,75 @@ def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, 
     assert maths["count"] > 0 and maths["typeset"] == maths["count"], maths
 
 
+def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, katex_tarball):
+    """As a new user adopts it (issue 29): init, the first baselines, then two checks, all green.
+    The baselines are the page as published: styled by the runtime, 1 280 px wide at the
+    desktop viewport, maths typeset; the title figure a script types into forever is masked
+    (init saw it change); and without the runtime's route nothing at all is recorded."""
+    article = shutil.copytree(CTC, tmp_path / "ctc")
+    subprocess.run(["git", "init", "-q"], cwd=article, check=True)
+    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    assert done.returncode == 0, done.stderr
+    assert "moving div#alignment (index.html): a script keeps changing it" in done.stdout
+    visual = tomllib.loads((article / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert "div#alignment" in visual["mask"] and "allow_overflow" not in visual
+    pristine = shutil.copytree(article, tmp_path / "unrouted")  # before any baseline
+
+    first = run_pytest(article, "--update-snapshots")
+    assert first.returncode == 0, first.stdout[-3000:]
+    runs = [run_pytest(article, "-rA") for _ in range(2)]
+    for again in runs:
+        assert again.returncode == 0, again.stdout[-3000:]
+    passed = [sorted(line for line in r.stdout.splitlines() if line.startswith("PASSED ")) for r in runs]
+    assert passed[0] == passed[1] and len(passed[0]) > 20
+
+    snapshots = article / "snapshots/index"
+    assert Image.open(snapshots / "desktop-light/page.png").size[0] == 1280
+    assert Image.open(snapshots / "mobile-light/page.png").size[0] == 390
+    maths = sorted((snapshots / "desktop-light/math").glob("*.png"))
+    assert maths and all(Image.open(m).size[1] > 10 for m in maths)  # typeset, not empty d-math boxes
+
+    routes = tomllib.loads((pristine / "pyproject.toml").read_text())["tool"]["theme"]["visual"]["route"]
+    text = (pristine / "pyproject.toml").read_text()
+    line = f'"https://distill.pub/template.v2.js" = "{routes["https://distill.pub/template.v2.js"]}", '
+    assert line in text
+    (pristine / "pyproject.toml").write_text(text.replace(line, ""))
+    broken = run_pytest(pristine, "--update-snapshots")
+    assert broken.returncode == 1
+    assert "the page's script https://distill.pub/template.v2.js did not load" in broken.stdout
+    assert not (pristine / "snapshots").exists()
+
+
+RESTLESS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>
+body { margin: 0; font: 16px/1.4 sans-serif; } #ticker { width: 200px; height: 24px; }
+</style></head><body><h2>Counting</h2><div id="ticker">0</div>
+<div id="wide" style="width:600px;height:10px;background:#c33"></div>
+<script>let n = 0; setInterval(() => { document.getElementById('ticker').textContent = ++n; }, 200);</script>
+</body></html>
+"""
+
+
+def test_init_masks_what_keeps_changing_and_takes_overflow_as_the_page_is(tmp_path):
+    """A counter a script changes forever is masked (a check of it would fail at random), and
+    a page wider than the mobile viewport is written to allow_overflow with what overflows:
+    the first baselines and the next check are green, and the user was told both."""
+    article = tmp_path / "article"
+    article.mkdir()
+    (article / "index.html").write_text(RESTLESS_PAGE)
+    done = init("--yes", cwd=article)
+    assert done.returncode == 0, done.stderr
+    assert "moving div#ticker (index.html): a script keeps changing it" in done.stdout
+    assert ("overflow: index.html is 600 px wide in the 390 px mobile viewport (div#wide reaches x=600): readers "
+            "get a horizontal scrollbar") in done.stdout
+    text = (article / "pyproject.toml").read_text()
+    visual = tomllib.loads(text)["tool"]["theme"]["visual"]
+    assert visual["mask"] == ["div#ticker"] and visual["allow_overflow"] == ["index.html"]
+    assert "# index.html is 600 px wide in the 390 px mobile viewport (div#wide reaches x=600)" in text
+    assert run_pytest(article, "--update-snapshots").returncode == 0
+    check = run_pytest(article)
+    assert check.returncode == 0, check.stdout[-2000:]
+
+
 # The font-size the page's own stylesheets give `d-title h1` (the last rule whose media
 # matches wins: the runtime's rules all have the same specificity), and what was computed.
 TITLE_FONT_SIZE = """() => {
@@ -282,8 +353,9 @@ def test_a_page_with_a_dark_mode_a_cdn_script_an_embed_and_lfs(tmp_path, katex_t
     assert visual["mask"] == ['iframe[src="https://www.youtube.com/embed/abc"]']
     assert ("blocked https://www.youtube.com/embed/abc (index.html): no registry has it; "
             'masked as iframe[src="https://www.youtube.com/embed/abc"]') in done.stdout
-    assert ("missing /missing.js (index.html): the local server answered 404; "
-            "the page asks for a file that is not under the served folder") in done.stdout
+    assert ("missing /missing.js (index.html): the local server answered 404; the page asks for a file that "
+            "is not under the served folder; a script, stylesheet or font missing makes the checks refuse the "
+            "page until it is there or allow_blocked lists it") in done.stdout
     assert (project / ".gitattributes").read_text() == "snapshots/**/*.png filter=lfs diff=lfs merge=lfs -text\n"
     workflow = project / ".github/workflows/visual.yml"
     assert workflow.read_text().count("lfs: true") == 2  # both jobs check out the baselines' PNGs
@@ -296,6 +368,12 @@ def test_a_page_with_a_dark_mode_a_cdn_script_an_embed_and_lfs(tmp_path, katex_t
     from theme.capture import Session, variants
     from theme.config import load
 
+    cfg = load(project / "pyproject.toml")
+    with Session(cfg.visual, source=cfg.source) as session, pytest.raises(CaptureError, match="/missing.js"):
+        session.capture(variants(cfg.visual)[1])  # the missing script is not the page as published
+    text = (project / "pyproject.toml").read_text().replace("[tool.theme.visual]\n",
+                                                            '[tool.theme.visual]\nallow_blocked = ["missing.js"]\n')
+    (project / "pyproject.toml").write_text(text)  # the user says it is missing on purpose
     cfg = load(project / "pyproject.toml")
     with Session(cfg.visual, source=cfg.source) as session:
         with session.open(variants(cfg.visual)[0]) as page:  # the routed copy ran, the embed is masked

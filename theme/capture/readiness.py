@@ -99,9 +99,10 @@ def wait_loaded(page, url: str, where: str) -> None:
         raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
 
-def moving(page, masks: tuple[str, ...] | list[str]) -> list[str]:
-    """Selectors of what keeps changing on the page (scripts.MOVING), to name in an error."""
-    return page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": MOVING_WAIT_MS, "limit": MOVING_NAMED})
+def moving(page, masks: tuple[str, ...] | list[str], wait_ms: int | None = None) -> list[str]:
+    """Selectors of what changes on the page over `wait_ms` (scripts.MOVING), to name or mask."""
+    return page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
+                                          "limit": MOVING_NAMED})
 
 
 def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:

@@ -924,12 +924,12 @@ OVERFLOW = r"""
 """
 
 
-# What keeps changing on a page that will not settle, as selectors to mask: every
-# element's size, own text and children, looked at twice `wait` ms apart. An element
-# that only moved (something above it grew) is not what changes. From each element
-# that changed, climb while its parent's size changed too; the first ancestor whose
-# size stayed put is the one to mask (its box covers the change and keeps still),
-# or, when the change reaches the page itself, the outermost element that changed.
+# What keeps changing on a page that will not settle, as selectors to mask: the
+# elements whose children, text or attributes change during `wait` ms (a mutation
+# observer, so a loop that comes back to where it started is seen too). From each,
+# climb while the element's size changed over the window; the first one whose size
+# stayed put is the one to mask (its box covers the change and keeps still), or,
+# when the change reaches the page itself, the outermost element that changed.
 # Outermost first, none inside another, at most `limit`; masked elements left out.
 MOVING = r"""
 async ({ masks, wait, limit }) => {
@@ -937,31 +937,25 @@ async ({ masks, wait, limit }) => {
   const hidden = new Set();
   for (const sel of masks || []) for (const m of document.querySelectorAll(sel)) { hidden.add(m); for (const e of m.getElementsByTagName('*')) hidden.add(e); }
   const top = document.body || document.documentElement;
-  const look = () => {
-    const out = new Map();
-    for (const el of top.getElementsByTagName('*')) {
-      if (hidden.has(el)) continue;
-      const r = el.getBoundingClientRect();
-      const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join('');
-      out.set(el, { size: `${Math.round(r.width * 64)},${Math.round(r.height * 64)}`, own, kids: el.childElementCount });
+  const size = (el) => { const r = el.getBoundingClientRect(); return `${Math.round(r.width * 64)},${Math.round(r.height * 64)}`; };
+  const before = new Map();
+  for (const el of top.getElementsByTagName('*')) before.set(el, size(el));
+  const touched = new Set();
+  const seen = new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (el && el !== top && top.contains(el) && !hidden.has(el)) touched.add(el);
     }
-    return out;
-  };
-  const a = look();
+  });
+  seen.observe(top, { subtree: true, childList: true, attributes: true, characterData: true });
   await new Promise((done) => window.setTimeout(done, wait));
-  const b = look();
-  const sized = (el) => a.has(el) && b.has(el) && a.get(el).size !== b.get(el).size;
-  const changed = [];
-  for (const [el, now] of b) {
-    const was = a.get(el);
-    if (!was) { if (el.parentElement && el.parentElement !== top) changed.push(el.parentElement); continue; }
-    if (was.size !== now.size || was.own !== now.own || was.kids !== now.kids) changed.push(el);
-  }
+  seen.disconnect();
+  const sized = (el) => !before.has(el) || before.get(el) !== size(el);
   const picks = new Set();
-  for (const el of changed) {
-    let pick = el;
-    while (pick.parentElement && pick.parentElement !== top && sized(pick)) pick = pick.parentElement;
-    picks.add(pick);
+  for (let el of touched) {
+    if (!el.isConnected) continue;
+    while (el.parentElement && el.parentElement !== top && sized(el)) el = el.parentElement;
+    picks.add(el);
   }
   const outer = [...picks].filter((el) => ![...picks].some((o) => o !== el && o.contains(el)));
   outer.sort((x, y) => (x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1);

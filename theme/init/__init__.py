@@ -227,14 +227,50 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
             plan.lines.append(f"blocked {url} ({page.page}): {how}")
         for path, status in page.missing:
             plan.lines.append(f"missing {path} ({page.page}): the local server answered {status}; "
-                              "the page asks for a file that is not under the served folder")
+                              "the page asks for a file that is not under the served folder; a script, "
+                              "stylesheet or font missing makes the checks refuse the page until it is there "
+                              "or allow_blocked lists it")
         if page.maths_pending:
             plan.lines.append(f"maths: {page.maths_pending} of {page.maths} d-math in {page.page} were not typeset; "
                               "route the page's maths library to a local copy")
+    mask += _moving(plan, found.pages, notes)
     mask = sorted(set(mask))
     visual = {"root": root, "pages": pages, "viewports": VIEWPORTS, "color_schemes": schemes,
-              "regions": regions, "mask": mask, "route": dict(sorted(route.items()))}
+              "regions": regions, "mask": mask, "route": dict(sorted(route.items())),
+              "allow_overflow": _overflowing(plan, found.pages, notes)}
     return visual, notes
+
+
+def _moving(plan: Plan, pages: list[PageSurvey], notes: dict[str, str]) -> list[str]:
+    """Masks for what a script keeps changing once the page is done (an animation on a loop):
+    no capture can hold it still, so a check of it would fail at random."""
+    found = sorted({s for p in pages for s in p.moving})
+    for page in pages:
+        for selector in page.moving:
+            plan.lines.append(f"moving {selector} ({page.page}): a script keeps changing it after the page is done; "
+                              "masked, as no capture can hold it still")
+    if found:
+        notes["mask"] = (f"{', '.join(found)}: a script keeps changing them (an animation on a loop);\n"
+                         "no capture can hold them still. Remove them here once they stop.")
+    return found
+
+
+def _overflowing(plan: Plan, pages: list[PageSurvey], notes: dict[str, str]) -> list[str]:
+    """The pages wider than a viewport as they are now, accepted as the status quo (a page
+    that starts to overflow later fails its check), each said in the plan and the config."""
+    said = []
+    for page in pages:
+        for viewport, over in sorted(page.overflow.items()):
+            widest = "; ".join(f"{o['selector']} reaches x={o['right']}" for o in over["widest"][:2])
+            said.append(f"{page.page} is {over['width']} px wide in the {over['view']} px {viewport} viewport"
+                        + (f" ({widest})" if widest else ""))
+    for line in said:
+        plan.lines.append(f"overflow: {line}: readers get a horizontal scrollbar; accepted in allow_overflow "
+                          "as the page is now (fix the layout, then remove it there)")
+    if said:
+        notes["allow_overflow"] = ("\n".join(said) + "\nReaders get a horizontal scrollbar: fix the layout, "
+                                   "then remove the page here.")
+    return sorted({p.page for p in pages if p.overflow})
 
 
 def _route_lines(row: Vendored, staging: Staging) -> list[str]:

@@ -18,7 +18,8 @@ import tomlkit
 # A value init decides for the whole table: kept when it differs, replaced only with --force.
 WHOLE = ("root", "pages", "viewports", "color_schemes")
 # Collections init adds entries to: an entry already there is the user's, --force or not.
-ENTRIES = ("regions", "mask", "route")
+ENTRIES = ("regions", "mask", "route", "allow_overflow")
+LISTS = ("mask", "allow_overflow")  # of those, lists of selectors or pages
 MANAGED = WHOLE + ENTRIES
 LFS_RULE = "snapshots/**/*.png filter=lfs diff=lfs merge=lfs -text"
 
@@ -55,7 +56,7 @@ def merged_pyproject(text: str | None, visual: dict[str, Any], notes: dict[str, 
     out = Merged(text or "")
     for key in MANAGED:
         if key not in current:
-            if key in WHOLE or visual[key]:
+            if key in WHOLE or visual.get(key):
                 for line in notes.get(key, "").splitlines():
                     table.add(tomlkit.comment(line))
                 table.add(key, _value(visual[key]))
@@ -67,14 +68,14 @@ def merged_pyproject(text: str | None, visual: dict[str, Any], notes: dict[str, 
                 else:
                     out.kept.append((key, current[key], visual[key]))
         else:
-            _merge_entries(table, key, current[key], visual[key], owned, out)
+            _merge_entries(table, key, current[key], visual.get(key, []), owned, out)
     out.text = tomlkit.dumps(doc)
     return out
 
 
 def _merge_entries(table, key: str, theirs, mine, owned: frozenset[str], out: Merged) -> None:
     """Add init's entries of `key` (a region, mask selector or route) that are not there."""
-    if key == "mask":
+    if key in LISTS:
         for selector in mine:
             if selector not in theirs:
                 table[key].append(selector)
@@ -97,6 +98,8 @@ def _merge_entries(table, key: str, theirs, mine, owned: frozenset[str], out: Me
 def _table(visual: dict[str, Any], notes: dict[str, str]):
     table = tomlkit.table()
     for key in MANAGED:
+        if key == "allow_overflow" and not visual.get(key):
+            continue  # said only when a page needs it
         for line in notes.get(key, "").splitlines():
             table.add(tomlkit.comment(line))
         table.add(key, _value(visual[key]))

@@ -10,13 +10,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..capture import Session, remote, scripts
+from ..capture import Session, readiness, remote, scripts
 from ..capture.lanes import scheme_read
 from ..capture.naming import Variant
 from ..config import VisualConfig
 
 SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes: the look a page's facts come from
 DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")
+# How long a done page is watched for what still changes: longer than the pauses of an
+# animation on a loop (the CTC article's typing rests ~1.2 s between rounds).
+WATCH_MS = 2500
 QUIET_S = 0.5  # no request, DOM change or short timer for this long: the page did what it does
 POLL_MS = 50
 
@@ -122,12 +125,19 @@ class PageSurvey:
     maths: int = 0
     maths_pending: int = 0
     routed: list[str] = field(default_factory=list)  # URLs a route served
+    # Selectors of what a script keeps changing after the page is done (readiness.moving):
+    # no capture can hold them still, so they are proposed as masks.
+    moving: list[str] = field(default_factory=list)
+    # Viewport name -> scripts.OVERFLOW's answer, where the page is wider than the viewport.
+    overflow: dict[str, dict] = field(default_factory=dict)
 
     def joined(self, other: "PageSurvey") -> "PageSurvey":
-        """These facts, with the requests of `other` (another look at the same page) added."""
+        """These facts, with the requests, moving elements and overflow of `other` (another
+        look at the same page) added."""
         return dataclasses.replace(
             self, aborted=sorted({*self.aborted, *other.aborted}), routed=sorted({*self.routed, *other.routed}),
-            blocked={**other.blocked, **self.blocked}, missing=sorted({*self.missing, *other.missing}))
+            blocked={**other.blocked, **self.blocked}, missing=sorted({*self.missing, *other.missing}),
+            moving=sorted({*self.moving, *other.moving}), overflow={**other.overflow, **self.overflow})
 
 
 @dataclass
@@ -162,20 +172,24 @@ def survey(root: Path, pages: list[str], route: dict[str, Path], *,
             seen = None
             for look in looks:
                 with session.loaded(Variant(page, *look)) as job:
-                    found = _look(job, page, timeout)
+                    found = _look(job, page, timeout, look[0], watch=seen is None)
                 seen = found if seen is None else seen.joined(found)
             out.pages.append(seen)
     return out
 
 
-def _look(job, page_name: str, timeout: int) -> PageSurvey:
+def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: bool = True) -> PageSurvey:
     """Wait until the page is done (maths aside: offline, its library may be blocked), read
-    it through once when something observes scrolling (lazy requests), then read it."""
+    it through once when something observes scrolling (lazy requests), then read it: whether
+    it is wider than the viewport and, with `watch`, what still changes once it is done."""
     page = job.page
     status = _wait_done(job, timeout)
     if status["observers"] or status["scrollers"]:
         page.evaluate(scripts.READ_THROUGH)
         status = _wait_done(job, timeout)
+    moving = readiness.moving(page, (), WATCH_MS) if watch else []
+    over = page.evaluate(scripts.OVERFLOW, {"limit": readiness.OVERFLOW_NAMED})
+    overflow = {viewport: over} if over["widest"] or over["width"] > over["view"] else {}
     aborted = sorted(job.aborted)
     routed = sorted(job.lane.routed)
     facts = page.evaluate(SURVEY_JS, {"urls": aborted})
@@ -183,7 +197,8 @@ def _look(job, page_name: str, timeout: int) -> PageSurvey:
                       figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
                       scheme_read=scheme_read(page), blocked=facts["blocked"],
                       missing=[tuple(m) for m in facts["missing"]],
-                      maths=status["maths"], maths_pending=status["mathsPending"], routed=routed)
+                      maths=status["maths"], maths_pending=status["mathsPending"], routed=routed,
+                      moving=moving, overflow=overflow)
 
 
 def _wait_done(job, timeout: int) -> dict:
@@ -193,6 +208,7 @@ def _wait_done(job, timeout: int) -> dict:
     page, lane = job.page, job.lane
     deadline = time.monotonic() + timeout
     seen, since = len(job.aborted), time.monotonic()
+    done = None
     while True:
         status = page.evaluate(scripts.PROBE, {"dataTheme": None})
         now = time.monotonic()
@@ -200,10 +216,15 @@ def _wait_done(job, timeout: int) -> dict:
             seen, since = len(job.aborted), now
         # Maths whose library was blocked never typesets; then only quiet is waited for.
         maths = status["mathsPending"] and not job.aborted
-        busy = (status["readyState"] != "complete" or status["fonts"] != "loaded" or status["images"]
-                or maths or status["timers"] or status["quietMs"] < QUIET_S * 1000)
-        if not busy and now - since >= QUIET_S and now - lane.net_last >= QUIET_S:
-            return status
+        loading = (status["readyState"] != "complete" or status["fonts"] != "loaded" or status["images"]
+                   or maths or now - since < QUIET_S or now - lane.net_last < QUIET_S)
+        restless = status["timers"] or status["quietMs"] < QUIET_S * 1000
+        if not loading:
+            done = done or now
+            # A page whose scripts keep changing it (an animation on a loop) is done loading
+            # after SOFT_WAIT_S more: what keeps changing is then named (_look).
+            if not restless or now - done > readiness.SOFT_WAIT_S:
+                return status
         if now > deadline:
             return status
         page.wait_for_timeout(POLL_MS)
