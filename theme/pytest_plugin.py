@@ -204,37 +204,6 @@ class VisualSetupItem(pytest.Item):
         return self.path, None, self.name
 
 
-class FailedRenderItem(pytest.Item):
-    """A variant whose render could not be trusted or taken (theme.capture.Failure): it
-    fails with the one-line reason, and the report shows the image that says why."""
-
-    def __init__(self, *, key: str, failure, **kwargs):
-        super().__init__(**kwargs)
-        self.key, self.failure = key, failure
-        self.user_properties.append((KEY_PROP, key))
-
-    def runtest(self) -> None:
-        from .report import Entry
-        from .status import Status
-
-        v = self.failure.variant
-        # "band", not "actual": what shows why is never a candidate baseline (theme accept)
-        images = {"band": path for path in self.failure.images.values()}
-        entry = Entry(key=self.key, status=Status.FAILED.value, message=self.failure.message, page=v.page_name,
-                      viewport=v.viewport, scheme=v.scheme, images=images)
-        self.user_properties.append((STATUS_PROP, Status.FAILED.value))
-        self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
-        raise VisualMismatch(self.failure.message)
-
-    def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, VisualMismatch):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
-
-    def reportinfo(self):
-        return self.path, None, self.nodeid
-
-
 class VisualMismatch(AssertionError):
     """Raised by a visual item; its message is the whole report for that image."""
 
@@ -260,6 +229,28 @@ class VisualItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, self.nodeid
+
+
+class FailedRenderItem(VisualItem):
+    """A variant whose render could not be trusted or taken (theme.capture.Failure): it
+    fails with the one-line reason, and the report shows the image that says why."""
+
+    def __init__(self, *, failure, **kwargs):
+        super().__init__(region=None, **kwargs)
+        self.failure = failure
+
+    def runtest(self) -> None:
+        from .report import Entry
+        from .status import Status
+
+        v = self.failure.variant
+        # "band", not "actual": what shows why is never a candidate baseline (theme accept)
+        images = {"band": path for path in self.failure.images.values()}
+        entry = Entry(key=self.key, status=Status.FAILED.value, message=self.failure.message, page=v.page_name,
+                      viewport=v.viewport, scheme=v.scheme, images=images)
+        self.user_properties.append((STATUS_PROP, Status.FAILED.value))
+        self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
+        raise VisualMismatch(self.failure.message)
 
 
 def _record(item: pytest.Item, checked) -> None:

@@ -288,15 +288,7 @@ def test_base_head_on_a_clean_tree_reports_no_difference(repo, tmp_path):
     assert all(e["diff"]["diff_pixels"] == 0 for e in found.values())
 
 
-PLAIN = """\
-[tool.theme.visual]
-root = "site"
-pages = ["index.html"]
-viewports = { small = [480, 360] }
-color_schemes = ["light"]
-regions = { box = ".box", card = ".card" }
-report = "out/report"
-"""
+PLAIN = PYPROJECT[PYPROJECT.index("[tool.theme.visual]"):]  # no [tool.theme] build: an article without one
 
 
 @pytest.fixture

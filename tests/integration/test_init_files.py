@@ -310,6 +310,18 @@ def npm_or_skip() -> str:
     return npm
 
 
+def registry_or_skip() -> str:
+    """npm, when the registry answers (the `network` tests), else the test is skipped."""
+    npm = npm_or_skip()
+    try:
+        ping = subprocess.run([npm, "ping"], capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.skip("the npm registry did not answer")
+    if ping.returncode != 0:
+        pytest.skip("the npm registry is not reachable")
+    return npm
+
+
 def katex_folder(dest: Path) -> Path:
     """An npm package folder holding this repository's vendored KaTeX as its dist/."""
     shutil.copytree(KATEX, dest / "dist")
@@ -355,13 +367,7 @@ def test_a_tarball_of_another_package_is_refused_with_what_to_pass(tmp_path):
 @pytest.mark.network
 def test_katex_from_the_registry_has_the_integrity_npm_publishes(tmp_path):
     """The real registry, when it answers: the same integrity scripts/vendor_assets.py pins."""
-    npm = npm_or_skip()
-    try:
-        ping = subprocess.run([npm, "ping"], capture_output=True, text=True, timeout=30)
-    except subprocess.TimeoutExpired:
-        pytest.skip("the npm registry did not answer")
-    if ping.returncode != 0:
-        pytest.skip("the npm registry is not reachable")
+    registry_or_skip()
     pinned = re.search(r"\| katex \| 0\.19\.1 \| MIT \| `(sha512-[^`]+)`",
                        (REPO / "article/dist/assets/VENDORED.md").read_text()).group(1)
     lib = vendor.Library("https://distill.pub/third-party/katex/", "katex", "0.19.1", "dist")
@@ -375,13 +381,7 @@ def test_katex_from_the_registry_has_the_integrity_npm_publishes(tmp_path):
 def test_a_versioned_address_without_a_path_resolves_from_the_registry(url):
     """The real registry, when it answers: d3-array 3 names its browser build in `jsdelivr`
     and `unpkg` (and its ES sources in `main`), as those CDNs serve it."""
-    npm = npm_or_skip()
-    try:
-        ping = subprocess.run([npm, "ping"], capture_output=True, text=True, timeout=30)
-    except subprocess.TimeoutExpired:
-        pytest.skip("the npm registry did not answer")
-    if ping.returncode != 0:
-        pytest.skip("the npm registry is not reachable")
+    registry_or_skip()
     lib = vendor.library_for(url)
     package = vendor.fetch(lib, None)
     assert package.name == "d3-array" and package.version.startswith("3.") and package.source == "npm registry"
