@@ -211,11 +211,14 @@ def test_the_compose_browser_service_is_found_by_its_name_under_services():
     assert not files.has_browser_service(None)
 
 
-def dist_record(tmp_path: Path, direct_url: dict | None) -> importlib.metadata.Distribution:
-    """An installed theme's dist-info as pip writes it (PEP 610's direct_url.json when given)."""
+def dist_record(tmp_path: Path, direct_url: dict | None, installer: str | None = "pip") -> importlib.metadata.Distribution:
+    """An installed theme's dist-info as pip writes it (PEP 610's direct_url.json when given);
+    installer None: metadata no installer wrote (a source folder's own egg-info)."""
     info = tmp_path / "theme-0.1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: theme\nVersion: 0.1.0\n")
+    if installer is not None:
+        (info / "INSTALLER").write_text(installer + "\n")
     if direct_url is not None:
         (info / "direct_url.json").write_text(json.dumps(direct_url))
     return importlib.metadata.PathDistribution(info)
@@ -242,6 +245,13 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"
 ])
 def test_the_workflow_installs_theme_from_where_pip_did(tmp_path, direct_url, spec, why):
     assert files.install_spec(dist_record(tmp_path, direct_url)) == files.Install(spec, why)
+
+
+def test_metadata_no_installer_wrote_is_a_source_folder_not_an_index_version(tmp_path):
+    """Run from a checkout, Python finds the folder's own egg-info first: its version is
+    in no index, so it must not become `theme==0.1.0` in the workflow."""
+    found = files.install_spec(dist_record(tmp_path, None, installer=None))
+    assert found == files.Install(None, "theme runs from a source folder, which CI cannot reach")
 
 
 def test_the_spec_an_existing_workflow_names_is_found():

@@ -141,6 +141,10 @@ def install_spec(dist: importlib.metadata.Distribution | None = None) -> Install
     except importlib.metadata.PackageNotFoundError:
         return Install(None, "theme is not installed (run from a source folder)")
     text = dist.read_text("direct_url.json")
+    if text is None and dist.read_text("INSTALLER") is None:
+        # Metadata with no installer's record: a source folder's own egg-info, found first
+        # on sys.path (run from the checkout). No index has that version.
+        return Install(None, "theme runs from a source folder, which CI cannot reach")
     if text is None:  # installed by name from an index: the version is what that index has
         return Install(f"theme=={dist.version}")
     try:
