@@ -160,7 +160,7 @@ class VariantCollector(pytest.Collector):
         self.variant, self.shot = variant, shot
 
     def collect(self):
-        from . import run
+        from .check import pipeline
         from .capture.model import Failure
 
         visual_run = _run(self.config)
@@ -181,7 +181,7 @@ class VariantCollector(pytest.Collector):
             items = [VisualItem.from_parent(
                 self, name="page" if region is None else f"{region.key}/{region.name}",
                 key=f"{folder}/{'page.png' if region is None else region.path.as_posix()}", region=region)
-                for region in run.checks_of(self.shot, visual_run.visual)]
+                for region in pipeline.checks_of(self.shot, visual_run.visual)]
         for item in items:
             item.add_marker("visual")
         return items
@@ -216,11 +216,11 @@ class VisualItem(pytest.Item):
         self.user_properties.append((KEY_PROP, key))
 
     def runtest(self) -> None:
-        from . import run
+        from .check import pipeline
 
         visual_run, shot = _run(self.config), self.parent.shot
         ctx = dataclasses.replace(visual_run.ctx, fingerprint=shot.fingerprint)
-        _record(self, run.check_image(ctx, visual_run.visual, shot, self.region))
+        _record(self, pipeline.check_image(ctx, visual_run.visual, shot, self.region))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VisualMismatch):
@@ -240,7 +240,7 @@ class FailedRenderItem(VisualItem):
         self.failure = failure
 
     def runtest(self) -> None:
-        from .report import Entry
+        from .check.entry import Entry
         from .status import Status
 
         v = self.failure.variant
@@ -289,9 +289,9 @@ def assert_snapshot(request: pytest.FixtureRequest):
         except TypeError:
             raise TypeError(f"assert_snapshot: unknown tolerance in {sorted(tolerances)}; "
                             f"known: {sorted(vars(base))}") from None
-        from .compare import check
-        from .report import Entry
-        from .run import Checked
+        from .check.verdict import check
+        from .check.entry import Entry
+        from .check.pipeline import Checked
 
         result = check(ctx, key, np.ascontiguousarray(image), tolerance)
         _record(request.node, Checked(result, Entry.from_check(result)))

@@ -161,7 +161,7 @@ class Store:
         """Store `image` as the baseline of `key`; False when the bytes were already there.
 
         `box` is the region's CSS box as captured (x, y, w, h), recorded so a later
-        check can tell a region moved by a fraction of a pixel (theme/phase.py).
+        check can tell a region moved by a fraction of a pixel (theme/check/phase.py).
         """
         path = self.path(key)
         data = _encode_baseline(image)

@@ -1,5 +1,5 @@
 """The visual checks of one pytest session, as one object the plugin's hooks hand off to:
-which variants this machine captures, the capture itself (theme.run), outcomes as reports
+which variants this machine captures, the capture itself (theme.check.pipeline), outcomes as reports
 arrive, unused baselines, the review folder and the terminal summary."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class VisualRun:
 
     def __init__(self, project: Config | None, root: Path, options: Options):
         self.project, self.root, self.options = project, root, options
-        self.ctx: Any = None  # theme.compare.CheckContext, made on first use
+        self.ctx: Any = None  # theme.check.verdict.CheckContext, made on first use
         self._session: Any = None  # theme.capture.Session, only while capturing
         self._cache: Path | None = None  # the session's spilled page images
         self.collected: set[str] = set()  # keys of the items left after deselection
@@ -53,7 +53,7 @@ class VisualRun:
         self.partial_reasons: set[str] = set()
         self.failed: dict[str, str] = {}  # variant folder -> why its render failed (not checked)
         self.statuses: dict[str, str] = {}  # key -> status, from reports
-        self.entries: dict[str, dict] = {}  # key -> theme.report.Entry fields
+        self.entries: dict[str, dict] = {}  # key -> theme.check.entry.Entry fields
         self.aborted: dict[str, list[str]] = {}  # variant id -> external URLs
         self.environment: dict = {}  # a capture's fingerprint, fonts included
         self.report_path: Path | None = None
@@ -72,16 +72,15 @@ class VisualRun:
 
     def context(self, fingerprint: dict):
         """The check context of this run (made once; numpy and Pillow load only now)."""
-        from .compare import CheckContext, Update
+        from .check.verdict import CheckContext, Update
         from .store import Store
 
         if self.ctx is None:
             visual = self.visual
-            self.ctx = CheckContext(
-                store=Store(visual.snapshots if visual else self.root / "snapshots"),
-                artifacts_dir=visual.artifacts if visual else self.root / ".theme-artifacts",
-                fingerprint=fingerprint, update=Update(self.options.update),
-                ci=self.options.ci, allow_ci_update=self.options.allow_ci_update)
+            self.ctx = CheckContext.against_baselines(
+                Store(visual.snapshots if visual else self.root / "snapshots"),
+                visual.artifacts if visual else self.root / ".theme-artifacts", fingerprint,
+                update=Update(self.options.update), ci=self.options.ci, allow_ci_update=self.options.allow_ci_update)
         return self.ctx
 
     # ------------------------------------------------------------ what to capture
@@ -119,8 +118,9 @@ class VisualRun:
         return page + [f"{r}.png" for r in rels if r != "page"]
 
     def captures(self, variants: list) -> Iterator:
-        """Each variant captured once (theme.run), pixels memory-mapped from this run's cache."""
-        from . import capture, run
+        """Each variant captured once (theme.check.pipeline), pixels memory-mapped from this run's cache."""
+        from . import capture
+        from .check import pipeline
         from .capture.model import Failure
 
         if not variants:
@@ -133,8 +133,8 @@ class VisualRun:
         if self._cache is None:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         ctx = self.context(dict(self._session.fingerprint))
-        duplicates = run.Duplicates()
-        for shot in run.capture(self._session, variants, spill_to=self._cache, expected=ctx.store, failures=True):
+        duplicates = pipeline.Duplicates()
+        for shot in pipeline.capture(self._session, variants, spill_to=self._cache, expected=ctx.expected, failures=True):
             self.notes += shot.notes
             if isinstance(shot, Failure):
                 self.failed[shot.variant.folder.as_posix()] = shot.message
@@ -197,10 +197,11 @@ class VisualRun:
         """Judge unused baselines (prune them when asked) and write the review folder;
         True when unused baselines fail the session."""
         unused = self._unused()
-        prune = unused and self.options.prune and self.ctx is not None and self.ctx.update.creates() \
-            and (not self.ctx.ci or self.ctx.allow_ci_update)
+        store = self.ctx.policy.baselines if self.ctx is not None else None
+        prune = bool(unused) and self.options.prune and store is not None and self.ctx.policy.creates() \
+            and self.ctx.policy.may_write()
         if prune:
-            self.ctx.store.delete(unused)
+            store.delete(unused)
         for key in unused:
             self.record(key, Status.PRUNED if prune else Status.UNUSED,
                         {"key": key, "status": str(Status.PRUNED if prune else Status.UNUSED)})
@@ -213,7 +214,7 @@ class VisualRun:
             return []
         from .store import Store
 
-        store = self.ctx.store if self.ctx else Store(self.visual.snapshots)
+        store = (self.ctx.policy.baselines if self.ctx else None) or Store(self.visual.snapshots)
         owned = {k for k in store.keys() if k.split("/", 1)[0] in self.pages}
         # A variant whose render failed was not checked: its baselines are not unused.
         unchecked = {k for k in owned if any(k.startswith(f + "/") for f in self.failed)}
@@ -223,9 +224,10 @@ class VisualRun:
         """The review folder, after every run that checked images: "154 matched" is a report
         too, and a folder left from an earlier failing run would show failures that are gone.
         It is written beside the old one and swapped in, so no stale image survives."""
-        from . import report
+        from .check.entry import Entry
+        from .review import report
 
-        entries = tuple(report.Entry.from_json(e) for e in self.entries.values())
+        entries = tuple(Entry.from_json(e) for e in self.entries.values())
         drift = next((e.drift for e in entries if e.drift), None)
         env = self.environment or (dict(self.ctx.fingerprint) if self.ctx else {})
         rep = report.Report(entries, env, drift, collected=tuple(sorted(self.collected)),

@@ -18,7 +18,7 @@ import pytest
 
 from test_pytest_plugin import project, run, set_box_colour  # noqa: F401  (project is a fixture)
 from theme.images import read_png
-from theme.review import Review, serve
+from theme.review.server import Review, serve
 from theme.store import Store
 
 playwright_api = pytest.importorskip("playwright.sync_api")

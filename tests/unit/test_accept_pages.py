@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from test_report_images import failed, page_pair  # noqa: F401  (failed is a fixture)
-from theme import accept, compare, report
+from theme.review import accept, report
+from theme.check import verdict
 from theme.errors import StoreError
-from theme.review import Review
+from theme.review.server import Review
 from theme.store import Store
 
 KEY = "index/desktop-light/page.png"
@@ -28,12 +29,12 @@ def written(failed):  # noqa: F811
 
 
 def update_snapshots_bytes(tmp_path, actual: np.ndarray) -> bytes:
-    """What `pytest --update-snapshots` leaves for this actual image: compare.check, Update.CHANGED."""
+    """What `pytest --update-snapshots` leaves for this actual image: verdict.check, Update.CHANGED."""
     expected, _ = page_pair()
     store = Store(tmp_path / "updated")
     store.write(KEY, expected, ENV)
-    ctx = compare.CheckContext(store, tmp_path / "updated-art", ENV, update=compare.Update.CHANGED)
-    assert compare.check(ctx, KEY, actual, compare.Tolerance()).status == "updated"
+    ctx = verdict.CheckContext.against_baselines(store, tmp_path / "updated-art", ENV, update=verdict.Update.CHANGED)
+    assert verdict.check(ctx, KEY, actual, verdict.Tolerance()).status == "updated"
     return store.path(KEY).read_bytes()
 
 
@@ -84,7 +85,7 @@ def test_no_full_size_actual_is_one_clear_error_and_writes_nothing(written):
     root, _ = written
     store = Store(root / "snapshots")
     before = moved_baseline(root)
-    art = compare.artifact_paths(root / ".theme-artifacts", KEY).actual
+    art = verdict.artifact_paths(root / ".theme-artifacts", KEY).actual
     art.write_bytes(art.read_bytes()[:-20] + b"another run's bytes!")
     with pytest.raises(StoreError) as err:
         accept.accept(root / "visual-report", store, artifacts=[root / "nowhere", root / ".theme-artifacts"])
@@ -126,10 +127,10 @@ def test_the_cli_looks_in_the_configured_artefacts_folder_then_says_what_to_pass
 
 
 def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed, monkeypatch):  # noqa: F811
-    from theme import report_patch
+    from theme.review import patch
 
     root, entry, *_ = failed
-    monkeypatch.setattr(report_patch, "PATCH_BYTES", 1)
+    monkeypatch.setattr(patch, "PATCH_BYTES", 1)
     report.write(root / "visual-report", report.Report((entry,), ENV, None))
     [page] = report.from_json((root / "visual-report" / "report.json").read_text()).entries
     assert page.patch is None and not list((root / "visual-report").rglob("*.patch.png"))
@@ -139,17 +140,17 @@ def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed
 
 
 def test_the_patch_runs_copy_long_stretches_of_the_baseline():
-    from theme import report_patch
+    from theme.review import patch
 
     expected, actual = page_pair()
-    runs = report_patch.runs(report_patch.sources(expected, actual))
+    runs = patch.runs(patch.sources(expected, actual))
     literal = sum(b - a for a, b, at in runs if at < 0)
     assert literal < 60  # the inserted box's rows, not the 2 300 rows moved below it
     assert len(runs) < 20
 
 
 def test_a_patch_run_never_runs_on_from_a_literal_row_into_a_copied_one():
-    from theme import report_patch
+    from theme.review import patch
 
     # rows: literal, then expected row 0 (which is -1 + 1), then 1, literal
-    assert report_patch.runs(np.array([-1, 0, 1, -1, -1, 5])) == [[0, 1, -1], [1, 3, 0], [3, 5, -1], [5, 6, 5]]
+    assert patch.runs(np.array([-1, 0, 1, -1, -1, 5])) == [[0, 1, -1], [1, 3, 0], [3, 5, -1], [5, 6, 5]]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from theme.adopt import AdoptError, _compile, adopt_stylesheet, canon, convert, parse, project
+from theme.adopt import AdoptError, adopt_stylesheet, canon, convert, parse, project
+from theme.adopt.adoption import _compile
 from theme.adopt.locate import locate
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "adopt"

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from theme.attribution import attribute, overlaps, resized
+from theme.check.attribution import attribute, overlaps, resized
 
 
 @dataclass(frozen=True)

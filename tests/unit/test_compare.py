@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from theme.compare import CheckContext, Status, Update, artifact_paths, check
+from theme.check.verdict import CheckContext, Status, Update, artifact_paths, check
 from theme.config import Tolerance
 from theme.store import Store
 
@@ -19,7 +19,7 @@ def page(w=60, h=40, box_colour=(30, 30, 30)):
 
 
 def ctx(tmp_path, **kw):
-    return CheckContext(store=Store(tmp_path / "snapshots"), artifacts_dir=tmp_path / "artifacts",
+    return CheckContext.against_baselines(Store(tmp_path / "snapshots"), tmp_path / "artifacts",
                         fingerprint=kw.pop("fingerprint", FP), **kw)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from theme import images
-from theme.compare import CheckContext, Status, Update, check
+from theme.check.verdict import CheckContext, Status, Update, check
 from theme.config import Tolerance
 from theme.errors import ImageError, LfsPointerError, StoreError
 from theme.store import Store, verify
@@ -74,7 +74,7 @@ def test_a_store_of_real_pngs_passes_the_lfs_check(tmp_path):
 @pytest.mark.parametrize("update", [Update.NONE, Update.CHANGED, Update.ALL])
 def test_a_pointer_baseline_fails_and_is_never_overwritten(store, tmp_path, update):
     before = store.path(KEYS[0]).read_bytes()
-    c = CheckContext(store=store, artifacts_dir=tmp_path / "artifacts", fingerprint=FP, update=update)
+    c = CheckContext.against_baselines(store, tmp_path / "artifacts", FP, update=update)
     r = check(c, KEYS[0], image(colour=(200, 30, 30)), Tolerance())
     assert r.status is Status.FAILED
     assert "git lfs pull" in r.message and "--update-snapshots" not in r.message

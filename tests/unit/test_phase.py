@@ -1,4 +1,4 @@
-"""Sub-pixel phase arithmetic (theme/phase.py): which fraction of a pixel moves a box onto another's phase."""
+"""Sub-pixel phase arithmetic (theme/check/phase.py): which fraction of a pixel moves a box onto another's phase."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from theme.capture.model import Capture, Region
 from theme.capture import Variant
-from theme.phase import phase_offset, realigned, recorded_boxes
+from theme.check.phase import phase_offset, realigned, recorded_boxes
 from theme.store import Store
 
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 from PIL import Image
 
-from theme import report
+from theme.review import report
 
 DIFF = {"diff_pixels": 1234, "ratio": 0.0012, "failed_rule": "1,234 pixels differ, more than max_diff_pixels = 0",
         "size_mismatch": False, "expected_size": [640, 200], "actual_size": [640, 200], "shifts": [], "boxes": []}

@@ -9,7 +9,9 @@ import hashlib
 import numpy as np
 import pytest
 
-from theme import compare, images, report, report_images
+from theme.check import verdict
+from theme import images
+from theme.review import report, bands
 from theme.config import Tolerance
 from theme.store import Store
 
@@ -32,13 +34,13 @@ def page_pair() -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.fixture
 def failed(tmp_path):
-    """A failing page check as theme.compare leaves it: full-size artefacts and an entry."""
+    """A failing page check as theme.check.verdict leaves it: full-size artefacts and an entry."""
     expected, actual = page_pair()
     store = Store(tmp_path / "snapshots")
     key = "index/desktop-light/page.png"
     store.write(key, expected, {"browser": "chromium 1"})
-    ctx = compare.CheckContext(store, tmp_path / ".theme-artifacts", {"browser": "chromium 1"})
-    result = compare.check(ctx, key, actual, Tolerance())
+    ctx = verdict.CheckContext.against_baselines(store, tmp_path / ".theme-artifacts", {"browser": "chromium 1"})
+    result = verdict.check(ctx, key, actual, Tolerance())
     assert result.status == "failed"
     entry = report.Entry.from_check(result)
     return tmp_path, entry, expected, actual, result
@@ -51,12 +53,12 @@ def test_a_page_failure_is_written_as_aligned_bands_and_an_overview(failed):
     [page] = report.from_json((out / "report.json").read_text()).entries
     assert page.images == {}  # no full-size copy in the report
     assert [b["rows"] for b in page.bands] == [
-        [INSERT_AT - report_images.CONTEXT, INSERT_AT + INSERTED + report_images.CONTEXT],
-        [BOX_Y + INSERTED - report_images.CONTEXT, BOX_Y + INSERTED + 30 + report_images.CONTEXT]]
+        [INSERT_AT - bands.CONTEXT, INSERT_AT + INSERTED + bands.CONTEXT],
+        [BOX_Y + INSERTED - bands.CONTEXT, BOX_Y + INSERTED + 30 + bands.CONTEXT]]
     first, second = page.bands
     # the inserted rows have no expected rows: the expected crop is the band minus them
-    assert first["expected_rows"] == [INSERT_AT - report_images.CONTEXT, INSERT_AT + report_images.CONTEXT]
-    assert second["expected_rows"] == [BOX_Y - report_images.CONTEXT, BOX_Y + 30 + report_images.CONTEXT]
+    assert first["expected_rows"] == [INSERT_AT - bands.CONTEXT, INSERT_AT + bands.CONTEXT]
+    assert second["expected_rows"] == [BOX_Y - bands.CONTEXT, BOX_Y + 30 + bands.CONTEXT]
     # inserted rows are drawn across the page; the recoloured box is 70 px wide, shown with context
     assert first["columns"] == [0, W] and second["columns"] == [50 - 40, 120 + 40]
     for band in page.bands:
@@ -67,7 +69,7 @@ def test_a_page_failure_is_written_as_aligned_bands_and_an_overview(failed):
         assert got["diff"].shape == (a1 - a0, x1 - x0, 4)
         assert (got["diff"][..., :3] == (255, 0, 0)).all(axis=2).any()
     # the full-size actual stays where compare wrote it, and the report can vouch for it
-    art = compare.artifact_paths(root / ".theme-artifacts", entry.key).actual
+    art = verdict.artifact_paths(root / ".theme-artifacts", entry.key).actual
     assert page.actual_sha256 == hashlib.sha256(art.read_bytes()).hexdigest()
     assert not any(p.name.endswith((".actual.png", ".expected.png", ".diff.png"))
                    and ".band-" not in p.name for p in out.rglob("*.png"))
@@ -90,7 +92,7 @@ def test_bands_and_overview_are_the_same_bytes_every_time(failed):
 def test_past_the_byte_budget_only_the_most_changed_bands_get_crops(failed, monkeypatch):
     """The inserted block (40 rows × 200 px, all counted) outweighs the recoloured box (30 × 70)."""
     root, entry, *_ = failed
-    monkeypatch.setattr(report_images, "BAND_BYTES", 1)  # the first band always goes in
+    monkeypatch.setattr(bands, "BAND_BYTES", 1)  # the first band always goes in
     report.write(root / "small", report.Report((entry,), {}, None))
     [page] = report.from_json((root / "small" / "report.json").read_text()).entries
     first, second = page.bands
@@ -104,18 +106,18 @@ def test_past_the_byte_budget_only_the_most_changed_bands_get_crops(failed, monk
 def test_bands_merge_when_their_context_touches():
     rows = np.zeros(1000, bool)
     rows[[100, 150, 600]] = True
-    assert report_images.intervals(rows, 30) == [(70, 181), (570, 631)]
-    assert report_images.intervals(rows, 20) == [(80, 121), (130, 171), (580, 621)]
-    assert report_images.intervals(np.zeros(10, bool)) == []
+    assert bands.intervals(rows, 30) == [(70, 181), (570, 631)]
+    assert bands.intervals(rows, 20) == [(80, 121), (130, 171), (580, 621)]
+    assert bands.intervals(np.zeros(10, bool)) == []
     # a page that changed all over is cut into bands the budget can take some of
-    assert report_images.intervals(np.ones(2500, bool), 40, 1000) == [(0, 1000), (1000, 2000), (2000, 2500)]
+    assert bands.intervals(np.ones(2500, bool), 40, 1000) == [(0, 1000), (1000, 2000), (2000, 2500)]
 
 
 def test_rows_removed_from_the_expected_page_make_a_band():
     expected, _ = page_pair()
     actual = np.concatenate([expected[:1000], expected[1100:]])  # a block of lines removed
-    weight, _ = report_images.changed_rows(expected, actual, None)
-    assert report_images.intervals(weight > 0, 5) == [(994, 1006)]  # rows 999 and 1000 meet there
+    weight, _ = bands.changed_rows(expected, actual, None)
+    assert bands.intervals(weight > 0, 5) == [(994, 1006)]  # rows 999 and 1000 meet there
 
 
 def test_a_page_changed_all_over_stays_within_the_budget(tmp_path, monkeypatch):
@@ -128,9 +130,9 @@ def test_a_page_changed_all_over_stays_within_the_budget(tmp_path, monkeypatch):
     store = Store(tmp_path / "snapshots")
     key = "index/desktop-light/page.png"
     store.write(key, expected, {})
-    result = compare.check(compare.CheckContext(store, tmp_path / "art", {}), key, actual, Tolerance())
-    monkeypatch.setattr(report_images, "BAND_ROWS", 500)
-    monkeypatch.setattr(report_images, "BAND_BYTES", 400_000)
+    result = verdict.check(verdict.CheckContext.against_baselines(store, tmp_path / "art", {}), key, actual, Tolerance())
+    monkeypatch.setattr(bands, "BAND_ROWS", 500)
+    monkeypatch.setattr(bands, "BAND_BYTES", 400_000)
     report.write(tmp_path / "out", report.Report((report.Entry.from_check(result),), {}, None))
     [page] = report.from_json((tmp_path / "out" / "report.json").read_text()).entries
     assert [b["rows"] for b in page.bands] == [[y, y + 500] for y in range(0, 6000, 500)]

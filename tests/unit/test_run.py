@@ -1,4 +1,4 @@
-"""theme.run's pieces that need no browser: duplicate schemes and a base revision as expected images."""
+"""theme.check.pipeline's pieces that need no browser: duplicate schemes and a base revision as expected images."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 
 from theme.capture.model import Region
 from theme.capture.naming import Variant
-from theme.run import CapturedImages, Duplicates
+from theme.check.expected import CapturedImages
+from theme.check.pipeline import Duplicates
 
 
 def shot(scheme: str, fill: int, viewport: str = "desktop", height: int = 600, regions=()):
@@ -50,9 +51,9 @@ def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(t
     """The page differs inside the code block (its rows snapped differently) and in the note;
     the code block's own check passes on its re-render at the baseline's phase, so the page
     card names the note only. Real store, real PNGs, the real check."""
-    from theme.compare import CheckContext
+    from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
-    from theme.run import check_image
+    from theme.check.pipeline import check_image
     from theme.store import Store
 
     code = Region("code", "setup", (0, 100, 40, 50), "Setup", "pre", css_box=(0.0, 100.5, 40.0, 50.0))
@@ -71,7 +72,7 @@ def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(t
     head.image[110, 5:35, :3] = 255
     head.image[310:320, 5:35, :3] = 0  # a real change in the note
     head.realigned = {"code/setup.png": base.crop(code).copy()}  # re-rendered at the baseline's phase
-    ctx = CheckContext(store=store, artifacts_dir=tmp_path / "art", fingerprint={})
+    ctx = CheckContext.against_baselines(store, tmp_path / "art", {})
     visual = VisualConfig(root=tmp_path)
     page = check_image(ctx, visual, head, None)
     assert page.result.status == "failed"
@@ -94,9 +95,9 @@ def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     """Four tall pages read whole by their checks once held ~2 GB resident at a run's end: after
     its check a spilled page image is back on disk only, its pixels unchanged."""
     from theme import images
-    from theme.compare import CheckContext
+    from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
-    from theme.run import check_image, spill
+    from theme.check.pipeline import check_image, spill
     from theme.store import Store
 
     base = shot("light", 255, height=20000)
@@ -107,7 +108,7 @@ def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     head.image = np.load(tmp_path / "page.npy", mmap_mode="r")
     head.realigned = {}
     assert int(head.image[..., 0].sum()) > 0 and _resident_kb(tmp_path / "page.npy") > 2000  # read: resident
-    ctx = CheckContext(store=Store(tmp_path / "snapshots"), artifacts_dir=tmp_path / "art", fingerprint={})
+    ctx = CheckContext.against_baselines(Store(tmp_path / "snapshots"), tmp_path / "art", {})
     assert check_image(ctx, VisualConfig(root=tmp_path), head, None).result.status == "matched"
     assert _resident_kb(tmp_path / "page.npy") < 100
     assert np.array_equal(head.image, base.image)

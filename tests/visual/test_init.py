@@ -405,11 +405,6 @@ def test_refusals_are_one_line_with_what_to_do(tmp_path):
         os.close(master)
     assert declined.returncode == 1 and "write 3 file(s) in" in declined.stdout
     assert sorted(p.name for p in empty.iterdir()) == ["index.html"]
-    if not (REPO / "theme/adopt").exists() and not (REPO / "theme/adopt.py").exists():  # it ships on its own
-        scss = init("--scss", cwd=empty)
-        assert scss.returncode == 2 and scss.stderr == ("theme: --scss: this theme has no theme.adopt module (the "
-                                                        "stylesheet adoption); update theme, or run theme init "
-                                                        "without --scss\n")
 
 
 def test_a_theme_ci_cannot_install_needs_a_requirement_said_in_one_line(tmp_path):

@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from test_long_runtime_page import DESKTOP, long_site
-from theme import accept, compare, images, report
+from theme.review import accept, report
+from theme.check import verdict
+from theme import images
 from theme.capture import Session
 from theme.config import Tolerance
 from theme.store import Store
@@ -41,7 +43,7 @@ def failed(tmp_path_factory):
     store.write(KEY, capture(tmp_path_factory), {})
     actual = capture(tmp_path_factory, NOTE_BOX_13PX)
     assert actual.shape[0] >= 120_000
-    result = compare.check(compare.CheckContext(store, root / "art", {}), KEY, actual, Tolerance())
+    result = verdict.check(verdict.CheckContext.against_baselines(store, root / "art", {}), KEY, actual, Tolerance())
     assert result.status == "failed"
     out = root / "visual-report"
     report.write(out, report.Report((report.Entry.from_check(result),), {}, None))

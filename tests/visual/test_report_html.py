@@ -1,6 +1,6 @@
 """The HTML review report in a real Chromium, opened from the file system as a reviewer opens it.
 
-The report is written by theme.report.write from a handmade Report whose
+The report is written by theme.review.report.write from a handmade Report whose
 images are real small PNGs with known colours, so each view can be checked by
 what it shows: the slider's top layer narrows, blink swaps expected for actual,
 diff-only shows the diff, zoom scales, the filters hide cards.
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from theme import report
+from theme.review import report
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 

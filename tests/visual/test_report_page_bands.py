@@ -2,7 +2,7 @@
 marks, keys 1-4, and nothing fetched from beyond the file system.
 
 The failure is real: a striped "page" and a copy with rows inserted and a box recoloured,
-checked by theme.compare against a baseline store, written by theme.report.write.
+checked by theme.check.verdict against a baseline store, written by theme.review.report.write.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import re
 import numpy as np
 import pytest
 
-from theme import compare, report
+from theme.check import verdict
+from theme.review import report
 from theme.config import Tolerance
 from theme.store import Store
 
@@ -40,7 +41,7 @@ def index(tmp_path_factory):
     expected, actual = pages()
     store = Store(root / "snapshots")
     store.write(KEY, expected, {})
-    result = compare.check(compare.CheckContext(store, root / "art", {}), KEY, actual, Tolerance())
+    result = verdict.check(verdict.CheckContext.against_baselines(store, root / "art", {}), KEY, actual, Tolerance())
     entry = report.Entry.from_check(result)
     entry = report.Entry(**{**entry.__dict__, "page": "index", "viewport": "desktop", "scheme": "light"})
     return report.write(root / "visual-report", report.Report((entry,), {}, None))

@@ -1,4 +1,4 @@
-"""A region moved by a fraction of a pixel is told apart from one that changed (theme/phase.py).
+"""A region moved by a fraction of a pixel is told apart from one that changed (theme/check/phase.py).
 
 A real Chromium renders a page whose spacer above a code block and a thin rule
 grows from 100 to 100.5 px: nothing inside the block changes, yet its crop
@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import phase
+from theme.check import phase
 from theme.capture import Session, Variant
-from theme.compare import CheckContext, Status, Update, check
+from theme.check.verdict import CheckContext, Status, Update, check
 from theme.config import Tolerance, VisualConfig
 from theme.diff import compare
 from theme.store import Store
@@ -72,7 +72,7 @@ def crop(shot) -> np.ndarray:
 
 
 def context(tmp_path: Path, update: Update = Update.NONE) -> CheckContext:
-    return CheckContext(store=Store(tmp_path / "snapshots"), artifacts_dir=tmp_path / "artifacts",
+    return CheckContext.against_baselines(Store(tmp_path / "snapshots"), tmp_path / "artifacts",
                         fingerprint={"browser": "test"}, update=update)
 
 

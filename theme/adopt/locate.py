@@ -59,7 +59,7 @@ def locate(root: Path, css: Path | None, *, served_root: Path | None = None) -> 
     if css is not None and css.resolve() not in {c.resolve() for c in copies} and inside(css, root):
         copies = sorted([*copies, css])
     if not copies:
-        from . import AdoptError
+        from .errors import AdoptError
         where = css if css is not None else root / "**" / name
         raise AdoptError(f"{where}: no stylesheet named {name} under {root}; "
                          "pass the article's stylesheet (theme init --scss PATH)")

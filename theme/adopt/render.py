@@ -53,7 +53,7 @@ def compare_renders(visual: VisualConfig, stylesheet: Path, before: bytes, after
                     browser: str | None = None) -> list[Outcome]:
     """Capture every variant of `visual` with `before`, then with `after`; one Outcome each."""
     from ..capture import open_session, variants
-    from ..run import capture
+    from ..check.pipeline import capture
 
     # Two renders of the same page are compared, not recorded: a page wider than its
     # viewport is the same page on both sides, so it may be.

@@ -26,7 +26,7 @@ class Region:
     heading: str  # text of the nearest preceding h1–h4 ("" when none)
     selector: str  # a readable selector path, for messages and reports
     # The element's CSS box as measured (x, y, w, h; Chromium lays out in 1/64 px).
-    # Its fractional part is the region's sub-pixel phase: see theme/phase.py.
+    # Its fractional part is the region's sub-pixel phase: see theme/check/phase.py.
     css_box: tuple[float, float, float, float] | None = None
 
     @property
@@ -47,7 +47,7 @@ class Capture:
     full_page: bool = True  # whether images() yields page.png first
     timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
     nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) CSS px it was moved by
-    # region path -> its crop from a second capture at a baseline's sub-pixel phase (theme/phase.py)
+    # region path -> its crop from a second capture at a baseline's sub-pixel phase (theme/check/phase.py)
     realigned: dict = field(default_factory=dict)
     # What settling waited for and how long, undefined tags, routed URLs, pinned
     # fixed/sticky elements, frozen images: `theme capture --explain` prints it.

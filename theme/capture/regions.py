@@ -1,5 +1,5 @@
 """Regions on a page: the measured region elements named (naming.py) and boxed in
-the image, and the sub-pixel nudge that moves some before a capture (theme/phase.py)."""
+the image, and the sub-pixel nudge that moves some before a capture (theme/check/phase.py)."""
 
 from __future__ import annotations
 

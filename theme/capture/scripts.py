@@ -585,7 +585,7 @@ REGIONS = r"""
 }
 """
 
-# Sub-pixel nudges (theme/phase.py): move the `ordinal`-th visible match of
+# Sub-pixel nudges (theme/check/phase.py): move the `ordinal`-th visible match of
 # `selector` by (dx, dy) CSS px with relative positioning, which offsets an
 # element's painting without moving anything around it. Only static or
 # relative elements are moved (absolute, fixed and sticky ones are placed by

@@ -200,7 +200,7 @@ class Session:
 
         `nudges` moves regions by a fraction of a pixel before a variant is
         captured: {variant: {"code/intro.png": (dx, dy)}}, in CSS px (see
-        theme/phase.py for why). The regions moved are in `Capture.nudged`.
+        theme/check/phase.py for why). The regions moved are in `Capture.nudged`.
 
         The machine has two cores, so while variant N's tiles are being taken
         (the browser's work) the next fresh page is loaded, settled, checked for

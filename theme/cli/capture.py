@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .. import run
+from ..check import pipeline
 from ..capture import Capture, Session, open_session, variants
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
@@ -67,7 +67,7 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
     with open_session(visual, source=cfg.source) as session, ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool:
         writing = None
         firsts: list[Capture] = []
-        for number, cap in enumerate(run.capture(session, todo, progress=progress), start=1):
+        for number, cap in enumerate(pipeline.capture(session, todo, progress=progress), start=1):
             if explain:
                 firsts.append(cap)
             job = (number, cap, time.perf_counter(), pool.submit(_write, cap, out / cap.variant.folder))
@@ -96,7 +96,7 @@ def _explain(session: Session, firsts: list[Capture], progress) -> None:
     from ..diff import compare
 
     progress("capturing every variant a second time, to see what changes between two captures")
-    for first, second in zip(firsts, run.capture(session, [c.variant for c in firsts], progress=progress)):
+    for first, second in zip(firsts, pipeline.capture(session, [c.variant for c in firsts], progress=progress)):
         changed: list[str] = []
         if first.image.shape != second.image.shape:
             changed.append(f"the page is {first.image.shape[1]}×{first.image.shape[0]} px, then "

@@ -24,8 +24,8 @@ from . import main, project_options
 @project_options
 def compare(base: str, head: str | None, out: Path | None, load_config) -> None:
     """Build and capture both revisions in temporary worktrees and report every difference."""
-    from ..report import append_step_summary
-    from ..revisions import compare_revisions
+    from ..review.report import append_step_summary
+    from ..revision_compare import compare_revisions
 
     cfg = load_config()
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731

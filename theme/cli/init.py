@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from .. import init as init_mod
+from ..adopt import adopt_stylesheet
 from . import main
 
 
@@ -24,18 +25,6 @@ def _packages(values: tuple[str, ...]) -> dict[str, Path]:
             raise click.BadParameter(f"{path}: no such file or folder", param_hint="--package")
         out[name] = Path(path)
     return out
-
-
-def _adopter():
-    """theme.adopt.adopt_stylesheet, imported only for --scss (it ships separately)."""
-    try:
-        from ..adopt import adopt_stylesheet
-    except ModuleNotFoundError as err:
-        if err.name != "theme.adopt":
-            raise
-        raise init_mod.InitError("--scss: this theme has no theme.adopt module (the stylesheet adoption); "
-                                 "update theme, or run theme init without --scss") from None
-    return adopt_stylesheet
 
 
 @main.command()
@@ -62,7 +51,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     entries and the CI workflow."""
     if not directory.is_dir():
         raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
-    adopt = _adopter() if scss is not None else None
+    adopt = adopt_stylesheet if scss is not None else None
     local = _packages(packages)
     click.echo(f"… rendering {directory.resolve()} offline", err=True)
     plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,

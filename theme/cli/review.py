@@ -31,7 +31,7 @@ def _artifacts(given: tuple[Path, ...], cfg) -> tuple[Path, ...]:
 @project_options
 def accept(report_dir: Path, only: tuple[str, ...], force: bool, artifacts: tuple[Path, ...], load_config) -> None:
     """Copy the actual images of a finished run's report into the baselines."""
-    from ..accept import accept as run_accept
+    from ..review.accept import accept as run_accept
     from ..store import Store
 
     cfg = load_config()
@@ -59,8 +59,8 @@ def merge(folders: tuple[Path, ...], out: Path, load_config) -> None:
 
     Baselines in the project's snapshots/ that no shard checked are reported as unused.
     """
-    from .. import report as report_mod
-    from ..accept import load_report
+    from ..review import report as report_mod
+    from ..review.accept import load_report
     from ..errors import ConfigError
     from ..store import Store
 
@@ -110,7 +110,7 @@ def review(report_dir: Path | None, port: int, no_open: bool, force: bool, artif
     import threading
     import webbrowser
 
-    from ..review import Review, serve
+    from ..review.server import Review, serve
     from ..store import Store
 
     cfg = load_config()

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from . import images
-from .diff import shift
-from .fsutil import atomic_write_bytes
+from .. import images
+from ..diff import shift
+from ..fsutil import atomic_write_bytes
 
 PATCH_BYTES = 4 << 20  # a bigger patch is left out: accept then needs the artefacts folder
 CHUNK = 2048  # rows compared at a time

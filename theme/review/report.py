@@ -1,8 +1,8 @@
 """Outcomes → a review folder: `index.html`, `report.json`, `summary.md`, and the images.
 
 Pure except write(). Self-contained (no CDN, CSS and JS inline, images under images/<key stem>.*): a region's
-images are copied whole, a page's changed bands cropped with an overview (theme/report_images.py); its
-full-size images stay in the artefacts folder, where `theme accept` looks for them (theme/accept.py).
+images are copied whole, a page's changed bands cropped with an overview (theme/review/bands.py); its
+full-size images stay in the artefacts folder, where `theme accept` looks for them (theme/review/accept.py).
 """
 
 from __future__ import annotations
@@ -15,82 +15,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .fsutil import atomic_write_text
-from .status import ORDER as STATUS_ORDER
-from .status import REVIEW as REVIEW_STATUSES
-from .status import Status
+from ..fsutil import atomic_write_text
+from ..status import ORDER as STATUS_ORDER
+from ..status import REVIEW as REVIEW_STATUSES
+from ..check.entry import ARTEFACT_KINDS, Entry
+from ..status import Status
 
 FORMAT = 1  # report.json's "format"
-_KINDS = ("expected", "actual", "diff")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One checked image, as a report shows it."""
-
-    key: str  # snapshots-relative path, e.g. index/desktop-dark/note-box/memory-usage.png
-    status: str  # a theme.status.Status value
-    message: str = ""
-    page: str = ""
-    viewport: str = ""
-    scheme: str = ""
-    region_key: str = ""  # "" for the whole page
-    region_name: str = ""
-    heading: str = ""  # nearest heading of the region, for attribution
-    selector: str = ""
-    diff: Mapping[str, Any] | None = None  # DiffResult.to_json()
-    drift: str | None = None
-    images: Mapping[str, str] = field(default_factory=dict)  # kind -> absolute path of the artefact
-    attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.attribution
-    realigned: bool = False  # matched once re-rendered at its baseline's sub-pixel phase (theme/phase.py)
-    box: tuple[float, ...] | None = None  # a region's CSS box (x, y, w, h) as its actual image was captured
-    # A page image in a written report: its changed bands ({"rows", "expected_rows", "images"}),
-    # a scaled-down overview ({"image", "height", "width", "scale"}), and the sha256 of the
-    # full-size actual PNG left in the artefacts folder, which `theme accept` verifies.
-    bands: tuple[Mapping[str, Any], ...] = ()
-    overview: Mapping[str, Any] | None = None
-    actual_sha256: str = ""
-    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/report_patch.py)
-
-    @property
-    def is_page(self) -> bool:
-        """A whole-page image: cropped into bands in a report, not copied whole."""
-        return not self.region_key and self.key.endswith("/page.png")
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Entry":
-        known = {f for f in cls.__dataclass_fields__}
-        fields = {k: v for k, v in data.items() if k in known}
-        if "bands" in fields:
-            fields["bands"] = tuple(fields["bands"])
-        return cls(**fields)
-
-    @classmethod
-    def from_check(cls, result: Any, variant: Any = None, region: Any = None,
-                   attribution: Iterable[str] = ()) -> "Entry":
-        """The one place a check's result (theme.compare.CheckResult) becomes a report entry.
-
-        The message is what the user reads in the terminal too: the check's own
-        message, then one `in:` line per element the difference was found in."""
-        arts = result.artifacts
-        attribution = tuple(attribution)
-        fields: dict[str, Any] = {
-            "key": result.key, "status": Status(result.status).value,
-            "message": result.message + "".join(f"\n  in: {line}" for line in attribution),
-            "diff": result.diff.to_json() if result.diff is not None else None,
-            "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),
-            "images": {kind: str(path) for kind in _KINDS if (path := getattr(arts, kind)) is not None},
-        }
-        if variant is not None:
-            fields.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
-        if region is not None:
-            fields.update(region_key=region.key, region_name=region.name, heading=region.heading,
-                          selector=region.selector)
-            if region.css_box is not None:  # `theme accept` records it with the baseline (theme/phase.py)
-                fields["box"] = tuple(float(v) for v in region.css_box)
-        return cls(**fields)
-
-
 @dataclass(frozen=True)
 class Report:
     entries: tuple[Entry, ...]
@@ -148,10 +79,10 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
     if e.bands or e.overview:
         return _copy_bands(folder, e)
     if e.is_page and ("actual" in e.images or "expected" in e.images):
-        from . import report_images  # numpy, Pillow: only when there is a page to crop
+        from . import bands  # numpy, Pillow: only when there is a page to crop
 
         full = {kind: _source(folder, src) for kind, src in e.images.items()}
-        fields = report_images.page_fields(folder, e.key[:-len(".png")],
+        fields = bands.page_fields(folder, e.key[:-len(".png")],
                                            {k: p for k, p in full.items() if p is not None})
         return replace(e, images={}, **fields)
     copied = {}
@@ -251,7 +182,7 @@ def to_markdown(report: Report) -> str:
     if review:
         out += ["| status | image | where | difference | files |", "|---|---|---|---|---|"]
         for e in review:
-            files = " · ".join(f"`{e.images[k]}`" for k in _KINDS if k in e.images) or _band_files(e)
+            files = " · ".join(f"`{e.images[k]}`" for k in ARTEFACT_KINDS if k in e.images) or _band_files(e)
             rule = (e.diff or {}).get("failed_rule") or _numbers(e)
             out.append(f"| {e.status} | `{e.key}` | {_md(_where(e))} | {_md(rule)} | {files} |")
         out.append("")
@@ -483,7 +414,7 @@ function applyFilters() {
 function init() {
   const entries = REPORT.entries.filter(e => e.status !== "matched");
   document.getElementById("counts").append(...Object.entries(REPORT.counts).sort().map(([k, v]) => el("span", {text: `${v} ${k}`})));
-  const moved = REPORT.entries.filter(e => e.realigned).length;  // theme/phase.py
+  const moved = REPORT.entries.filter(e => e.realigned).length;  // theme/check/phase.py
   if (moved) { const m = document.getElementById("realigned"); m.classList.remove("hidden");
     m.textContent = `${moved} matched only at their baseline's sub-pixel position (content above them moved by a fraction of a pixel)`; }
   const revs = (REPORT.environment || {}).revisions;  // written by `theme compare`

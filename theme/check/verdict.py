@@ -11,15 +11,20 @@ import contextlib
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
-from . import diff, images, phase
-from .config import Tolerance
-from .errors import ImageError, LfsPointerError
-from .status import Status
-from .store import Store, describe_drift
+from .. import diff, images
+from . import phase
+from ..config import Tolerance
+from ..errors import ImageError, LfsPointerError
+from ..status import Status
+from ..store import Store, describe_drift
+from .expected import ExpectedImages
+
+if TYPE_CHECKING:
+    from ..diff import DiffResult
 
 
 class Update(enum.Enum):
@@ -51,7 +56,7 @@ class CheckResult:
     key: str
     status: Status
     message: str
-    diff: Any = None  # theme.diff.DiffResult, or None when no comparison happened
+    diff: DiffResult | None = None  # None when no comparison happened
     drift: str | None = None
     artifacts: Artifacts = field(default_factory=Artifacts)
     realigned: bool = False  # matched only once re-rendered at the baseline's sub-pixel phase
@@ -62,25 +67,49 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
-class CheckContext:
-    """Everything a check needs besides the image: where, how strict, which environment.
+class WritePolicy:
+    """What a check may write, and where: `baselines`, the store accepted images go to
+    (None: nothing is ever written, and an image the expected side lacks is `added`, as in
+    `theme compare`); `update`, what `--update-snapshots` asked for; under `ci` nothing is
+    written unless `allow_ci_update` (baselines made in CI would check nothing)."""
 
-    `expected` is where expected images come from when it is not the baseline store:
-    `theme compare` passes the base revision's captures (theme.run.CapturedImages)
-    and no store, so nothing is ever written and a missing image is `added`."""
-
-    store: Store | None
-    artifacts_dir: Path
-    fingerprint: Mapping[str, Any]
+    baselines: Store | None = None
     update: Update = Update.NONE
     ci: bool = False
     allow_ci_update: bool = False
-    expected: Any = None
 
-    @property
-    def source(self) -> Any:
-        """Anything with read(key) -> RGBA array or None (a Store, or a base revision's captures)."""
-        return self.store if self.expected is None else self.expected
+    def may_write(self) -> bool:
+        return self.baselines is not None and (not self.ci or self.allow_ci_update)
+
+    def creates(self) -> bool:
+        return self.baselines is not None and self.update.creates()
+
+    def rewrites(self) -> bool:
+        return self.baselines is not None and self.update.rewrites()
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """Everything a check needs besides the image: the expected images, where failure
+    artefacts go, the environment, and what may be written (WritePolicy)."""
+
+    expected: ExpectedImages
+    artifacts_dir: Path
+    fingerprint: Mapping[str, Any]
+    policy: WritePolicy = WritePolicy()
+
+    @classmethod
+    def against_baselines(cls, store: Store, artifacts_dir: Path, fingerprint: Mapping[str, Any], *,
+                          update: Update = Update.NONE, ci: bool = False,
+                          allow_ci_update: bool = False) -> "CheckContext":
+        """A pytest run's context: the baselines are both what is expected and where updates go."""
+        return cls(store, artifacts_dir, fingerprint, WritePolicy(store, update, ci, allow_ci_update))
+
+    @classmethod
+    def against_revision(cls, expected: ExpectedImages, artifacts_dir: Path,
+                         fingerprint: Mapping[str, Any]) -> "CheckContext":
+        """`theme compare`'s: a base revision's captures are expected, nothing is written."""
+        return cls(expected, artifacts_dir, fingerprint)
 
 
 def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
@@ -90,7 +119,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
 
     box: the region's CSS box, recorded with the baseline whenever one is written.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
-    (theme/phase.py); when `actual` differs but this matches, the region only
+    (theme/check/phase.py); when `actual` differs but this matches, the region only
     moved by a fraction of a pixel and the check passes, saying so.
     pixels: images.pixels_sha256(actual), when the caller already has it.
     """
@@ -99,31 +128,34 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         result, moved, expected = diff.identical((actual.shape[1], actual.shape[0]), tolerance), False, None
     else:
         try:
-            expected = ctx.source.read(key)
+            expected = ctx.expected.read(key)
         except ImageError as err:
             return _corrupt(ctx, key, actual, err, box)
         if expected is None:
-            return _added(ctx, key, actual) if ctx.store is None else _missing(ctx, key, actual, box)
+            if ctx.policy.baselines is None:
+                return _added(ctx, key, actual)
+            return _missing(ctx, ctx.policy.baselines, key, actual, box)
         # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
         # and it writes straight out as an 8-bit palette PNG.
         result, moved = phase.compare(expected, actual, realigned, tolerance)
     note = (" at its baseline's sub-pixel position (only its place on the page moved, by a fraction "
             "of a pixel)") if moved else ""
     if result.matches:
-        if ctx.update is Update.ALL and ctx.store is not None and _may_write(ctx):
-            changed = ctx.store.write(key, actual, ctx.fingerprint, box)
+        store = ctx.policy.baselines
+        if ctx.policy.update is Update.ALL and store is not None and ctx.policy.may_write():
+            changed = store.write(key, actual, ctx.fingerprint, box)
             status = Status.UPDATED if changed else Status.MATCHED
             return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches{note}",
                                result, realigned=bool(note))
         return CheckResult(key, Status.MATCHED, f"{key}: matches{note}", result, realigned=bool(note))
     drift = _drift(ctx, key)
-    if ctx.update.rewrites() and ctx.store is not None:
-        if not _may_write(ctx):
+    if ctx.policy.rewrites() and ctx.policy.baselines is not None:
+        if not ctx.policy.may_write():
             return _refused(ctx, key, actual, result, drift)
         # The old baseline and the diff go to the artefacts first, so the report
         # shows a reviewer what this update changed before it is committed.
         arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
-        ctx.store.write(key, actual, ctx.fingerprint, box)
+        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
@@ -133,14 +165,13 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
 def _same_pixels(ctx: CheckContext, key: str, actual: np.ndarray, pixels: str | None) -> bool:
     """Whether the expected image of `key` is known to have `actual`'s very pixels: a
     source that records its images' pixel digests (Store.has_pixels) says so."""
-    has_pixels = getattr(ctx.source, "has_pixels", None)
-    return has_pixels is not None and has_pixels(key, lambda: pixels or images.pixels_sha256(actual))
+    return ctx.expected.has_pixels(key, lambda: pixels or images.pixels_sha256(actual))
 
 
 def removed(ctx: CheckContext, key: str) -> CheckResult:
     """An expected image nothing produced any more (`theme compare`: only the base has it)."""
     _clear_artifacts(ctx, key)
-    arts = _write_artifacts(ctx, key, None, expected=ctx.source.read(key))
+    arts = _write_artifacts(ctx, key, None, expected=ctx.expected.read(key))
     return CheckResult(key, Status.REMOVED, f"{key}: only in the base revision (image gone)", artifacts=arts)
 
 
@@ -152,9 +183,10 @@ def _added(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
     return CheckResult(key, Status.ADDED, f"{key}: only in the head revision (new image)", artifacts=arts)
 
 
-def _missing(ctx: CheckContext, key: str, actual: np.ndarray, box) -> CheckResult:
-    if ctx.update.creates():
-        if not _may_write(ctx):
+def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
+             box: tuple[float, float, float, float] | None) -> CheckResult:
+    if ctx.policy.creates():
+        if not ctx.policy.may_write():
             arts = _write_artifacts(ctx, key, actual)
             return CheckResult(
                 key, Status.FAILED,
@@ -164,21 +196,23 @@ def _missing(ctx: CheckContext, key: str, actual: np.ndarray, box) -> CheckResul
                 artifacts=arts,
             )
         arts = _write_artifacts(ctx, key, actual)  # so the report can show what was created
-        ctx.store.write(key, actual, ctx.fingerprint, box)
+        store.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=arts)
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
         key, Status.FAILED,
-        f"no baseline {ctx.store.path(key)}; actual image written to {arts.actual}; "
+        f"no baseline {store.path(key)}; actual image written to {arts.actual}; "
         "run pytest --update-snapshots to create it",
         artifacts=arts,
     )
 
 
-def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError, box) -> CheckResult:
+def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError,
+             box: tuple[float, float, float, float] | None) -> CheckResult:
     # An LFS pointer is a good baseline not yet fetched: replacing it would accept unseen.
-    if ctx.update.rewrites() and _may_write(ctx) and not isinstance(err, LfsPointerError):
-        ctx.store.write(key, actual, ctx.fingerprint, box)
+    store = ctx.policy.baselines
+    if ctx.policy.rewrites() and ctx.policy.may_write() and store is not None and not isinstance(err, LfsPointerError):
+        store.write(key, actual, ctx.fingerprint, box)
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
     advice = "" if isinstance(err, LfsPointerError) else "; restore it from git or run pytest --update-snapshots"
@@ -189,7 +223,7 @@ def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError, b
     )
 
 
-def _refused(ctx, key, actual, result, drift) -> CheckResult:
+def _refused(ctx: CheckContext, key: str, actual: np.ndarray, result: DiffResult, drift: str | None) -> CheckResult:
     arts = _write_artifacts(ctx, key, actual, diff_image=result.diff)
     return CheckResult(
         key, Status.FAILED,
@@ -199,16 +233,13 @@ def _refused(ctx, key, actual, result, drift) -> CheckResult:
     )
 
 
-def _may_write(ctx: CheckContext) -> bool:
-    return not ctx.ci or ctx.allow_ci_update
-
-
 def _drift(ctx: CheckContext, key: str) -> str | None:
-    recorded = ctx.store.recorded_fingerprint(key) if ctx.store is not None else None
+    store = ctx.policy.baselines
+    recorded = store.recorded_fingerprint(key) if store is not None else None
     return describe_drift(recorded, ctx.fingerprint) if recorded else None
 
 
-def _failure_message(key: str, result: Any, drift: str | None, arts: Artifacts) -> str:
+def _failure_message(key: str, result: DiffResult, drift: str | None, arts: Artifacts) -> str:
     lines = [drift] if drift else []
     lines.append(f"{key}: {result.summary()}")
     lines.append(f"  expected: {arts.expected}")

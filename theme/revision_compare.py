@@ -3,7 +3,7 @@
 Each side is checked out in its own worktree (filters run, hooks off; the working tree is
 snapshotted into a tree object first), builds with its own config (a side with no SCSS
 entry has nothing to build: its committed pages are compared) in its own Session, and
-goes through theme.run like a pytest run; tolerances come from the head's config.
+goes through theme.check.pipeline like a pytest run; tolerances come from the head's config.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from typing import Callable, Iterator, Mapping
 
 from . import build as build_mod
 from . import config as config_mod
-from . import report, run
+from .check.entry import Entry
+from .review import report
+from .check import pipeline
 from .config import Config, VisualConfig
 from .errors import ConfigError, ThemeError
 
@@ -281,29 +283,30 @@ def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | N
                          say: Progress) -> report.Report:
     """Capture every base variant (spilled to disk), then every head variant through the
     same pipeline and check as pytest does, the base's captures standing for baselines."""
-    from .compare import CheckContext, removed
+    from .check.expected import CapturedImages
+    from .check.verdict import CheckContext, removed
 
     base_shots = list(_captures(base, scratch / "base", browser, say))
-    expected = run.CapturedImages(base_shots)
-    ctx = CheckContext(store=None, artifacts_dir=scratch / "images", fingerprint={}, expected=expected)
-    entries: list[report.Entry] = []
+    expected = CapturedImages(base_shots)
+    ctx = CheckContext.against_revision(expected, scratch / "images", {})
+    entries: list[Entry] = []
     environment: dict = {}
     for shot in _captures(head, scratch / "head", browser, say, expected):
         environment = environment or dict(shot.fingerprint)
-        entries += [run.check_image(ctx, head.visual, shot, region).entry
-                    for region in run.checks_of(shot, head.visual)]
+        entries += [pipeline.check_image(ctx, head.visual, shot, region).entry
+                    for region in pipeline.checks_of(shot, head.visual)]
     seen = {e.key for e in entries}
     for key in expected.keys():  # images only the base has
         if key not in seen:
             shot, region = expected.where(key)
-            entries.append(report.Entry.from_check(removed(ctx, key), shot.variant, region))
+            entries.append(Entry.from_check(removed(ctx, key), shot.variant, region))
     environment["revisions"] = {"base": base.revision.to_json(), "head": head.revision.to_json()}
     pages = sorted({e.page for e in entries})
     return report.Report(tuple(entries), environment, None, tuple(sorted(seen)), tuple(pages))
 
 
 def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, expected=None) -> Iterator:
-    """Every variant of one side, in one Session (theme.run: overlapped, spilled to disk; with
+    """Every variant of one side, in one Session (theme.check.pipeline: overlapped, spilled to disk; with
     `expected`, regions that only sit at another sub-pixel phase are re-rendered at its phase).
 
     One Session per side, one after the other: each side serves its own root with its
@@ -313,7 +316,7 @@ def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, ex
     rev = side.revision
     tagged = lambda msg: say(f"{rev.role} {msg}")  # noqa: E731
     with _relabelled(side.checkout, rev), open_session(side.visual, browser=browser, source=side.config.source) as session:
-        for shot in run.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged):
+        for shot in pipeline.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged):
             for url in shot.aborted:
                 tagged(f"{shot.variant.folder}: aborted {url}")
             yield shot

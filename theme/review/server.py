@@ -15,8 +15,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from . import accept
-from .errors import StoreError
-from .store import Store
+from ..errors import StoreError
+from ..store import Store
 
 VERDICTS = ("accepted", "rejected")
 
@@ -28,7 +28,7 @@ class Review:
     folder: Path
     store: Store
     force: bool = False
-    artifacts: tuple[Path, ...] = ()  # where full-size page images are (theme/accept.py actual_image)
+    artifacts: tuple[Path, ...] = ()  # where full-size page images are (theme/review/accept.py actual_image)
     decisions: dict[str, str] = field(default_factory=dict)  # key -> accepted | rejected
     _undo: list[list[tuple[str, str | None, object]]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -10,11 +10,11 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
-from . import diff as diff_mod
-from .capture.model import Failure
-from .config import Tolerance
-from .errors import ImageError
-from .store import Store
+from .. import diff as diff_mod
+from ..capture.model import Failure
+from .expected import ExpectedImages
+from ..config import Tolerance
+from ..errors import ImageError
 
 STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it
 
@@ -36,7 +36,7 @@ def _toward(target: float, value: float) -> float:
     return 0.0 if abs(d) < STEP / 2 else d
 
 
-def recorded_boxes(expected: Store, folder: str) -> dict[str, Box]:
+def recorded_boxes(expected: ExpectedImages, folder: str) -> dict[str, Box]:
     """Region path ("code/intro.png") -> the CSS box its expected image was captured at."""
     return expected.boxes(folder)
 
@@ -44,7 +44,7 @@ def recorded_boxes(expected: Store, folder: str) -> dict[str, Box]:
 # Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits at another
 # phase than its baseline's recorded box (store.py "box") is captured once more, moved by relative
 # positioning onto that phase, and compared again; one extra capture per variant, only when needed.
-def plan(expected: Store, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
+def plan(expected: ExpectedImages, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
     """The nudges a second capture of `capture`'s variant needs against the expected images
     (the baseline store, or anything with read(key) and boxes(folder), such as a base
     revision's captures): {region path: (dx, dy)} (see plan_against)."""
@@ -95,7 +95,7 @@ def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
     return out
 
 
-def realign_all(session, shots: Iterable, expected: Store, tolerance_for: Callable[[str], Tolerance],
+def realign_all(session, shots: Iterable, expected: ExpectedImages, tolerance_for: Callable[[str], Tolerance],
                 progress=None) -> dict:
     """For captures already taken: {variant: {region path: realigned crop}}, with one more
     capture (all of them overlapped, as capture_all does) for each variant that has

@@ -15,11 +15,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from . import images, report, report_patch
-from .compare import artifact_paths
-from .errors import StoreError
-from .fsutil import sha256_file
-from .store import Store, describe_drift
+from .. import images
+from . import report, patch
+from ..check.entry import Entry
+from ..check.verdict import artifact_paths
+from ..errors import StoreError
+from ..fsutil import sha256_file
+from ..store import Store, describe_drift
 
 ACCEPTABLE = ("failed",)  # created/updated baselines were already written by that run
 
@@ -41,7 +43,7 @@ def load_report(folder: Path) -> report.Report:
         raise StoreError(f"{path}: not a theme report ({err})") from None
 
 
-def candidates(rep: report.Report, only: Iterable[str] = ()) -> list[report.Entry]:
+def candidates(rep: report.Report, only: Iterable[str] = ()) -> list[Entry]:
     """Failed entries with an actual image, filtered by key globs (all when none given)."""
     patterns = list(only)
     return [
@@ -60,7 +62,7 @@ def environment_conflict(store: Store, rep: report.Report) -> str | None:
     return None
 
 
-def actual_image(folder: Path, entry: report.Entry, artifacts: Sequence[Path], store: Store | None = None) -> Source:
+def actual_image(folder: Path, entry: Entry, artifacts: Sequence[Path], store: Store | None = None) -> Source:
     """Where the full-size actual image of `entry` comes from: the report (a region's), the
     report's patch on the baseline it was made against, else the first artefacts folder
     holding the very file the report was made from (its sha256). Cheap enough to find every
@@ -98,7 +100,7 @@ class Source:
     def read(self, key: str, store: Store) -> np.ndarray:
         if self.patch is None:
             return images.read_png(self.path)
-        pixels = report_patch.apply(dict(self.patch), store.read(key), self.path)
+        pixels = patch.apply(dict(self.patch), store.read(key), self.path)
         if pixels is None:
             raise StoreError(f"{key}: the report's patch does not rebuild the actual image it was made "
                              "from; pass --artifacts DIR with that run's visual-artifacts artefact")
@@ -118,7 +120,7 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
     done = []
     todo = [(entry, actual_image(folder, entry, artifacts, store)) for entry in candidates(rep, only)]
     for entry, source in todo:
-        # the box too: a later run can then re-render this region at its phase (theme/phase.py)
+        # the box too: a later run can then re-render this region at its phase (theme/check/phase.py)
         store.write(entry.key, source.read(entry.key, store), rep.environment,
                     box=tuple(entry.box) if entry.box is not None else None)
         done.append(Accepted(entry.key, source.path))

@@ -11,12 +11,13 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from . import attribution, compare, images, phase
-from .config import VisualConfig
-from .capture.model import Failure
-from .capture.tiles import release
-from .errors import ImageError, ThemeError
-from .report import Entry
+from . import attribution, verdict, phase
+from .. import images
+from ..config import VisualConfig
+from ..capture.model import Failure
+from ..capture.tiles import release
+from ..errors import ImageError, ThemeError
+from .entry import Entry
 
 Progress = Callable[[str], None]
 
@@ -30,7 +31,7 @@ def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: 
     expected: where expected images come from (a baseline Store, or a base
     revision's CapturedImages). With it, every capture is taken first, then the
     variants whose regions only moved by a sub-pixel fraction are captured once
-    more at the expected images' phase (theme/phase.py), in `Capture.realigned`.
+    more at the expected images' phase (theme/check/phase.py), in `Capture.realigned`.
     A capture that fails ends the run after the ones before it were yielded; with
     `failures`, a variant whose own page failed is yielded as a theme.capture.Failure
     in its place instead, and the others go on.
@@ -122,24 +123,24 @@ def _same_pixels(a: np.ndarray, b: np.ndarray, band: int) -> bool:
 class Checked:
     """One image's verdict and the report entry made from it."""
 
-    result: compare.CheckResult
+    result: verdict.CheckResult
     entry: Entry
 
 
-def check_image(ctx: compare.CheckContext, visual: VisualConfig, shot, region, *,
+def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot, region, *,
                 sizes: Mapping[str, list[int]] | None = None) -> Checked:
     """Check the page image of `shot` (region None) or one of its regions against
-    `ctx`'s expected images; the entry names where a difference is (theme.attribution),
+    `ctx`'s expected images; the entry names where a difference is (theme.check.attribution),
     sizes read from the expected side before an update rewrites them."""
     folder = shot.variant.folder.as_posix()
     if sizes is None:
-        sizes = ctx.source.sizes(folder)
+        sizes = ctx.expected.sizes(folder)
     if region is None:
         key, pixels, box, again = f"{folder}/page.png", shot.image, None, None
     else:
         path = region.path.as_posix()
         key, pixels, box, again = f"{folder}/{path}", shot.crop(region), region.css_box, shot.realigned.get(path)
-    result = compare.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
+    result = verdict.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
                            box=box, realigned=again, pixels=shot.pixels if region is None else None)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
@@ -148,7 +149,7 @@ def check_image(ctx: compare.CheckContext, visual: VisualConfig, shot, region, *
     return Checked(result, Entry.from_check(result, shot.variant, region, where))
 
 
-def _passing(ctx: compare.CheckContext, visual: VisualConfig, shot, diff) -> frozenset[str]:
+def _passing(ctx: verdict.CheckContext, visual: VisualConfig, shot, diff) -> frozenset[str]:
     """`key/name` of the regions under a page's changed areas whose own checks pass (as is,
     or at their expected image's sub-pixel phase): a verdict without side effects, the same
     comparison their items make."""
@@ -159,7 +160,7 @@ def _passing(ctx: compare.CheckContext, visual: VisualConfig, shot, diff) -> fro
         if not any(attribution.overlaps(r.box, box) for box in diff.boxes):
             continue
         try:
-            expected = ctx.source.read(f"{folder}/{r.path.as_posix()}")
+            expected = ctx.expected.read(f"{folder}/{r.path.as_posix()}")
         except ImageError:
             continue
         if expected is None:
@@ -177,60 +178,4 @@ def checks_of(shot, visual: VisualConfig) -> list:
     return ([None] if visual.full_page else []) + list(shot.regions)
 
 
-class CapturedImages:
-    """A base revision's captures as an expected-image source (what `compare.check` reads).
-
-    Keys are `<variant folder>/page.png` and `<variant folder>/<region path>`,
-    the same as baselines, so a head capture is checked against it exactly as
-    against committed baselines."""
-
-    def __init__(self, shots: Iterable):
-        self._shots = {shot.variant.folder.as_posix(): shot for shot in shots}
-
-    def _find(self, key: str):
-        folder, _, rest = key.rpartition("/")
-        for depth in range(2):  # page.png, or a region path "<region key>/<name>.png"
-            shot = self._shots.get(folder)
-            if shot is not None:
-                return shot, rest
-            folder, _, head = folder.rpartition("/")
-            rest = f"{head}/{rest}"
-        return None, None
-
-    def read(self, key: str) -> np.ndarray | None:
-        shot, rest = self._find(key)
-        if shot is None:
-            return None
-        if rest == "page.png":
-            return np.ascontiguousarray(shot.image)
-        region = next((r for r in shot.regions if r.path.as_posix() == rest), None)
-        return None if region is None else np.ascontiguousarray(shot.crop(region))
-
-    def keys(self) -> list[str]:
-        out = []
-        for folder, shot in self._shots.items():
-            out += [f"{folder}/{rel.as_posix()}" for rel, _ in shot.images()]
-        return out
-
-    def where(self, key: str) -> tuple:
-        """(capture, region or None for the page) an image key comes from."""
-        shot, rest = self._find(key)
-        region = None if shot is None else next((r for r in shot.regions if r.path.as_posix() == rest), None)
-        return shot, region
-
-    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
-        shot = self._shots.get(folder)
-        return {} if shot is None else {r.path.as_posix(): r.css_box for r in shot.regions if r.css_box is not None}
-
-    def sizes(self, folder: str) -> dict[str, list[int]]:
-        shot = self._shots.get(folder)
-        return {} if shot is None else {f"{r.key}/{r.name}": list(r.box[2:]) for r in shot.regions}
-
-    def folders(self) -> list[str]:
-        return list(self._shots)
-
-    def shot(self, folder: str):
-        return self._shots.get(folder)
-
-
-__all__ = ["CapturedImages", "Checked", "Duplicates", "capture", "check_image", "checks_of", "spill"]
+__all__ = ["Checked", "Duplicates", "capture", "check_image", "checks_of", "spill"]

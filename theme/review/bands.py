@@ -12,10 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from . import images, report_patch
-from .diff import shift
-from .diff.kernel import Style
-from .fsutil import atomic_write_bytes, sha256_file
+from .. import images
+from . import patch
+from ..diff import shift
+from ..diff.kernel import Style
+from ..fsutil import atomic_write_bytes, sha256_file
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
 BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that changed all over
@@ -29,7 +30,7 @@ SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
 def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any]:
     """Write the bands and overview of one page entry under `folder`/images/`stem`.*;
     returns the entry's new fields: bands, overview, the actual's sha256 (which `theme accept`
-    checks the full-size actual it finds against) and, when small, a patch (theme/report_patch.py)."""
+    checks the full-size actual it finds against) and, when small, a patch (theme/patch.py)."""
     main = full.get("actual") or full.get("expected")
     if main is None:
         return {}
@@ -42,7 +43,7 @@ def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any
         expected = images.read_png(full["expected"])
         bands, pairs = _bands(folder, rel, expected, pixels, full.get("diff"))
         fields["bands"] = tuple(bands)
-        fields["patch"] = report_patch.write(folder, rel, expected, pixels, pairs)
+        fields["patch"] = patch.write(folder, rel, expected, pixels, pairs)
     return fields
 
 

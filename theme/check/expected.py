@@ -1,0 +1,91 @@
+"""Where expected images come from (ExpectedImages): the committed baselines (theme.store.Store)
+for pytest, or a base revision's captures (CapturedImages) for `theme compare`. The verdict
+(theme.check.verdict) reads either the same way, by key."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ..capture.model import Capture, Region
+
+
+class ExpectedImages(Protocol):
+    """Expected images by key (`<variant folder>/page.png`, `<variant folder>/<region path>`)."""
+
+    def read(self, key: str) -> np.ndarray | None:
+        """The image, or None when there is none (ImageError when it is unreadable)."""
+
+    def keys(self) -> Iterable[str]:
+        """Every key there is an image for."""
+
+    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
+        """Region path -> the CSS box its image was captured at (theme/check/phase.py)."""
+
+    def sizes(self, folder: str) -> dict[str, list[int]]:
+        """"<key>/<name>" -> [w, h] of each region image of a variant (theme/check/attribution.py)."""
+
+    def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
+        """Whether the image of `key` is known to have the pixels whose digest `pixels()` gives."""
+
+
+class CapturedImages:
+    """A base revision's captures as an expected-image source (what `verdict.check` reads).
+
+    Keys are `<variant folder>/page.png` and `<variant folder>/<region path>`,
+    the same as baselines, so a head capture is checked against it exactly as
+    against committed baselines."""
+
+    def __init__(self, shots: Iterable[Capture]):
+        self._shots = {shot.variant.folder.as_posix(): shot for shot in shots}
+
+    def _find(self, key: str) -> tuple[Capture | None, str | None]:
+        folder, _, rest = key.rpartition("/")
+        for depth in range(2):  # page.png, or a region path "<region key>/<name>.png"
+            shot = self._shots.get(folder)
+            if shot is not None:
+                return shot, rest
+            folder, _, head = folder.rpartition("/")
+            rest = f"{head}/{rest}"
+        return None, None
+
+    def read(self, key: str) -> np.ndarray | None:
+        shot, rest = self._find(key)
+        if shot is None:
+            return None
+        if rest == "page.png":
+            return np.ascontiguousarray(shot.image)
+        region = next((r for r in shot.regions if r.path.as_posix() == rest), None)
+        return None if region is None else np.ascontiguousarray(shot.crop(region))
+
+    def keys(self) -> list[str]:
+        out = []
+        for folder, shot in self._shots.items():
+            out += [f"{folder}/{rel.as_posix()}" for rel, _ in shot.images()]
+        return out
+
+    def where(self, key: str) -> tuple[Capture | None, Region | None]:
+        """(capture, region or None for the page) an image key comes from."""
+        shot, rest = self._find(key)
+        region = None if shot is None else next((r for r in shot.regions if r.path.as_posix() == rest), None)
+        return shot, region
+
+    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
+        shot = self._shots.get(folder)
+        return {} if shot is None else {r.path.as_posix(): r.css_box for r in shot.regions if r.css_box is not None}
+
+    def sizes(self, folder: str) -> dict[str, list[int]]:
+        shot = self._shots.get(folder)
+        return {} if shot is None else {f"{r.key}/{r.name}": list(r.box[2:]) for r in shot.regions}
+
+    def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
+        """A capture records no digest of its images: they are always compared."""
+        return False
+
+    def folders(self) -> list[str]:
+        return list(self._shots)
+
+    def shot(self, folder: str) -> Capture | None:
+        return self._shots.get(folder)
