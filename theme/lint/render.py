@@ -25,47 +25,6 @@ from .sources import Sources
 # may still add sheets. Waited for at most this long; a page that never idles is read as it is.
 IDLE_TIMEOUT_MS = 5000
 
-COLLECT = """() => {
-  const sheets = [], seen = new Set(), texts = new Set(), classes = new Set();
-  const rules = (sheet) => {
-    try { return [...sheet.cssRules]; } catch (e) { return null; }  // cross-origin: unreadable
-  };
-  const add = (sheet, where) => {
-    if (!sheet || seen.has(sheet)) return;
-    seen.add(sheet);
-    const node = sheet.ownerNode, list = rules(sheet);
-    const css = list && list.map((r) => r.cssText).join('\\n');
-    // Every <d-math> has its own copy of the same sheet: each text is sent and parsed once.
-    const again = css !== null && texts.has(css);
-    texts.add(css);
-    sheets.push({where, href: sheet.href, style: node && node.localName === 'style' ? node.textContent : null,
-                 css: again ? null : css, again});
-    for (const rule of list || []) if (rule.styleSheet) add(rule.styleSheet, where);  // @import
-  };
-  // The page's scripts: addresses of those with a src, the text of inline ones (not JSON data).
-  const scripts = new Set(), inline = [], JS = ['', 'module', 'text/javascript', 'application/javascript'];
-  const script = (el) => {
-    if (el.src) scripts.add(el.src);
-    else if (JS.includes((el.getAttribute('type') || '').trim().toLowerCase())) inline.push(el.text);
-  };
-  // Closed shadow roots too: the capture's WATCH init script keeps every root attached.
-  const closed = new Map(((window.__themeWatch || {}).roots || []).map((r) => [r.host, r]));
-  const visit = (root, where) => {
-    for (const s of root.styleSheets || []) add(s, where);
-    for (const s of root.adoptedStyleSheets || []) add(s, where);
-    for (const el of root.querySelectorAll('*')) {
-      for (const c of el.classList || []) classes.add(c);
-      if (el.localName === 'script') script(el);
-      const shadow = el.shadowRoot || closed.get(el);
-      if (shadow) visit(shadow, 'shadow root of <' + el.localName + '>');
-    }
-  };
-  visit(document, 'document');
-  // Every file fetched, scripts' fetches included: the inputs the cache is keyed on.
-  const entries = performance.getEntriesByType('resource');
-  for (const e of entries) if (e.initiatorType === 'script') scripts.add(e.name);  // module imports too
-  return {sheets, classes: [...classes], resources: entries.map((e) => e.name), scripts: [...scripts], inline};
-}"""
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
 # that many may have fetched more than the list shows, so its render is not cached.
 RESOURCE_BUFFER = 250
@@ -126,13 +85,15 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
 
 def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
     """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
+    from ..capture import scripts
+
     with session.loaded(variant) as job:
         page = job.page
         try:
             page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
         except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
             pass
-        found = page.evaluate(COLLECT)
+        found = page.evaluate(scripts.COLLECT)
         blocked = sorted(url for url in found["scripts"] if url in job.aborted)
     rendered = Rendered(dom_classes=set(found["classes"]), blocked=blocked)
     rendered.script_classes = _script_classes(session.server, found["scripts"], found["inline"], route)
