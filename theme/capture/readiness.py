@@ -1,6 +1,22 @@
 """When a loaded page is ready for its tiles (Readiness.prepare): settled (what it
 does after load is done, the reader's view frozen), nudged and masked, two
-agreeing looks in a row, and its size measured."""
+agreeing looks in a row, and its size measured.
+
+"Done" is decided by one routine, settle(), for the capture, `theme init`
+(theme/init/survey.py) and `theme lint` (theme/lint/render.py), in named modes whose
+differences are data (Mode: CAPTURE, SURVEY, LINT). After its load event a page keeps
+working: it fetches, defines custom elements, typesets, decodes. settle() asks the page
+(scripts.PROBE, every POLL_MS) and its lane (the requests) until:
+  1. the hard conditions hold, each waited for up to the mode's timeout, then named:
+     no request to our server or a route in flight; the load event; web fonts loaded;
+     every image complete; maths typeset (every <d-math> holds KaTeX output or a KaTeX
+     error, and <html data-typeset>, where a page has it, is "done"); and, in a mode with
+     `network_quiet`, no request, not even a blocked one, for `quiet_s`;
+  2. then the quiet: `quiet_s` with no request, no DOM change, no custom element defined
+     and no short timer pending (the watch.js init script). A page that never stops
+     changing (a clock, an animation on a loop) is left `restless_s` after the hard
+     conditions: the stability check (wait_stable), or init's watch, names what moves.
+Custom tags nothing defines are listed, never waited for."""
 
 from __future__ import annotations
 
@@ -9,6 +25,7 @@ import time
 from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..config import VisualConfig
 from ..errors import CaptureError, RenderError, UnstableRender
@@ -25,12 +42,109 @@ MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for co
 STABLE_FLAG = "__themeStable"  # set on a page once its screenshot-only CSS is in (screenshot())
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
 NAV_TIMEOUT_MS = 60_000
-QUIET_MS = 250  # no request, definition, DOM change or short timer for this long: the page is done
-SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
-POLL_MS = 40
 OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 MOVING_NAMED = 3  # elements that keep changing a failure names
 MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
+POLL_MS = 40  # how often settle() asks the page
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How one caller decides that a page is done (settle(); the module docstring)."""
+
+    name: str
+    quiet_s: float  # how long nothing new must happen
+    # Whether a quiet network (a blocked request counting as traffic) is a hard
+    # condition. Otherwise only requests in flight are, and the network's quiet is
+    # part of the soft quiet.
+    network_quiet: bool
+    blocked_maths: bool  # maths is waited for even once a request was blocked
+    restless_s: float  # how long past the hard conditions a page that keeps changing is waited for
+    timeout_s: float | None = None  # the hard conditions' limit; None: the caller's (settle_timeout)
+
+
+# The capture: a blocked request is refused at once unless allow_blocked names it
+# (Readiness.check_resources), so one that is allowed is no sign of work; maths must be
+# typeset, or the page is not the page; 250 ms of quiet is enough, as the stability
+# checks after it (wait_stable) catch whatever still moves.
+CAPTURE = Mode("capture", quiet_s=0.25, network_quiet=False, blocked_maths=True, restless_s=3.0)
+# `theme init` reads what a page asks for before any route exists: a blocked request
+# is the page still working (a lazy fetch), and maths whose library was blocked never
+# typesets, so it is not waited for; past the timeout init reports what was pending.
+SURVEY = Mode("survey", quiet_s=0.5, network_quiet=True, blocked_maths=False, restless_s=3.0)
+# `theme lint` reads the stylesheets and classes a page's scripts added, which come with
+# what they fetch (Distill's bibliography, after the load event): the network's quiet, as
+# Playwright's networkidle measures it (500 ms), up to 5 s. What a page keeps changing
+# after that (an animation) adds no stylesheet, so it is not waited for.
+LINT = Mode("lint", quiet_s=0.5, network_quiet=True, blocked_maths=False, restless_s=0.0, timeout_s=5.0)
+
+
+@dataclass
+class Settled:
+    """What settle() saw last: `status` is scripts.PROBE's answer."""
+
+    status: dict
+    seconds: float
+    quiet: bool  # the quiet was reached (not left after restless_s)
+    pending: list[str] = field(default_factory=list)  # hard conditions still unmet, in words: timed out
+
+    @property
+    def timed_out(self) -> bool:
+        return bool(self.pending)
+
+
+def settle(page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
+           on_probe: Callable[[dict], None] | None = None) -> Settled:
+    """Wait until `page` (on `lane`) is done as `mode` has it; past the timeout
+    (the mode's, else `timeout_s`), return what is still pending. `data_theme` is held on
+    <html> while waiting; `on_probe(status)` runs after each look (the capture refuses a
+    broken render there)."""
+    limit = mode.timeout_s if mode.timeout_s is not None else timeout_s
+    if limit is None:
+        raise ValueError(f"settle mode {mode.name!r} has no timeout: give timeout_s")
+    t0 = time.monotonic()
+    blocked, blocked_at = len(lane.aborted), t0
+    hard_done = None
+    while True:
+        status = page.evaluate(scripts.PROBE, {"dataTheme": data_theme})
+        if on_probe is not None:
+            on_probe(status)
+        now = time.monotonic()
+        if len(lane.aborted) != blocked:
+            blocked, blocked_at = len(lane.aborted), now
+        last = max(lane.net_last, blocked_at) if mode.network_quiet else lane.net_last
+        net_quiet = 0.0 if lane.inflight else now - last
+        still = waiting_for(lane, status, mode, net_quiet)
+        quiet = 0.0 if status["timers"] else min(net_quiet, status["quietMs"] / 1000)
+        if not still:
+            hard_done = hard_done or now
+            if quiet >= mode.quiet_s or now - hard_done >= mode.restless_s:
+                return Settled(status, now - t0, quiet >= mode.quiet_s)
+        elif now > t0 + limit:
+            return Settled(status, now - t0, False, still)
+        page.wait_for_timeout(POLL_MS)
+
+
+def waiting_for(lane: Lane, status: dict, mode: Mode, net_quiet: float) -> list[str]:
+    """The hard conditions not met yet, in words for an error."""
+    out = []
+    if lane.inflight:
+        urls = sorted(r.url for r in lane.inflight)
+        out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
+    elif mode.network_quiet and net_quiet < mode.quiet_s:
+        out.append(f"{mode.quiet_s} s without a request (the last {net_quiet:.2f} s ago)")
+    if status["readyState"] != "complete":
+        out.append(f"the load event (document is {status['readyState']!r})")
+    if mode.blocked_maths or not lane.aborted:
+        if status["mathsPending"]:
+            out.append(f"{status['mathsPending']} of {status['maths']} d-math elements to be typeset")
+        if status["typeset"] not in (None, "done"):
+            out.append(f"<html data-typeset> to be 'done' (it is {status['typeset']!r})")
+    if status["images"]:
+        out.append(f"{len(status['images'])} image(s) ({status['images'][0]})")
+    if status["fonts"] != "loaded":
+        out.append("web fonts to load")
+    return out
 
 
 class Shots:
@@ -68,25 +182,6 @@ class Ready:
     height: int = 0
     tiles_started: float = 0.0
     nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
-
-
-def pending(lane: Lane, status: dict) -> list[str]:
-    """What a settled page must not still be doing, in words for the error."""
-    out = []
-    if lane.inflight:
-        urls = sorted(r.url for r in lane.inflight)
-        out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
-    if status["readyState"] != "complete":
-        out.append(f"the load event (document is {status['readyState']!r})")
-    if status["mathsPending"]:
-        out.append(f"{status['mathsPending']} of {status['maths']} d-math elements to be typeset")
-    if status["typeset"] not in (None, "done"):
-        out.append(f"<html data-typeset> to be 'done' (it is {status['typeset']!r})")
-    if status["images"]:
-        out.append(f"{len(status['images'])} image(s) ({status['images'][0]})")
-    if status["fonts"] != "loaded":
-        out.append("web fonts to load")
-    return out
 
 
 def wait_loaded(page, url: str, where: str) -> None:
@@ -265,39 +360,24 @@ class Readiness:
         return bad
 
     def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: dict, what: str) -> None:
-        """Return once the page is done: no request to our server or a route in flight,
-        fonts loaded, every image complete, maths typeset (d-math shadow roots, or
-        <html data-typeset="done">), and then QUIET_MS with no request, no new custom
-        element definition, no DOM change and no short timer pending.
-
-        The first four are waited for up to settle_timeout, then a CaptureError names
-        what was still pending. The quiet is waited for up to SOFT_WAIT_S more: a page
-        whose DOM never stops changing (a clock) is left to the stability check, which
-        says what to mask. Custom tags nothing defines are listed, never waited for."""
+        """Return once the page is done (settle(), mode CAPTURE: the hard conditions up to
+        settle_timeout, then a CaptureError names what was still pending), every image decoded.
+        A blocked request allow_blocked does not name fails the render at once (check_resources)."""
         page = lane.page
         t0 = time.monotonic()
-        deadline = t0 + self.visual.settle_timeout
-        hard_done = None
-        while True:
-            status = page.evaluate(scripts.PROBE, {"dataTheme": variant.data_theme})
+
+        def refuse_broken(_status: dict) -> None:
             if lane.missed:
                 self.check_resources(lane, variant, where)
-            now = time.monotonic()
-            still = pending(lane, status)
-            net_quiet = 0.0 if lane.inflight else (now - lane.net_last) * 1000
-            quiet = min(net_quiet, status["quietMs"]) if not status["timers"] else 0.0
-            if not still:
-                hard_done = hard_done or now
-                if quiet >= QUIET_MS or now - hard_done > SOFT_WAIT_S:
-                    break
-            elif now > deadline:
-                raise CaptureError(
-                    f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(still)}; "
-                    f"{self._advice(lane, status)}")
-            page.wait_for_timeout(POLL_MS)
+
+        done = settle(page, lane, CAPTURE, timeout_s=self.visual.settle_timeout, data_theme=variant.data_theme,
+                      on_probe=refuse_broken)
+        if done.timed_out:
+            raise CaptureError(
+                f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(done.pending)}; "
+                f"{self._advice(lane, done.status)}")
         page.evaluate(scripts.DECODE_IMAGES)
-        explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": status,
-                         "quiet": quiet >= QUIET_MS}
+        explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": done.status, "quiet": done.quiet}
 
     def _advice(self, lane: Lane, status: dict) -> str:
         """The config key that helps with what was pending."""

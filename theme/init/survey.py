@@ -6,7 +6,6 @@ drawn it), and local files that were missing."""
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,8 +19,6 @@ DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")
 # How long a done page is watched for what still changes: longer than the pauses of an
 # animation on a loop (the CTC article's typing rests ~1.2 s between rounds).
 WATCH_MS = 2500
-QUIET_S = 0.5  # no request, DOM change or short timer for this long: the page did what it does
-POLL_MS = 50
 
 @dataclass
 class PageSurvey:
@@ -116,29 +113,8 @@ def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: 
 
 
 def _wait_done(job, timeout: int) -> dict:
-    """The page's requests to 127.0.0.1 and routes answered, fonts and images loaded, maths
-    typeset, and QUIET_S with nothing new (no blocked request either). Past `timeout` s it
-    stops waiting: what is still pending is what init reports."""
-    page, lane = job.page, job.lane
-    deadline = time.monotonic() + timeout
-    seen, since = len(job.aborted), time.monotonic()
-    done = None
-    while True:
-        status = page.evaluate(scripts.PROBE, {"dataTheme": None})
-        now = time.monotonic()
-        if len(job.aborted) != seen or lane.inflight:
-            seen, since = len(job.aborted), now
-        # Maths whose library was blocked never typesets; then only quiet is waited for.
-        maths = status["mathsPending"] and not job.aborted
-        loading = (status["readyState"] != "complete" or status["fonts"] != "loaded" or status["images"]
-                   or maths or now - since < QUIET_S or now - lane.net_last < QUIET_S)
-        restless = status["timers"] or status["quietMs"] < QUIET_S * 1000
-        if not loading:
-            done = done or now
-            # A page whose scripts keep changing it (an animation on a loop) is done loading
-            # after SOFT_WAIT_S more: what keeps changing is then named (_look).
-            if not restless or now - done > readiness.SOFT_WAIT_S:
-                return status
-        if now > deadline:
-            return status
-        page.wait_for_timeout(POLL_MS)
+    """The page done as init has it (readiness.settle in mode SURVEY: its requests answered,
+    blocked ones too, for half a second; maths typeset unless a request was blocked); past
+    `timeout` s it stops waiting: what is still pending is what init reports. Returns
+    scripts.PROBE's answer."""
+    return readiness.settle(job.page, job.lane, readiness.SURVEY, timeout_s=timeout).status

@@ -21,10 +21,6 @@ from .script_classes import classes_in_script
 from .model import display
 from .sources import Sources
 
-# After load, network idle: what runtimes fetch after the load event (Distill's bibliography)
-# may still add sheets. Waited for at most this long; a page that never idles is read as it is.
-IDLE_TIMEOUT_MS = 5000
-
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
 # that many may have fetched more than the list shows, so its render is not cached.
 RESOURCE_BUFFER = 250
@@ -86,14 +82,14 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
 def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
     """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
     from ..capture import scripts
+    from ..capture.readiness import LINT, settle
 
     with session.loaded(variant) as job:
-        page = job.page
-        try:
-            page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
-        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
-            pass
-        found = page.evaluate(scripts.COLLECT)
+        # Done as lint has it (theme/capture/readiness.py, settle in mode LINT): what runtimes
+        # fetch after the load event (Distill's bibliography) may still add sheets. A page that
+        # never gets there within the mode's timeout is read as it is.
+        settle(job.page, job.lane, LINT)
+        found = job.page.evaluate(scripts.COLLECT)
         blocked = sorted(url for url in found["scripts"] if url in job.aborted)
     rendered = Rendered(dom_classes=set(found["classes"]), blocked=blocked)
     rendered.script_classes = _script_classes(session.server, found["scripts"], found["inline"], route)
