@@ -10,12 +10,16 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 
 from .config import Config, VisualConfig
 from .status import Status
+
+if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
+    from .capture.model import Renderer
+    from .check.verdict import CheckContext
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,8 @@ class VisualRun:
 
     def __init__(self, project: Config | None, root: Path, options: Options):
         self.project, self.root, self.options = project, root, options
-        self.ctx: Any = None  # theme.check.verdict.CheckContext, made on first use
-        self._session: Any = None  # theme.capture.Session, only while capturing
+        self.ctx: CheckContext | None = None  # made on first use
+        self._session: Renderer | None = None  # only while capturing
         self._cache: Path | None = None  # the session's spilled page images
         self.collected: set[str] = set()  # keys of the items left after deselection
         self.pages: set[str] = set()  # page folders the config owns

@@ -6,11 +6,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Protocol
 
 import numpy as np
 
 from .naming import Variant, safe_segment
+
+if TYPE_CHECKING:
+    from ..config import VisualConfig
 
 Progress = Callable[[str], None]
 Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> (dx, dy) CSS px
@@ -95,3 +98,28 @@ def mark(timings: dict, name: str, since: float) -> float:
     now = time.perf_counter()
     timings[name] = timings.get(name, 0.0) + (now - since)
     return now
+
+
+class Renderer(Protocol):
+    """What renders variants for the check flow: a Session (one browser, launched here or
+    reached at an endpoint) or a Pool (several browser servers). Used with `with`."""
+
+    visual: VisualConfig
+    fingerprint: dict  # the environment every capture is made in
+    notes: list[str]  # what happened to browser endpoints, for the run's output
+
+    def __enter__(self) -> "Renderer": ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def capture(self, variant: Variant, progress: Progress | None = None,
+                nudges: Nudges | None = None) -> Capture:
+        """One variant; its failure raises."""
+
+    def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
+                    nudges: Mapping[Variant, Nudges] | None = None, *,
+                    failures: bool = False) -> Iterator[Capture | Failure]:
+        """Every variant in `todo`'s order; with `failures`, a variant whose page failed is a Failure."""
+
+    def elements_at(self, variant: Variant, boxes: list[tuple[int, int, int, int]]) -> list[str | None]:
+        """For each box, a selector of the smallest element holding it (`theme capture --explain`)."""

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import queue
 import threading
+from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
 from ..config import VisualConfig
 from ..errors import CaptureError
 from . import remote
-from .model import Capture, Failure, Nudges, Progress
+from .model import Capture, Failure, Nudges, Progress, Renderer
 from .naming import Variant
 
 POLL_S = 0.5  # how often a waiting caller checks that some lane is still alive
@@ -211,4 +212,14 @@ def _by_view(todo: list[Variant]) -> list[list[Variant]]:
     return list(groups.values())
 
 
-__all__ = ["Pool"]
+def open_session(visual: VisualConfig, *, browser: str | None = None, source: Path | None = None) -> Renderer:
+    """A Session on a local browser, or a Pool over the endpoints of
+    THEME_BROWSER_ENDPOINTS / `[tool.theme.visual.browser]` when there are any (an
+    explicit `browser` executable always means a local launch). Use it with `with`."""
+    from .session import Session
+
+    endpoints = () if browser else remote.endpoints(visual.browser.endpoints)
+    return Pool(visual, endpoints, source=source) if endpoints else Session(visual, browser=browser, source=source)
+
+
+__all__ = ["Pool", "open_session"]

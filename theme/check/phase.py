@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from .. import diff as diff_mod
-from ..capture.model import Failure
+from ..capture.model import Capture, Failure, Renderer
 from .expected import ExpectedImages
 from ..config import Tolerance
 from ..errors import ImageError
@@ -44,7 +44,8 @@ def recorded_boxes(expected: ExpectedImages, folder: str) -> dict[str, Box]:
 # Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits at another
 # phase than its baseline's recorded box (store.py "box") is captured once more, moved by relative
 # positioning onto that phase, and compared again; one extra capture per variant, only when needed.
-def plan(expected: ExpectedImages, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
+def plan(expected: ExpectedImages, folder: str, capture: Capture,
+         tolerance_for: Callable[[str], Tolerance]) -> dict[str, tuple[float, float]]:
     """The nudges a second capture of `capture`'s variant needs against the expected images
     (the baseline store, or anything with read(key) and boxes(folder), such as a base
     revision's captures): {region path: (dx, dy)} (see plan_against)."""
@@ -58,7 +59,7 @@ def plan(expected: ExpectedImages, folder: str, capture, tolerance_for: Callable
     return plan_against(capture, expected.boxes(folder), expected_of, tolerance_for)
 
 
-def plan_against(capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
+def plan_against(capture: Capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
                  tolerance_for: Callable[[str], Tolerance]) -> dict:
     """{region path: (dx, dy)} for each region of `capture` that differs from its expected
     image (`expected_of(path)`) and whose box is at another phase than `recorded[path]`."""
@@ -79,7 +80,7 @@ def plan_against(capture, recorded: Mapping[str, Box], expected_of: Callable[[st
     return out
 
 
-def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
+def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
     """Crops of the regions a nudged capture moved that now sit on their baseline's phase.
 
     A region whose element could not be moved (absolute, fixed, sticky), or that
@@ -95,7 +96,7 @@ def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
     return out
 
 
-def realign_all(session, shots: Iterable, expected: ExpectedImages, tolerance_for: Callable[[str], Tolerance],
+def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedImages, tolerance_for: Callable[[str], Tolerance],
                 progress=None) -> dict:
     """For captures already taken: {variant: {region path: realigned crop}}, with one more
     capture (all of them overlapped, as capture_all does) for each variant that has

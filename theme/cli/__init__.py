@@ -25,10 +25,18 @@ class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx: click.Context, name: str):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS and name not in self.commands:
-            importlib.import_module(f"{__name__}.{COMMANDS[name]}")  # registers on `main`
+            importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")  # registers on `main`
         return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `theme --help` from COMMANDS, without importing any command
+        module (they import numpy, Playwright, html5lib): `--help` stays instant."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.utils.make_default_short_help(COMMANDS[name][1], limit)) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -71,20 +79,23 @@ def run() -> None:  # pragma: no cover - console entry for `python -m theme`
     sys.exit(main())
 
 
-# Command name -> the module that defines it. Modules are imported only when
-# their command runs: `theme build` must not pay for numpy, Playwright or
-# html5lib (measured: eager imports made it 6x bare pysassc; lazy, ~1.3x).
+# Command name -> (the module that defines it, its short help). Modules are imported only
+# when their command runs: `theme build` must not pay for numpy, Playwright or html5lib
+# (measured: eager imports made it 6x bare pysassc; lazy, ~1.3x), and `theme --help` pays
+# for none. The short help is the command's own (tests/unit/test_cli_startup.py holds them equal).
 COMMANDS = {
-    "accept": "review",
-    "browser": "browser",
-    "build": "build",
-    "capture": "capture",
-    "compare": "compare",
-    "diff": "diff",
-    "init": "init",
-    "lint": "lint",
-    "report": "review",
-    "review": "review",
-    "setup": "setup",
-    "tokens": "build",
+    "accept": ("review", "Copy the actual images of a finished run's report into the baselines."),
+    "browser": ("browser", "Browsers that other machines (or containers) render on."),
+    "build": ("build", "Compile the SCSS entry once and write the same bytes to every output."),
+    "capture": ("capture", "Capture every page × viewport × colour scheme of [tool.theme.visual] as PNG files."),
+    "compare": ("compare", "Build and capture both revisions in temporary worktrees and report every difference."),
+    "diff": ("diff", "Compare EXPECTED and ACTUAL PNG images; exit 1 if they differ."),
+    "init": ("init", "Render the article in DIR, merge [tool.theme.visual], vendor what it loads from CDNs, "
+                     "write .gitignore entries and the CI workflow."),
+    "lint": ("lint", "Check article HTML against the theme's contract."),
+    "report": ("review", "Work with review reports."),
+    "review": ("review", "Serve a report on 127.0.0.1 with Accept, Reject and Undo on every card; Ctrl-C stops."),
+    "setup": ("setup", "Make this machine able to render (a browser, the system fonts), fetch LFS baselines, "
+                       "and compile the kernels (idempotent)."),
+    "tokens": ("build", "List every design token with its light and dark value."),
 }
