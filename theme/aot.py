@@ -207,9 +207,8 @@ def _compile(name: str, out_dir: str) -> None:
 
     numba.pycc is deprecated upstream: once it is gone this fails, get() returns None
     and the JIT (with its on-disk cache) takes over."""
-    import warnings
-
     import importlib
+    import warnings
 
     import numba.core.compiler
     import numba.pycc.compiler

@@ -98,7 +98,7 @@ def compile_theme(cfg: Config, *, style: str | None = None,
 
 
 def _compile_libsass(cfg: Config, entry: Path, style: str, want_map: bool) -> tuple[str, str | None]:
-    build, outputs = cfg.build, cfg.build.outputs
+    outputs = cfg.build.outputs
     kwargs: dict = {
         "filename": str(entry),
         "output_style": style,
@@ -450,7 +450,8 @@ def _advice(message: str, cfg: Config) -> str:
         name = undefined["name"]
         hint = closest_name(name, defined_variables(_sass_folders(cfg)))
         did_you_mean = f" (did you mean ${hint}?)" if hint else ""
-        return f"undefined variable ${name}{did_you_mean}; define it (tokens go before the theme imports) or fix the name"
+        return (f"undefined variable ${name}{did_you_mean}; "
+                "define it (tokens go before the theme imports) or fix the name")
     missing = re.match(r"File to import not found or unreadable: (?P<name>.*?)\.?$", message)
     if missing:
         return (f'cannot find the import "{missing["name"]}"; check the name (partials are '

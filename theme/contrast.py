@@ -82,7 +82,7 @@ def composite(top: tuple[float, float, float, float], under: tuple[float, float,
               ) -> tuple[float, float, float]:
     """Source-over alpha compositing of `top` (RGBA) on an opaque colour: what the eye gets."""
     r, g, b, a = top
-    return tuple(a * c + (1 - a) * u for c, u in zip((r, g, b), under))  # type: ignore[return-value]
+    return tuple(a * c + (1 - a) * u for c, u in zip((r, g, b), under, strict=True))  # type: ignore[return-value]
 
 
 def parse_colour(value: str) -> tuple[float, float, float, float] | None:

@@ -47,7 +47,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--visual-only", action="store_true", default=False,
                     help="run only the [tool.theme.visual] checks")
     group.addoption("--visual-shard", metavar="i/n", default=None,
-                    help="run shard i of n of the visual checks, balanced by image area (merge with theme report merge)")
+                    help="run shard i of n of the visual checks, balanced by image area "
+                         "(merge with theme report merge)")
     group.addoption("--visual", action="store_true", default=False,
                     help="collect the [tool.theme.visual] checks even when test paths are given")
     group.addoption("--no-visual", action="store_true", default=False,
@@ -160,8 +161,8 @@ class VariantCollector(pytest.Collector):
         self.variant, self.shot = variant, shot
 
     def collect(self):
-        from .check import pipeline
         from .capture.model import Failure
+        from .check import pipeline
 
         visual_run = _run(self.config)
         folder = self.variant.folder.as_posix()
@@ -244,8 +245,10 @@ class FailedRenderItem(VisualItem):
         from .status import Status
 
         v = self.failure.variant
-        # "band", not "actual": what shows why is never a candidate baseline (theme accept)
-        images = {"band": path for path in self.failure.images.values()}
+        # "band", not "actual": what shows why is never a candidate baseline (theme accept).
+        # The report shows one band per entry: a failure has one image (NotWhole's blank band).
+        names = sorted(self.failure.images)
+        images = {"band": self.failure.images[names[0]]} if names else {}
         entry = Entry(key=self.key, status=Status.FAILED.value, message=self.failure.message, page=v.page_name,
                       viewport=v.viewport, scheme=v.scheme, images=images)
         self.user_properties.append((STATUS_PROP, Status.FAILED.value))
@@ -289,9 +292,9 @@ def assert_snapshot(request: pytest.FixtureRequest):
         except TypeError:
             raise TypeError(f"assert_snapshot: unknown tolerance in {sorted(tolerances)}; "
                             f"known: {sorted(vars(base))}") from None
-        from .check.verdict import check
         from .check.entry import Entry
         from .check.pipeline import Checked
+        from .check.verdict import check
 
         result = check(ctx, key, np.ascontiguousarray(image), tolerance)
         _record(request.node, Checked(result, Entry.from_check(result)))

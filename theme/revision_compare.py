@@ -20,11 +20,11 @@ from typing import Callable, Iterator, Mapping
 
 from . import build as build_mod
 from . import config as config_mod
-from .check.entry import Entry
-from .review import report
 from .check import pipeline
+from .check.entry import Entry
 from .config import Config, VisualConfig
 from .errors import ConfigError, ThemeError
+from .review import report
 
 Progress = Callable[[str], None]
 WORKING_TREE = "working tree"
@@ -170,7 +170,7 @@ def compare_revisions(cfg: Config, base: str, head: str | None = None, *, out: P
         scratch = Path(tmp)
         revs = _resolve(git, base, head, scratch)
         with _checkouts(git, revs, scratch) as paths:
-            sides = [_prepare(rev, path, rel, say) for rev, path in zip(revs, paths)]
+            sides = [_prepare(rev, path, rel, say) for rev, path in zip(revs, paths, strict=True)]
             rep = _capture_and_compare(sides[0], sides[1], scratch / "images", browser, say)
         index = report.write(out, rep)  # copies the images out of the temporary folder
     written = report.from_json((index.parent / "report.json").read_text(encoding="utf-8"))
@@ -315,8 +315,10 @@ def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, ex
 
     rev = side.revision
     tagged = lambda msg: say(f"{rev.role} {msg}")  # noqa: E731
-    with _relabelled(side.checkout, rev), open_session(side.visual, browser=browser, source=side.config.source) as session:
-        for shot in pipeline.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged):
+    with (_relabelled(side.checkout, rev),
+          open_session(side.visual, browser=browser, source=side.config.source) as session):
+        shots = pipeline.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged)
+        for shot in shots:
             for url in shot.aborted:
                 tagged(f"{shot.variant.folder}: aborted {url}")
             yield shot

@@ -99,7 +99,7 @@ class VisualRun:
             return every
         i, n = parse_shard(self.options.shard)
         self.mark_partial(f"shard {i}/{n}")  # unused baselines are judged on the merged report only
-        return [v for v, shard in zip(every, balance(self._areas(every), n)) if shard == i - 1]
+        return [v for v, shard in zip(every, balance(self._areas(every), n), strict=True) if shard == i - 1]
 
     def _areas(self, variants: list) -> list[float]:
         """Each variant's page image area, from the manifest's record of its committed page.png
@@ -109,9 +109,9 @@ class VisualRun:
 
         sizes = Store(self.visual.snapshots).read_manifest()["baselines"]
         known = [sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants]
-        lengths = sorted(s[1] / max(v.height, 1) for v, s in zip(variants, known) if s) or [1.0]
+        lengths = sorted(s[1] / max(v.height, 1) for v, s in zip(variants, known, strict=True) if s) or [1.0]
         median = lengths[len(lengths) // 2]
-        return [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in zip(variants, known)]
+        return [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in zip(variants, known, strict=True)]
 
     def listed(self, folder: str) -> list[str]:
         """A variant's baselines as the manifest lists them, page first (no browser needed)."""
@@ -124,8 +124,8 @@ class VisualRun:
     def captures(self, variants: list) -> Iterator:
         """Each variant captured once (theme.check.pipeline), pixels memory-mapped from this run's cache."""
         from . import capture
-        from .check import pipeline
         from .capture.model import Failure
+        from .check import pipeline
 
         if not variants:
             return
@@ -138,7 +138,8 @@ class VisualRun:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         ctx = self.context(dict(self._session.fingerprint))
         duplicates = pipeline.Duplicates()
-        for shot in pipeline.capture(self._session, variants, spill_to=self._cache, expected=ctx.expected, failures=True):
+        shots = pipeline.capture(self._session, variants, spill_to=self._cache, expected=ctx.expected, failures=True)
+        for shot in shots:
             self.notes += shot.notes
             if isinstance(shot, Failure):
                 self.failed[shot.variant.folder.as_posix()] = shot.message

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import tinycss2
 
-from . import contrast, tokens as tokens_mod
+from . import contrast
+from . import tokens as tokens_mod
 
 SPECIMEN = "The ledger of memory: 0123456789 — Ωμέγα ≠ ½"
 

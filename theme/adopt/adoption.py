@@ -163,7 +163,8 @@ def _describe(adoption: Adoption, plan, source: Path, root: Path) -> None:
 
 def _write(root: Path, files: dict[str, str], outputs: list[str], compiled: bytes) -> None:
     """scss/, then [tool.theme], then the outputs through `theme build` (all atomic)."""
-    from .. import build as builder, config as configuration
+    from .. import build as builder
+    from .. import config as configuration
     from ..fsutil import atomic_write_text
     from . import project
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import sass
 import tinycss2
@@ -78,7 +79,7 @@ def plan(items: list[Item], source_name: str, *, regroup: bool = True) -> Plan:
     entry += [f'@import "components/{name}";' for name in names]
     files["scss/style.scss"] = "\n".join(entry) + "\n"
     place = {id(p): i for i, p in enumerate(pieces)}
-    moved = sum(1 for _, members in chunks for a, b in zip(members, members[1:])
+    moved = sum(1 for _, members in chunks for a, b in pairwise(members)
                 if place[id(b)] != place[id(a)] + 1)
     return Plan(files=files, pieces=pieces, registry=registry, components=names, moved=moved)
 

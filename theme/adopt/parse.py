@@ -55,7 +55,8 @@ def _walk(nodes, text: str, wrappers: tuple[str, ...]):
             comments.append(node.serialize())
             continue
         if node.type == "error":
-            source, line, col = _unparsed(text, nodes[i - 1] if i else None, nodes[i + 1] if i + 1 < len(nodes) else None)
+            before, after = nodes[i - 1] if i else None, nodes[i + 1] if i + 1 < len(nodes) else None
+            source, line, col = _unparsed(text, before, after)
             found = Item(source=_wrap(source, wrappers), line=line, col=col, wrappers=wrappers,
                          error=node.message, comments=comments)
         elif node.type == "at-rule" and node.lower_at_keyword in CONDITIONAL and node.content is not None:

@@ -69,7 +69,8 @@ def declaration(decl, context: str, dark: bool, registry: Registry, new: list[st
     if _top_level_slash(tokens):
         return f"{name}: {text}{bang}"
     base = f"{context}-{name}"
-    if name in ("font-size", "line-height") and len(tokens) == 1 and tokens[0].type in ("dimension", "percentage", "number"):
+    one_size = len(tokens) == 1 and tokens[0].type in ("dimension", "percentage", "number")
+    if name in ("font-size", "line-height") and one_size:
         return f"{name}: ${registry.claim(base, text, 'typography', dark, new)}{bang}"
     if name == "font-family" and all(t.type in ("ident", "string", "whitespace") or _comma(t) for t in tokens):
         return f"{name}: ${registry.claim(base, text, 'typography', dark, new)}{bang}"

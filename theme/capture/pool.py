@@ -167,8 +167,8 @@ class Pool:
             raise payload
         elif kind == "died":
             left, nudges, err = payload
-            self._note(f"{remote.mask(lane.endpoint)} went away "
-                       f"({remote.scrub(str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__, self.endpoints)}); "
+            said = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            self._note(f"{remote.mask(lane.endpoint)} went away ({remote.scrub(said, self.endpoints)}); "
                        f"{len(left)} of its variants go to the other endpoints")
             if left:
                 self._jobs.put(("capture", left, nudges))

@@ -37,7 +37,7 @@ def named(found: dict, selectors: Mapping[str, str]) -> Iterator[tuple[str, str,
         own = [own_base(it.get("id", ""), it.get("caption", ""), found.get("title"))
                if it["named_by"] is None else "" for it in items]
         names = region_names([it["named_by"] for it in items], bases, own)
-        for ordinal, (item, name) in enumerate(zip(items, names)):
+        for ordinal, (item, name) in enumerate(zip(items, names, strict=True)):
             yield key, name, ordinal, item
 
 

@@ -30,7 +30,10 @@ const pw = require(process.env.THEME_PLAYWRIGHT_PACKAGE);
   const stop = async () => { await server.close(); process.exit(0); };
   process.on("SIGTERM", stop); process.on("SIGINT", stop);
   process.stdin.on("end", stop); process.stdin.resume();  // the parent went away
-})().catch(e => { process.stdout.write(JSON.stringify({error: String(e && e.message || e)}) + "\n"); process.exit(2); });
+})().catch(e => {
+  process.stdout.write(JSON.stringify({error: String(e && e.message || e)}) + "\n");
+  process.exit(2);
+});
 """
 
 

@@ -172,7 +172,8 @@ class TileJob:
         if sender is None:
             for y, h, extra in self.clips():
                 t0 = time.perf_counter()
-                data = self.cdp.send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra, self.beyond))["data"]
+                clip = _clip_params(0, y, self.width, h + extra, self.beyond)
+                data = self.cdp.send("Page.captureScreenshot", clip)["data"]
                 self._received(y, h, extra, data, time.perf_counter() - t0)
             return self
         loop, send = sender
@@ -182,7 +183,8 @@ class TileJob:
     async def _run(self, send) -> None:
         for y, h, extra in self.clips():
             t0 = time.perf_counter()
-            data = (await send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra, self.beyond), None))["data"]
+            clip = _clip_params(0, y, self.width, h + extra, self.beyond)
+            data = (await send("Page.captureScreenshot", clip, None))["data"]
             self._received(y, h, extra, data, time.perf_counter() - t0)
 
     def _received(self, y: int, h: int, extra: int, b64: str, spent: float) -> None:

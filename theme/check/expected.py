@@ -43,7 +43,7 @@ class CapturedImages:
 
     def _find(self, key: str) -> tuple[Capture | None, str | None]:
         folder, _, rest = key.rpartition("/")
-        for depth in range(2):  # page.png, or a region path "<region key>/<name>.png"
+        for _ in range(2):  # page.png, or a region path "<region key>/<name>.png"
             shot = self._shots.get(folder)
             if shot is not None:
                 return shot, rest

@@ -12,9 +12,9 @@ import numpy as np
 
 from .. import diff as diff_mod
 from ..capture.model import Capture, Failure, Renderer
-from .expected import ExpectedImages
 from ..config import Tolerance
 from ..errors import ImageError
+from .expected import ExpectedImages
 
 STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it
 
@@ -96,8 +96,8 @@ def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.nda
     return out
 
 
-def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedImages, tolerance_for: Callable[[str], Tolerance],
-                progress=None) -> dict:
+def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedImages,
+                tolerance_for: Callable[[str], Tolerance], progress=None) -> dict:
     """For captures already taken: {variant: {region path: realigned crop}}, with one more
     capture (all of them overlapped, as capture_all does) for each variant that has
     regions to realign against `expected` (see plan), none for the others."""

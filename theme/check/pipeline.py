@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from . import attribution, verdict, phase
 from .. import images
-from ..config import VisualConfig
 from ..capture.model import Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..capture.tiles import release
+from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
+from . import attribution, phase, verdict
 from .entry import Entry
 from .expected import ExpectedImages
 

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 import numpy as np
 
 from .. import diff, images
-from . import phase
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..status import Status
 from ..store import Store, describe_drift
+from . import phase
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:

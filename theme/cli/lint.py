@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from . import main, project_options
 from .. import lint as lint_mod
 from ..errors import ConfigError
 from ..lint.model import display
+from . import main, project_options
 
 _CODES_HELP = "\n".join(f"  {code}  {sev:<7}  {text}" for code, (sev, text) in lint_mod.CODES.items())
 

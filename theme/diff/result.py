@@ -16,6 +16,7 @@ from .boxes import boxes_of
 
 HALO = kernel.CELL  # rows of context around a band (anti-aliasing reads 2 rows away)
 ALIGNED_BAND = 1024
+DEFAULT_TOLERANCE = Tolerance()  # frozen, so one instance serves every default
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def _size(wh: tuple[int, int]) -> str:
     return f"{wh[0]}×{wh[1]}"
 
 
-def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tolerance(), *,
+def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = DEFAULT_TOLERANCE, *,
             diff_image: bool | str = True, engine: str = "auto") -> DiffResult:
     """Compare two (H, W, 4) uint8 RGBA images; see the module docstring for the rules.
 
@@ -120,7 +121,7 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tol
     return _verdict(count, total, exp_size, act_size, alignment.shifts, tally, diff, tolerance)
 
 
-def identical(size: tuple[int, int], tolerance: Tolerance = Tolerance()) -> DiffResult:
+def identical(size: tuple[int, int], tolerance: Tolerance = DEFAULT_TOLERANCE) -> DiffResult:
     """The verdict compare() gives two identical images of `size` (width, height), for a
     caller that knows they are identical without reading both (their pixels' digests agree)."""
     return _verdict(0, max(1, size[0] * size[1]), size, size, [], [], None, tolerance)

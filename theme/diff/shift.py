@@ -6,8 +6,8 @@ hashes finds blocks of the same content at another height; a change of offset be
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,7 +134,7 @@ def _runs(hashes: np.ndarray) -> tuple[list, np.ndarray]:
         return [], np.zeros(1, np.int64)
     starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
     bounds = np.r_[starts, len(hashes)]
-    tokens = list(zip(hashes[starts].tolist(), np.diff(bounds).tolist()))
+    tokens = list(zip(hashes[starts].tolist(), np.diff(bounds).tolist(), strict=True))
     return tokens, bounds
 
 

@@ -405,4 +405,4 @@ _COMMENT_SCRIPT = """\
             } else {
               await github.rest.issues.createComment({ owner, repo, issue_number, body });
             }
-"""
+"""  # noqa: E501  (JavaScript for actions/github-script, written into the workflow as it stands)

@@ -257,7 +257,8 @@ def check_copies(doc_a: Document, doc_b: Document) -> list[Problem]:
     a, b = doc_a.text, doc_b.text
     if a == b:
         return []
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    # the texts differ in length when one is the other plus more: zip stops at the shorter
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     line_b, col_b = doc_b.line_col(at) if at <= len(b) else doc_b.line_col(len(b))
     return [_at(doc_a, at, "TL040",
                 f"differs from {display(doc_b.path)}:{line_b}:{col_b} (first difference); "

@@ -7,6 +7,7 @@ tests/fixtures/lint/note_boxes_before.html) become <div class="note-box-content"
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from ..fsutil import atomic_write_text
@@ -135,7 +136,7 @@ def _paragraph_edits(items: list[Item]) -> list[Edit]:
     edits: list[Edit] = []
     boundaries = [k for k, it in enumerate(items) if it.kind in ("block",) + _MARKERS]
     edges = [-1] + boundaries + [len(items)]
-    for left, right in zip(edges, edges[1:]):
+    for left, right in pairwise(edges):
         inline = [it for it in items[left + 1:right] if it.kind == "inline"]
         if not inline:
             continue

@@ -96,8 +96,8 @@ def _copy_problems(docs: dict[Path, Document], config: Config | None) -> list[Pr
             continue
         seen.add(key)
         if not other.exists():
-            problems.append(Problem(doc.path, 1, 1, "TL041",
-                                    f"no copy at {display(other)}; copy this page there (src/ and dist/ keep the same pages)"))
+            problems.append(Problem(doc.path, 1, 1, "TL041", f"no copy at {display(other)}; "
+                                    "copy this page there (src/ and dist/ keep the same pages)"))
             continue
         other_doc = docs.get(other) or parse_file(other)
         problems += checks.check_copies(doc, other_doc)

@@ -16,12 +16,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from .. import images
-from . import report, patch
 from ..check.entry import Entry
 from ..check.verdict import artifact_paths
 from ..errors import StoreError
 from ..fsutil import sha256_file
 from ..store import Store, describe_drift
+from . import patch, report
 
 ACCEPTABLE = ("failed",)  # created/updated baselines were already written by that run
 

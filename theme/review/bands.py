@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from .. import images
-from . import patch
 from ..diff import shift
 from ..diff.kernel import Style
 from ..fsutil import atomic_write_bytes, sha256_file
+from . import patch
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
 BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that changed all over
@@ -82,7 +82,7 @@ def intervals(rows: np.ndarray, context: int = CONTEXT, longest: int | None = No
     longest = longest or BAND_ROWS
     edges = np.flatnonzero(np.diff(np.concatenate(([0], rows.astype(np.int8), [0]))))
     out: list[list[int]] = []
-    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):
+    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
         a0, a1 = max(0, start - context), min(len(rows), end + context)
         if out and a0 <= out[-1][1]:
             out[-1][1] = max(out[-1][1], a1)

@@ -57,7 +57,7 @@ def runs(src: np.ndarray) -> list[list[int]]:
     cont = np.r_[False, copied | ((src[1:] < 0) & (src[:-1] < 0))]
     starts = np.flatnonzero(~cont)
     ends = np.r_[starts[1:], len(src)]
-    return [[int(a), int(b), int(src[a]) if src[a] >= 0 else -1] for a, b in zip(starts, ends)]
+    return [[int(a), int(b), int(src[a]) if src[a] >= 0 else -1] for a, b in zip(starts, ends, strict=True)]
 
 
 def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
