@@ -10,6 +10,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import tinycss2.color3
 import tinycss2.color4
@@ -129,8 +130,10 @@ def load_pairs(text: str, path: Path) -> list[Pair]:
     return pairs
 
 
-def _pair(item: dict, line: int, text: str, where: str) -> Pair:
-    at = lambda key: _key_position(text, line, key, where)  # noqa: E731
+def _pair(item: dict[str, Any], line: int, text: str, where: str) -> Pair:
+    def at(key: str) -> str:
+        return _key_position(text, line, key, where)
+
     for key in item:
         if key not in _PAIR_KEYS:
             raise ContrastError(f"{at(key)}: unknown key {key!r}; known keys: {', '.join(sorted(_PAIR_KEYS))}")

@@ -117,7 +117,8 @@ def _same_pixels(a: np.ndarray, b: np.ndarray, band: int) -> bool:
         return False
     for y in range(0, a.shape[0], band):
         same = np.array_equal(a[y:y + band], b[y:y + band])
-        release(a, y, y + band), release(b, y, y + band)
+        release(a, y, y + band)
+        release(b, y, y + band)
         if not same:
             return False
     return True

@@ -51,7 +51,10 @@ def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     """The whole page shrunk by an integer factor (box filter): a minimap to mark bands on."""
     height, width = page.shape[:2]
     factor = max(1, math.ceil(width / OVERVIEW_WIDTH), math.ceil(height / OVERVIEW_HEIGHT))
-    small = images.pillow().fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
+    images.load_pillow()
+    from PIL import Image
+
+    small = Image.fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
     path = rel.with_name(rel.name + ".overview.png")
     atomic_write_bytes(folder / path, images.encode_png(np.asarray(small), level=9))
     return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
@@ -107,7 +110,10 @@ class _Diff:
     """A diff image as Pillow reads it, and where its diff-coloured pixels are."""
 
     def __init__(self, path: Path):
-        self.image = images.pillow().open(path)
+        images.load_pillow()
+        from PIL import Image
+
+        self.image = Image.open(path)
         self.image.load()
         if self.image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
             pal = np.array(self.image.getpalette(), np.uint8).reshape(-1, 3)
