@@ -235,7 +235,7 @@ def _compile(name: str, out_dir: str) -> None:
         so kernel.run's two band threads, and two PNG decodes, run on two cores."""
 
         def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)
+            super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]  # numba's Flags: unannotated
             self.release_gil = True  # type: ignore[assignment]  # an Option descriptor mypy cannot see through
 
     # read by pycc when it compiles the exports (pycc.compiler imports it from numba.core.compiler)

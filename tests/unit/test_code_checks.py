@@ -36,7 +36,7 @@ def tool(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("name", ["ruff"])
+@pytest.mark.parametrize("name", ["ruff", "mypy"])
 def test_the_installed_checker_is_the_pinned_one(name):
     installed = importlib.metadata.version(name)
     assert installed == pinned(name), (
@@ -46,4 +46,10 @@ def test_the_installed_checker_is_the_pinned_one(name):
 
 def test_ruff_finds_nothing():
     done = tool("ruff", "check", "--no-cache", *CHECKED)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_finds_nothing(tmp_path):
+    # A fresh cache each run: a stale cache from another checkout could hide a finding.
+    done = tool("mypy", "--cache-dir", str(tmp_path / "mypy-cache"))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -90,6 +90,7 @@ class Failure:
     message: str
     kind: str = "capture"
     images: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (H, W, 4) RGBA
+    saved: dict[str, str] = field(default_factory=dict)  # name -> its PNG in the artefacts folder (theme.suite)
     notes: list[str] = field(default_factory=list)
     error: BaseException | None = field(default=None, repr=False, compare=False)  # what was raised
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
 
@@ -25,6 +25,18 @@ if TYPE_CHECKING:
     from ..diff import DiffResult
 
 Progress = Callable[[str], None]
+
+
+@overload
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: Literal[False] = False) -> Iterator[Capture]: ...
+
+
+@overload
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: bool) -> Iterator[Capture | Failure]: ...
 
 
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,

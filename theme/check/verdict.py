@@ -255,13 +255,14 @@ def _failure_message(key: str, result: DiffResult, drift: str | None, arts: Arti
 def artifact_paths(artifacts_dir: Path, key: str) -> Artifacts:
     """`<dir>/<key stem>.expected.png`, `.actual.png`, `.diff.png`: side by side for review."""
     return Artifacts(
-        expected=_artefact_path(artifacts_dir, key, "expected"),
-        actual=_artefact_path(artifacts_dir, key, "actual"),
-        diff=_artefact_path(artifacts_dir, key, "diff"),
+        expected=artefact_path(artifacts_dir, key, "expected"),
+        actual=artefact_path(artifacts_dir, key, "actual"),
+        diff=artefact_path(artifacts_dir, key, "diff"),
     )
 
 
-def _artefact_path(artifacts_dir: Path, key: str, kind: str) -> Path:
+def artefact_path(artifacts_dir: Path, key: str, kind: str) -> Path:
+    """Where a check leaves its `kind` ("expected", "actual", "diff") image of `key`."""
     stem = artifacts_dir / key[: -len(".png")]
     return stem.with_name(f"{stem.name}.{kind}.png")
 
@@ -281,7 +282,7 @@ def _write_artifacts(
     expected: np.ndarray | None = None,
     diff_image: np.ndarray | diff.IndexedImage | None = None,
 ) -> Artifacts:
-    paths = {kind: _artefact_path(ctx.artifacts_dir, key, kind) for kind in ("expected", "actual", "diff")}
+    paths = {kind: artefact_path(ctx.artifacts_dir, key, kind) for kind in ("expected", "actual", "diff")}
     # Artefacts are for review, not for git: fast to write beats a small file.
     if actual is not None:
         images.write_png(paths["actual"], actual, artefact=True)

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import click
 
-from ..capture import Capture, Session, open_session, variants
+from ..capture import Capture, open_session, variants
+from ..capture.model import Progress, Renderer
 from ..check import pipeline
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
 from ..images import write_png
-from . import main, project_options
+from . import LoadConfig, main, project_options
 
 # zlib level 1: these are throw-away artifacts, so encoding speed beats file size
 # (measured: benchmarks/README.md).
@@ -54,7 +55,7 @@ def _line(capture: Capture, count: int, seconds: float) -> str:
               help="Capture twice and say what the engine waited for, saw and pinned, "
                    "and what changed between the two.")
 @project_options
-def capture(load_config, out: Path | None, explain: bool) -> None:
+def capture(load_config: LoadConfig, out: Path | None, explain: bool) -> None:
     """Capture every page × viewport × colour scheme of [tool.theme.visual] as PNG files."""
     cfg = load_config()
     if cfg.visual is None:
@@ -84,7 +85,8 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
         click.echo(f"note: {note}")
 
 
-def _report(number: int, cap: Capture, started: float, written, *, total: int, progress) -> None:
+def _report(number: int, cap: Capture, started: float, written: Future[int], *, total: int,
+            progress: Progress) -> None:
     """Wait for one variant's files, then print its line (in variant order)."""
     count = written.result()
     progress(f"[{number}/{total}] {cap.variant.folder} written")
@@ -93,7 +95,7 @@ def _report(number: int, cap: Capture, started: float, written, *, total: int, p
         click.echo(f"  aborted: {url}")
 
 
-def _explain(session: Session, firsts: list[Capture], progress) -> None:
+def _explain(session: Renderer, firsts: list[Capture], progress: Progress) -> None:
     """Capture every variant again and print what --explain promises, variant by variant."""
     from ..diff import compare
 

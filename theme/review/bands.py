@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -115,6 +115,8 @@ class _Diff:
 
         self.image = Image.open(path)
         self.image.load()
+        self._hot: np.ndarray | None  # the diff colour's palette index, for a palette image
+        self._pixels: np.ndarray
         if self.image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
             pal = np.array(self.image.getpalette(), np.uint8).reshape(-1, 3)
             self._hot, self._pixels = np.flatnonzero((pal == DIFF_RGB).all(axis=1)), np.asarray(self.image)
@@ -151,8 +153,18 @@ def columns(hot: np.ndarray | None, band: np.ndarray, context: int = CONTEXT) ->
     return max(0, int(cols[0]) - context), min(width, int(cols[-1]) + 1 + context)
 
 
+class Band(TypedDict):
+    """One changed band of a page entry, as report.json holds it."""
+
+    rows: list[int]  # [a0, a1): rows of the actual image
+    expected_rows: list[int]  # [e0, e1): the expected rows they pair with
+    columns: list[int]  # [x0, x1): the columns the crops keep
+    weight: int  # pixels that differ in it: the most changed bands get crops first
+    images: dict[str, str]  # kind -> its crop, relative to the report folder (none past BAND_BYTES)
+
+
 def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
-           diff_path: Path | None) -> tuple[list[dict], np.ndarray]:
+           diff_path: Path | None) -> tuple[list[Band], np.ndarray]:
     """Every changed band; crops for the most changed ones (diff pixels in them) while they
     fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
     report must stay small. The rest are listed and marked on the overview. Also returns
@@ -160,7 +172,7 @@ def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
     diff = _Diff(diff_path) if diff_path is not None else None
     weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
     spans = intervals(weight > 0)
-    bands = []
+    bands: list[Band] = []
     for a0, a1 in spans:
         e0, e1 = expected_span(pairs, a0, a1, expected.shape[0])
         x0, x1 = columns(diff.hot(a0, a1) if diff else None, actual[a0:a1])
@@ -177,7 +189,7 @@ def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
     return bands, pairs
 
 
-def _crops(band: dict, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:
+def _crops(band: Band, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:
     """Lossless PNG bytes of a band's expected, actual and diff crops (same columns)."""
     (a0, a1), (e0, e1), (x0, x1) = band["rows"], band["expected_rows"], band["columns"]
     out = {}
