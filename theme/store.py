@@ -25,6 +25,9 @@ from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 MANIFEST = "manifest.json"  # sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline
 _LOCK = ".manifest.lock"
 _FORMAT = 1
+# A baseline as it was: its file's bytes, its manifest entry, the environment that entry names
+# (each None when absent), as Store.snapshot() takes it and Store.restore() puts it back.
+Snapshot = tuple[bytes | None, dict[str, Any] | None, dict[str, Any] | None]
 
 def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of an environment fingerprint that change pixels, flattened for comparing.
@@ -93,7 +96,7 @@ def _differ(a: Any, b: Any) -> bool:
     nothing with it either way (its shadow root shows the code)."""
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return any(a[k] != b[k] for k in a.keys() & b.keys())
-    return a != b
+    return bool(a != b)
 
 
 def _short(value: Any) -> str:
@@ -193,9 +196,9 @@ class Store:
                 return False
         except OSError:
             return False
-        return entry["pixels"] == _bind(entry["sha256"], pixels())
+        return bool(entry["pixels"] == _bind(entry["sha256"], pixels()))
 
-    def snapshot(self, key: str) -> tuple[bytes | None, dict | None, dict | None]:
+    def snapshot(self, key: str) -> Snapshot:
         """A baseline as it is now (file bytes, manifest entry, its environment), for restore()."""
         path = self.path(key)
         data = path.read_bytes() if path.is_file() else None
@@ -203,7 +206,7 @@ class Store:
         entry = m["baselines"].get(key)
         return data, entry, m["environments"].get(entry["environment"]) if entry else None
 
-    def restore(self, key: str, snap: tuple[bytes | None, dict | None, dict | None]) -> None:
+    def restore(self, key: str, snap: Snapshot) -> None:
         """Put a baseline back as snapshot() saw it (atomic; absent then means removed now)."""
         data, entry, env = snap
         path = self.path(key)
@@ -259,9 +262,14 @@ class Store:
             if key.startswith(prefix):
                 yield key[len(prefix):], entry
 
-    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
-        """Region path ("code/intro.png") -> the CSS box its baseline was captured at."""
-        return {path: tuple(entry["box"]) for path, entry in self._under(folder) if entry.get("box")}
+    def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
+        """Region path ("code/intro.png") -> the CSS box (x, y, w, h) its baseline was captured at."""
+        out = {}
+        for path, entry in self._under(folder):
+            if entry.get("box"):
+                x, y, w, h = entry["box"]
+                out[path] = (x, y, w, h)
+        return out
 
     def sizes(self, folder: str) -> dict[str, list[int]]:
         """"code/intro" -> [w, h] of each baseline in a variant's folder (what attribution compares)."""

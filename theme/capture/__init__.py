@@ -14,7 +14,6 @@ from .server import LocalServer
 from .session import Session, screenshot
 from .tiles import decode_png
 
-
 __all__ = [
     "BrowserInfo", "Capture", "Failure", "LocalServer", "Region", "Renderer", "Session", "Variant",
     "check_config", "decode_png", "find_browser", "launch_flags", "open_session", "page_name", "screenshot",

@@ -13,6 +13,7 @@ import secrets
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ConfigError
@@ -30,11 +31,14 @@ const pw = require(process.env.THEME_PLAYWRIGHT_PACKAGE);
   const stop = async () => { await server.close(); process.exit(0); };
   process.on("SIGTERM", stop); process.on("SIGINT", stop);
   process.stdin.on("end", stop); process.stdin.resume();  // the parent went away
-})().catch(e => { process.stdout.write(JSON.stringify({error: String(e && e.message || e)}) + "\n"); process.exit(2); });
+})().catch(e => {
+  process.stdout.write(JSON.stringify({error: String(e && e.message || e)}) + "\n");
+  process.exit(2);
+});
 """
 
 
-def endpoints(configured: tuple[str, ...] = (), env: dict | None = None) -> tuple[str, ...]:
+def endpoints(configured: tuple[str, ...] = (), env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The endpoints a run connects to: THEME_BROWSER_ENDPOINTS (comma-separated) over the
     config's `[tool.theme.visual.browser] endpoints`; () means launch a local browser."""
     text = (os.environ if env is None else env).get(ENV, "")
@@ -77,7 +81,7 @@ def scrub(text: str, known: tuple[str, ...]) -> str:
 @dataclass
 class Served:
     endpoint: str
-    process: subprocess.Popen
+    process: subprocess.Popen[str]
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -105,7 +109,7 @@ def serve(host: str = "127.0.0.1", port: int = 0, path: str | None = None, *,
     process = subprocess.Popen([str(node), "-e", _SERVE_JS, json.dumps(options)],
                                env={**os.environ, "THEME_PLAYWRIGHT_PACKAGE": str(driver / "package")},
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
+    line = process.stdout.readline() if process.stdout is not None else ""  # a pipe: never None
     try:
         said = json.loads(line)
     except ValueError:

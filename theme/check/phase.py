@@ -11,10 +11,11 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from .. import diff as diff_mod
-from ..capture.model import Capture, Failure, Renderer
-from .expected import ExpectedImages
+from ..capture.model import Capture, Failure, Nudges, Progress, Renderer
+from ..capture.naming import Variant
 from ..config import Tolerance
 from ..errors import ImageError
+from .expected import ExpectedImages
 
 STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it
 
@@ -60,10 +61,10 @@ def plan(expected: ExpectedImages, folder: str, capture: Capture,
 
 
 def plan_against(capture: Capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
-                 tolerance_for: Callable[[str], Tolerance]) -> dict:
+                 tolerance_for: Callable[[str], Tolerance]) -> dict[str, tuple[float, float]]:
     """{region path: (dx, dy)} for each region of `capture` that differs from its expected
     image (`expected_of(path)`) and whose box is at another phase than `recorded[path]`."""
-    out = {}
+    out: dict[str, tuple[float, float]] = {}
     for region in capture.regions:
         path = region.path.as_posix()
         if region.css_box is None or path not in recorded:
@@ -86,7 +87,7 @@ def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.nda
     A region whose element could not be moved (absolute, fixed, sticky), or that
     did not land on the phase (a transform in between), is left out: its check
     then compares the page as it is, as always."""
-    out = {}
+    out: dict[str, np.ndarray] = {}
     for region in capture.regions:
         path = region.path.as_posix()
         if path not in capture.nudged or path not in recorded or region.css_box is None:
@@ -96,13 +97,15 @@ def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.nda
     return out
 
 
-def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedImages, tolerance_for: Callable[[str], Tolerance],
-                progress=None) -> dict:
+def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedImages,
+                tolerance_for: Callable[[str], Tolerance],
+                progress: Progress | None = None) -> dict[Variant, dict[str, np.ndarray]]:
     """For captures already taken: {variant: {region path: realigned crop}}, with one more
     capture (all of them overlapped, as capture_all does) for each variant that has
     regions to realign against `expected` (see plan), none for the others."""
     shots = list(shots)
-    nudges, recorded = {}, {}
+    nudges: dict[Variant, Nudges] = {}
+    recorded: dict[Variant, dict[str, Box]] = {}
     for shot in shots:
         folder = shot.variant.folder.as_posix()
         wanted = plan(expected, folder, shot, tolerance_for)
@@ -111,9 +114,9 @@ def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedI
             recorded[shot.variant] = expected.boxes(folder)
     if not nudges:
         return {}
-    for variant, wanted in nudges.items():
+    for variant, moved in nudges.items():
         if progress is not None:
-            progress(f"{variant.folder}: {len(wanted)} region(s) moved by a fraction of a pixel; "
+            progress(f"{variant.folder}: {len(moved)} region(s) moved by a fraction of a pixel; "
                      "capturing them again at their expected images' sub-pixel position")
     # A variant whose second capture fails is checked as first captured (no realignment).
     return {again.variant: realigned(again, recorded[again.variant])
@@ -122,7 +125,7 @@ def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedI
 
 
 def compare(expected: np.ndarray, actual: np.ndarray, again: np.ndarray | None, tolerance: Tolerance,
-            diff_image="indexed") -> tuple:
+            diff_image: bool | str = "indexed") -> tuple[diff_mod.DiffResult, bool]:
     """(DiffResult, realigned): `actual` against `expected`; when that fails and `again`
     (the same region re-rendered at the expected image's phase) matches, its result
     and True: the region only moved by a fraction of a pixel."""

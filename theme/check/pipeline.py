@@ -7,17 +7,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
 
-from . import attribution, verdict, phase
 from .. import images
-from ..config import VisualConfig
 from ..capture.model import Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..capture.tiles import release
+from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
+from . import attribution, phase, verdict
 from .entry import Entry
 from .expected import ExpectedImages
 
@@ -25,6 +25,18 @@ if TYPE_CHECKING:
     from ..diff import DiffResult
 
 Progress = Callable[[str], None]
+
+
+@overload
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: Literal[False] = False) -> Iterator[Capture]: ...
+
+
+@overload
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: bool) -> Iterator[Capture | Failure]: ...
 
 
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
@@ -117,7 +129,8 @@ def _same_pixels(a: np.ndarray, b: np.ndarray, band: int) -> bool:
         return False
     for y in range(0, a.shape[0], band):
         same = np.array_equal(a[y:y + band], b[y:y + band])
-        release(a, y, y + band), release(b, y, y + band)
+        release(a, y, y + band)
+        release(b, y, y + band)
         if not same:
             return False
     return True

@@ -11,12 +11,17 @@ import functools
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from .. import config as config_mod
 from ..errors import ThemeError
+
+# What a command decorated with project_options is handed: config.load with -C and --config
+# applied, called when the command needs the config (`.args[0]`: the --config file, or None).
+LoadConfig = functools.partial[config_mod.Config]
 
 
 class _Group(click.Group):
@@ -38,7 +43,7 @@ class _Group(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except ThemeError as err:
@@ -52,7 +57,7 @@ def main() -> None:
     """Build an article's stylesheet from SCSS tokens and check every visual change."""
 
 
-def project_options(command):
+def project_options(command: Callable[..., None]) -> Callable[..., None]:
     """Adds `-C DIR` and `--config FILE` to a command and passes a loader instead.
 
     The command receives `load_config`, a zero-argument callable, so commands that
@@ -64,13 +69,13 @@ def project_options(command):
     @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
                   help="Read [tool.theme] from FILE instead of the nearest pyproject.toml.")
     @functools.wraps(command)
-    def wrapper(*args, directory: Path | None, config_file: Path | None, **kwargs):
+    def wrapper(*args: object, directory: Path | None, config_file: Path | None, **kwargs: object) -> None:
         if directory is not None:
             if not directory.is_dir():
                 raise click.BadParameter(f"{directory}: no such directory", param_hint="-C")
             os.chdir(directory)
         loader = functools.partial(config_mod.load, config_file, cwd=Path.cwd())
-        return command(*args, load_config=loader, **kwargs)
+        command(*args, load_config=loader, **kwargs)
 
     return wrapper
 
