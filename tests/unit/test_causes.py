@@ -156,7 +156,7 @@ def test_one_cause_in_several_kinds_of_region_is_one_group_naming_each_kind():
 
 def test_the_terminal_gets_a_header_two_lines_a_group_and_the_way_to_every_item():
     lines = causes.terminal_lines(causes.group(figures_moved_pixels_pages()))
-    assert lines[0] == "103 failed images, 4 causes:"
+    assert lines[0] == "103 failed images in 4 groups by cause:"
     assert lines[1] == ("  1. 38 figures: `figcaption` font-size 14px → 16px, line-height 21px → 24px, "
                         "heights +2 to +27 px")
     assert lines[2] == ("       index/desktop-dark/figure/fig-01.png, index/desktop-dark/figure/fig-05.png, "
@@ -175,7 +175,7 @@ def test_any_number_of_failures_fits_the_line_budget(kinds, budget):
     groups = causes.group(items)
     lines = causes.terminal_lines(groups, budget)
     assert len(lines) <= budget
-    assert lines[0] == f"{len(items)} failed images, {kinds} cause{'s' if kinds > 1 else ''}:"
+    assert lines[0] == f"{len(items)} failed images in {kinds} group{'s' if kinds > 1 else ''} by cause:"
     listed = [line for line in lines[1:] if line[:5].strip().rstrip(".").isdigit()]
     hidden = len(groups) - len(listed)
     if hidden:

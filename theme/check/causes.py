@@ -279,7 +279,7 @@ def terminal_lines(groups: Sequence[Group], budget: int = BUDGET, shown: int = S
     total = sum(g.count for g in groups)
     if not groups:
         return []
-    lines = [f"{total} failed {plural('image', total)}, {len(groups)} {plural('cause', len(groups))}:"]
+    lines = [f"{total} failed {plural('image', total)} in {len(groups)} {plural('group', len(groups))} by cause:"]
     footer = "-rf or -v lists every failed image"
     room = (budget - 2) // 2  # groups that fit with the header and footer
     if len(groups) > room:
