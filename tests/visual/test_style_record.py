@@ -34,6 +34,7 @@ figcaption { font-size: 12px; color: #555555; }
 <x-code block>zeros = np.zeros(shape)</x-code>
 <figure><img width="40" height="20" alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
   <figcaption><strong>Figure 1.</strong> Model state per GPU.</figcaption></figure>
+<section class="styled-only"><x-badge></x-badge><p>Text</p></section>
 <ul class="many">LI</ul>
 <script>
 customElements.define('x-code', class extends HTMLElement { constructor() { super();
@@ -41,6 +42,8 @@ customElements.define('x-code', class extends HTMLElement { constructor() { supe
   root.innerHTML = '<style>:host { display: block } code { font-size: 15px; color: #444444 }</style>'
                  + '<pre><code class="language-python"></code></pre>';
   root.querySelector('code').textContent = this.textContent; } });
+customElements.define('x-badge', class extends HTMLElement { constructor() { super();
+  this.attachShadow({mode: 'open'}).innerHTML = '<style>:host { display: block; height: 4px }</style>'; } });
 const ul = document.querySelector('ul.many'); ul.textContent = '';
 for (let i = 0; i < 12; i++) { const li = document.createElement('li'); li.textContent = 'item ' + i; ul.append(li); }
 </script></body></html>"""
@@ -49,6 +52,7 @@ REGIONS = [{"key": "note-box/memory", "selector": "body > div.note-box#memory"},
            {"key": "code/intro", "selector": "x-code[block]"},
            {"key": "figure/model-state", "selector": "figure"},
            {"key": "list", "selector": "ul"},
+           {"key": "section", "selector": "section.styled-only"},
            {"key": "figure/second", "selector": "figure", "index": 1}]
 
 
@@ -106,6 +110,10 @@ def test_a_figure_records_its_caption_not_its_image(record):
 
 def test_text_holders_are_capped_in_tree_order(record):
     assert list(record["list"])[1:] == [f"li:nth-of-type({i})" for i in range(1, 9)]
+
+
+def test_a_shadow_root_with_only_a_stylesheet_holds_no_text(record):
+    assert list(record["section"]) == ["", "p"]
 
 
 def test_an_element_not_there_is_null(record):

@@ -47,7 +47,15 @@
     return out;
   };
   const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.data.trim() !== '');
-  const holdsText = (el) => (el.shadowRoot ? el.shadowRoot.textContent : el.textContent).trim() !== '';
+  // Text it draws: in its shadow root when it has one (light text there shows only if slotted),
+  // never a <style>'s text.
+  const holdsText = (el) => {
+    const walk = document.createTreeWalker(el.shadowRoot || el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.data.trim() !== '' && !SKIP.has(n.parentNode.localName)) return true;
+    }
+    return false;
+  };
   const drawn = (el) => !SKIP.has(el.localName) && el.getClientRects().length > 0;
   const stepName = (el) => el.localName + [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
   // The children an element draws, each with the path prefix that leads to it.
