@@ -146,6 +146,21 @@ def test_a_colour_change_keeps_the_heights_and_different_values_are_different_gr
         "1 figure: background-color rgb(241, 246, 254) → rgb(0, 0, 0), heights unchanged"]
 
 
+def test_regions_resized_with_no_style_change_are_one_group_apart_from_pixel_only_ones():
+    same = styles.from_page(RENDERS["before"]["figure/5"]["styles"])
+    taller = styles.StyleRecord({**same.elements, "": {**same.elements[""], "height": "87px"}})
+    items = [Failed("index/desktop-light/figure/a.png", "figure", "A", tuple(styles.changes(same, taller)),
+                    box(100, 83), box(100, 87)),
+             Failed("index/desktop-light/figure/b.png", "figure", "B", (), box(900, 83), box(900, 90)),
+             Failed("index/desktop-light/figure/c.png", "figure", "C", (), box(2000, 83), box(2000, 83))]
+    groups = causes.group(items)
+    assert [(g.cause, g.ids) for g in groups] == [
+        (Cause.RESIZED, ("index/desktop-light/figure/a.png", "index/desktop-light/figure/b.png")),
+        (Cause.PIXELS, ("index/desktop-light/figure/c.png",))]
+    assert groups[0].summary == "2 figures: resized, no computed style changed, heights +4 to +7 px"
+    assert causes.explain(items[0], groups) == "figure in “A”: no computed style changed; height 83 → 87 px"
+
+
 def test_one_cause_in_several_kinds_of_region_is_one_group_naming_each_kind():
     change = (styles.StyleChange("p", "font-size", "16px", "17px"),)
     items = [Failed(f"index/desktop-light/{key}/{i}.png", key, "", change)

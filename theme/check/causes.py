@@ -238,7 +238,7 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         shared = [StyleChange(*s) for s in sig]
         return f"{who}: {phrase(shared, SUMMARY_LIMIT)}{heights(items)}"
     if cause is Cause.RESIZED:
-        return f"{who}: {NO_STYLE}, resized{heights(items)}"
+        return f"{who}: resized, {NO_STYLE}{heights(items)}"
     if cause is Cause.PIXELS:
         return f"{who}: {PIXELS_ONLY}"
     if cause is Cause.MOVED:
