@@ -48,6 +48,10 @@ def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
         "device_scale_factor": fp.get("device_scale_factor"),
         "flags": fp.get("launch_flags", fp.get("flags")),
         "fonts": fp.get("fonts"),
+        # A remote browser's fonts, as the pixels of a probe page (capture/session.py).
+        "system_fonts": fp.get("system_fonts"),
+        # Where the tiles' clips start can move a pixel (benchmarks/README.md).
+        "tile_height": fp.get("tile_height"),
     }
 
 
@@ -66,8 +70,12 @@ def check_key(key: str) -> PurePosixPath:
 
 
 def fingerprint_id(fingerprint: Mapping[str, Any]) -> str:
-    """A short stable id for an environment, used to share one record across baselines."""
-    blob = json.dumps(fingerprint, sort_keys=True, separators=(",", ":")).encode()
+    """A short stable id for an environment, used to share one record across baselines.
+
+    It hashes only what changes pixels (drift_view): two machines of the same kind that
+    differ in kernel release or Playwright's patch version give the same id, so accepting
+    a change on either rewrites only the entries of the images that changed."""
+    blob = json.dumps(drift_view(fingerprint), sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
 
 
@@ -174,8 +182,10 @@ class Store:
             atomic_write_bytes(path, data)
         height, width = image.shape[:2]
         with self.manifest() as m:
-            env = fingerprint_id(fingerprint)
-            m["environments"][env] = dict(fingerprint)
+            env = _environment_of(m, key, fingerprint) if unchanged else None
+            if env is None:
+                env = fingerprint_id(fingerprint)
+                m["environments"].setdefault(env, dict(fingerprint))
             entry = {"sha256": digest, "size": [width, height], "environment": env,
                      "pixels": _bind(digest, images.pixels_sha256(image))}
             if box is not None:
@@ -293,6 +303,17 @@ class Store:
 
 def _empty_manifest() -> dict[str, Any]:
     return {"format": _FORMAT, "environments": {}, "baselines": {}}
+
+
+def _environment_of(m: Mapping[str, Any], key: str, fingerprint: Mapping[str, Any]) -> str | None:
+    """The environment id the manifest already gives `key`, when its record does not drift from
+    `fingerprint`: rewriting a baseline with the same bytes keeps its entry as it was, also one
+    recorded before ids hashed only what changes pixels."""
+    entry = m["baselines"].get(key)
+    recorded = m["environments"].get(entry["environment"]) if entry else None
+    if recorded is None or describe_drift(recorded, fingerprint) is not None:
+        return None
+    return str(entry["environment"])
 
 
 def _drop_unreferenced_environments(data: dict[str, Any]) -> None:
