@@ -143,6 +143,24 @@ def test_drift_is_reported_first(accepted: Path) -> None:
     assert "environment drift: baselines were made with browser chromium 1.0.0.0" in proc.stdout
 
 
+def test_accepting_everything_on_another_machine_of_the_same_kind_changes_no_byte(accepted: Path) -> None:
+    # The baselines were made on a machine with another kernel release, Playwright patch
+    # release and theme version: none of them changes a pixel, so neither may the manifest.
+    manifest = accepted / "snapshots/manifest.json"
+    data = json.loads(manifest.read_text())
+    for env in data["environments"].values():
+        env["platform"]["release"] = "5.10.0-other"
+        env["playwright"] = "1.0.1"
+        env["theme_version"] = "0.0.9"
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    before = {p: p.read_bytes() for p in (accepted / "snapshots").rglob("*") if p.is_file()}
+    proc = run(accepted, "--update-snapshots=all")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    after = {p: p.read_bytes() for p in (accepted / "snapshots").rglob("*") if p.is_file()}
+    assert after.keys() == before.keys()
+    assert [p.name for p in before if after[p] != before[p]] == []
+
+
 def test_growth_is_attributed_to_the_element(accepted: Path) -> None:
     (accepted / "scss/style.scss").write_text(SCSS.format(box="#3366cc") + ".card { height: 44px; }\n")
     subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(accepted)], check=True)
