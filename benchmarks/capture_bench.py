@@ -29,7 +29,6 @@ import threading
 import time
 from pathlib import Path
 
-
 from theme import config
 from theme.capture import Session, Variant, variants
 from theme.capture.tiles import tile_clips
@@ -187,7 +186,7 @@ def bench_specimen(visual, rounds: int) -> None:
             singles_s.append(time.perf_counter() - t0)
             # capture_all overlaps variants; its pixels must be those of one-at-a-time captures
             overlap_diff += sum(int((a.image != b.image).any(axis=2).sum()) if a.image.shape == b.image.shape else -1
-                                for a, b in zip(caps, singles))
+                                for a, b in zip(caps, singles, strict=True))
             del singles
             peers.append(sum(
                 bare_calls(session, c.variant, c.image.shape[0], c.image.shape[1], visual.tile_height,
@@ -196,17 +195,20 @@ def bench_specimen(visual, rounds: int) -> None:
             ))
     own_calls = sum(c.timings["tile_seconds"] + c.timings["check_shot_seconds"] for c in caps)
     engine, peer, one_by_one = min(engines), min(peers), min(singles_s)
-    print("    rounds (engine s / bare s): " + ", ".join(f"{e:.2f}/{p:.2f} = {e / p:.2f}x" for e, p in zip(engines, peers)))
-    print(f"(a) specimen, {len(caps)} variants, tiles of {visual.tile_height} px, best of {rounds}: engine {engine:.2f} s "
-          f"(capture_all, browser already started), its own screenshot calls {own_calls:.2f} s (overlapping other work), "
-          f"the same calls bare {peer:.2f} s; capture() one variant at a time {one_by_one:.2f} s (last round's breakdown:)")
+    rounds_said = ", ".join(f"{e:.2f}/{p:.2f} = {e / p:.2f}x" for e, p in zip(engines, peers, strict=True))
+    print("    rounds (engine s / bare s): " + rounds_said)
+    print(f"(a) specimen, {len(caps)} variants, tiles of {visual.tile_height} px, best of {rounds}: "
+          f"engine {engine:.2f} s (capture_all, browser already started), its own screenshot calls "
+          f"{own_calls:.2f} s (overlapping other work), the same calls bare {peer:.2f} s; "
+          f"capture() one variant at a time {one_by_one:.2f} s (last round's breakdown:)")
     for c in caps:
         t = c.timings
         print(f"    {c.variant.folder}: {c.image.shape[1]}x{c.image.shape[0]} px, {c.seconds:.2f} s from open "
               f"(load {t['load']:.2f}, settle {t['settle']:.2f}, stable {t['stable']:.2f}, tiles {t['tiles']:.2f}, "
-              f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; {t['tile_calls']} tile + {t['check_shots']} check shots"
+              f"guard {t['guard']:.2f}, regions {t['regions']:.2f}; "
+              f"{t['tile_calls']} tile + {t['check_shots']} check shots"
               f"{', scheme switched' if t['switched'] else ''})")
-    median = statistics.median(e / p for e, p in zip(engines, peers))
+    median = statistics.median(e / p for e, p in zip(engines, peers, strict=True))
     print(f"RATIO specimen engine / bare screenshot calls = {engine / peer:.2f}x (best of {rounds} each, after a "
           f"warm-up round; median of the rounds' ratios {median:.2f}x; target <= 1.3x)")
     print(f"RATIO specimen capture() per variant / capture_all = {one_by_one / engine:.2f}x "
@@ -273,11 +275,13 @@ def bench_long(workdir: Path, rounds: int) -> None:
             e = c.explain
             print(f"(b) long {c.variant.scheme}: 1280x{c.image.shape[0]} px, {len(c.regions)} regions, "
                   f"{c.seconds:.2f} s from open: load {t['load']:.2f}, settle {t['settle']:.2f} (read through "
-                  f"{e.get('read_through', {}).get('seconds', 0):.2f}), stable {t['stable']:.2f}, tiles {t['tiles']:.2f} "
+                  f"{e.get('read_through', {}).get('seconds', 0):.2f}), stable {t['stable']:.2f}, "
+                  f"tiles {t['tiles']:.2f} "
                   f"({t['tile_calls']} calls, browser {t['tile_seconds']:.2f}), guard {t['guard']:.2f}"
                   f"{', scheme switched' if t['switched'] else ''}")
         del caps
-        peers = [sum(bare_calls(session, v, h, 1280, visual.tile_height, 0) for v, h in zip(variants(visual), heights))
+        pairs = list(zip(variants(visual), heights, strict=True))
+        peers = [sum(bare_calls(session, v, h, 1280, visual.tile_height, 0) for v, h in pairs)
                  for _ in range(rounds)]
     scripts = [timed_bare_script(desktop) for _ in range(rounds)]
     check, peer, script = min(c[0] for c in checks), min(peers), min(scripts)
@@ -285,11 +289,13 @@ def bench_long(workdir: Path, rounds: int) -> None:
     print(f"RATIO long page whole check (pytest: capture, compare, report; light+dark) / bare tile calls = "
           f"{check / peer:.2f}x ({check:.1f} s vs {peer:.1f} s, best of {rounds}; target <= 1.3x)")
     print(f"RATIO long page whole check / a bare Playwright script (launch, goto + networkidle, the same tile "
-          f"calls; no settling, no compare) = {check / script:.2f}x ({check:.1f} s vs {script:.1f} s, best of {rounds})")
+          f"calls; no settling, no compare) = {check / script:.2f}x "
+          f"({check:.1f} s vs {script:.1f} s, best of {rounds})")
     four = long_project(workdir, "four", "{ mobile = [390, 844], desktop = [1280, 800] }")
     timed_pytest(four, "--update-snapshots")
     seconds, peak, tail, pss = timed_pytest(four)
-    print(f"RATIO long page all four variants, whole check / 60 s target = {seconds / 60:.2f}x ({seconds:.1f} s: {tail})")
+    print(f"RATIO long page all four variants, whole check / 60 s target = {seconds / 60:.2f}x "
+          f"({seconds:.1f} s: {tail})")
     print(f"RATIO long page peak memory (summed PSS) of the four-variant check, pytest + browser / 2 GiB "
           f"target = {pss / 2048:.2f}x ({pss:.0f} MB)")
     print(f"RATIO long page peak summed RSS (shared pages counted once per process) of the same run / 2 GiB = "

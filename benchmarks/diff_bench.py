@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from synthetic import heavy_pairs, screenshot_pair  # noqa: E402
-
 from theme import images  # noqa: E402
 from theme.diff import available_engines, compare, pixelmatch  # noqa: E402
 
@@ -113,7 +113,7 @@ def bench_pypi(engines, repeat) -> None:
     ref_ms = (time.perf_counter() - t) * 1000
     print(f"PyPI pixelmatch 0.4.0  {w}×{h}: {ref_ms:9.1f} ms  ({mps(w, h, ref_ms)}), {n_ref} px differ")
     for engine in engines:
-        ms, n = best_ms(lambda: pixelmatch(a, b, w, h, out, engine=engine), repeat)
+        ms, n = best_ms(partial(pixelmatch, a, b, w, h, out, engine=engine), repeat)
         same = n == n_ref and out.tobytes() == bytes(ref_out)
         print(f"theme.diff [{engine:5}]   {w}×{h}: {ms:9.1f} ms  ({mps(w, h, ms)}), "
               f"identical output: {same}")
@@ -141,7 +141,7 @@ def bench_js(peers, engines, repeat, pairs) -> None:
               f"{js['count']} px differ")
         out = np.zeros_like(a)
         for engine in engines:
-            ms, n = best_ms(lambda: pixelmatch(a, b, w, h, out, engine=engine), repeat)
+            ms, n = best_ms(partial(pixelmatch, a, b, w, h, out, engine=engine), repeat)
             print(f"theme.diff [{engine:5}]   {name} {w}×{h}: {ms:8.1f} ms  ({mps(w, h, ms)}), {n} px differ")
             print(f"RATIO vs JS pixelmatch 7.2.0, {name} {w}×{h} [{engine}]: "
                   f"{js['ms'] / ms:.2f}× faster (target ≥ 1.5×)")

@@ -17,7 +17,7 @@ from .errors import (
 
 __version__ = "0.1.0"
 
-__all__ = sorted([
+__all__ = [
     "BrowserNotFound",
     "BuildError",
     "CaptureError",
@@ -28,4 +28,4 @@ __all__ = sorted([
     "ThemeError",
     "UnstableRender",
     "__version__",
-])
+]

@@ -13,7 +13,9 @@ import os
 import platform
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -30,10 +32,19 @@ EXPORTS = {
     "unfilter": ("theme.pngfilter", "i8(u1[::1], i8, i8, i8)"),
 }
 SOURCES = [HERE / "diff" / "jit.py", HERE / "pngfilter.py"]
+
+
+class Kernels(Protocol):
+    """The compiled module: each of EXPORTS, called with the C types its signature names."""
+
+    diff_rows: Callable[..., tuple[int, int]]  # theme.diff.jit.diff_rows: (count, first counted pixel)
+    unfilter: Callable[[np.ndarray, int, int, int], int]  # theme.pngfilter.unfilter: -1, or a bad row
+
+
 BUILD_TIMEOUT = 600  # s; generous: a first build takes seconds (measured: benchmarks/README.md)
 
-_loaded: dict[str, object] = {}
-_names: dict[tuple, str | None] = {}  # module_name() per tuple(SOURCES)
+_loaded: dict[str, Kernels] = {}
+_names: dict[tuple[Path, ...], str | None] = {}  # module_name() per tuple(SOURCES)
 _lock = threading.Lock()  # two decoder threads may ask for the module at once
 
 
@@ -88,7 +99,7 @@ def _file(folder: Path, name: str) -> Path:
     return folder / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
 
 
-def load() -> object | None:
+def load() -> Kernels | None:
     """The compiled module if one matching the current sources is cached, else None."""
     name = module_name()
     if name is None:
@@ -106,17 +117,20 @@ def load() -> object | None:
     return None
 
 
-def _import(name: str, path: Path):
+def _import(name: str, path: Path) -> Kernels | None:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        return None
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except (ImportError, OSError):
         return None  # e.g. truncated by a full disk: the next build replaces it
-    return module if all(hasattr(module, name) for name in EXPORTS) else None
+    # built from EXPORTS with their signatures: every name there is one of Kernels'
+    return cast(Kernels, module) if all(hasattr(module, name) for name in EXPORTS) else None
 
 
-def get() -> object | None:
+def get() -> Kernels | None:
     """The compiled module: cached, else built now (once per source version), else None;
     callers then use the JIT or numpy, all bit-identical (tests/unit/test_diff_parity.py).
 
@@ -207,13 +221,12 @@ def _compile(name: str, out_dir: str) -> None:
 
     numba.pycc is deprecated upstream: once it is gone this fails, get() returns None
     and the JIT (with its on-disk cache) takes over."""
-    import warnings
-
     import importlib
+    import warnings
 
     import numba.core.compiler
     import numba.pycc.compiler
-    from numba.pycc import CC
+    from numba.pycc.cc import CC
 
     warnings.simplefilter("ignore")  # pycc's pending-deprecation notice
 
@@ -221,11 +234,12 @@ def _compile(name: str, out_dir: str) -> None:
         """Flags for pycc's Python wrapper: release the GIL as jit.py's nogil=True does,
         so kernel.run's two band threads, and two PNG decodes, run on two cores."""
 
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.release_gil = True
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]  # numba's Flags: unannotated
+            self.release_gil = True  # type: ignore[assignment]  # an Option descriptor mypy cannot see through
 
-    numba.pycc.compiler.Flags = _NoGilFlags  # read by pycc when it compiles the exports
+    # read by pycc when it compiles the exports (pycc.compiler imports it from numba.core.compiler)
+    numba.pycc.compiler.Flags = _NoGilFlags  # type: ignore[attr-defined]
     cc = CC(name)
     cc.output_dir = out_dir
     cc.verbose = False

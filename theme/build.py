@@ -10,11 +10,16 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from types import TracebackType
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping
 
 import sass
+
+if TYPE_CHECKING:
+    import watchfiles
 
 from .config import Config, key_position
 from .errors import BuildError
@@ -98,25 +103,21 @@ def compile_theme(cfg: Config, *, style: str | None = None,
 
 
 def _compile_libsass(cfg: Config, entry: Path, style: str, want_map: bool) -> tuple[str, str | None]:
-    build, outputs = cfg.build, cfg.build.outputs
-    kwargs: dict = {
-        "filename": str(entry),
-        "output_style": style,
-        "include_paths": [str(p) for p in load_paths(cfg)],
-    }
-    if want_map:
+    outputs = cfg.build.outputs
+    include = [str(p) for p in load_paths(cfg)]
+    output_style: Literal["expanded", "compressed"] = "compressed" if style == "compressed" else "expanded"  # STYLES
+    try:
+        if not want_map:
+            return sass.compile(filename=str(entry), output_style=output_style, include_paths=include), None
         # libsass writes `sources` relative to the map's folder; map the first
         # output here and rebase the JSON for the others (_rebase_map).
-        kwargs["source_map_filename"] = str(_map_path(outputs[0]))
-        kwargs["output_filename_hint"] = str(outputs[0])
-    try:
-        result = sass.compile(**kwargs)
+        return sass.compile(filename=str(entry), output_style=output_style, include_paths=include,
+                            source_map_filename=str(_map_path(outputs[0])), output_filename_hint=str(outputs[0]))
     except sass.CompileError as err:
         raise BuildError(_explain_compile_error(str(err), cfg)) from None
     except (OSError, UnicodeError) as err:  # the entry vanished or is not UTF-8
         raise BuildError(f"{display_path(entry)}:1:1: cannot read: {err}; "
                          "check the file is readable UTF-8 text") from None
-    return result if want_map else (result, None)
 
 
 def build(cfg: Config, *, style: str | None = None, source_map: bool | None = None,
@@ -152,7 +153,7 @@ def check(cfg: Config, *, style: str | None = None, source_map: bool | None = No
 
 
 def watch(cfg: Config, *, report: Callable[[BuildResult | BuildError], None],
-          stop_event=None, ready: Callable[[], None] | None = None, style: str | None = None,
+          stop_event: threading.Event | None = None, ready: Callable[[], None] | None = None, style: str | None = None,
           source_map: bool | None = None, debounce_ms: int = 200, compiler: str | None = None) -> None:
     """Build now, then again after every change to an SCSS file, until `stop_event` is set.
 
@@ -302,7 +303,7 @@ def _libsass_words(message: str, path: Path, line: int, col: int) -> str:
 
 def _dart_warnings(stderr: str) -> tuple[str, ...]:
     """Each distinct warning once, with where it first happened and how often."""
-    seen: dict[str, list] = {}
+    seen: dict[str, tuple[str, int]] = {}  # warning -> (where first, how often)
     matches = list(_DART_WARNING.finditer(stderr))
     for i, m in enumerate(matches):
         head = m.group(0).strip()
@@ -311,8 +312,8 @@ def _dart_warnings(stderr: str) -> tuple[str, ...]:
         block = stderr[m.end():matches[i + 1].start() if i + 1 < len(matches) else len(stderr)]
         trace = _DART_TRACE.search(block)
         where = f"{display_path(Path(trace['path']))}:{trace['line']}:{trace['col']}: " if trace else ""
-        entry = seen.setdefault(head, [where, 0])
-        entry[1] += 1
+        first, n = seen.get(head, (where, 0))
+        seen[head] = (first, n + 1)
     return tuple(f"{where}dart-sass: {head}" + (f" ({n}x)" if n > 1 else "")
                  for head, (where, n) in seen.items())
 
@@ -371,9 +372,14 @@ def _write_all(files: Mapping[Path, bytes], old: Mapping[Path, bytes | None], cf
     current: Path | None = None
     renamed: list[Path] = []
 
-    def marker(path: Path):
+    def marker(path: Path) -> Callable[[type[BaseException] | None, BaseException | None, TracebackType | None], None]:
         # Runs right after that file's rename (the stack unwinds last-in first-out).
-        return lambda exc_type, exc, tb: renamed.append(path) if exc_type is None else None
+        def renamed_if_done(exc_type: type[BaseException] | None, exc: BaseException | None,
+                            tb: TracebackType | None) -> None:
+            if exc_type is None:
+                renamed.append(path)
+
+        return renamed_if_done
 
     try:
         with contextlib.ExitStack() as stack:
@@ -399,11 +405,12 @@ def _write_all(files: Mapping[Path, bytes], old: Mapping[Path, bytes | None], cf
 
 def _restore(paths: Iterable[Path], old: Mapping[Path, bytes | None]) -> None:
     for path in paths:
-        if old.get(path) is None:
+        data = old.get(path)
+        if data is None:
             with contextlib.suppress(OSError):
                 os.unlink(path)
         else:
-            atomic_write_bytes(path, old[path])
+            atomic_write_bytes(path, data)
 
 
 # ------------------------------------------------------------------ errors
@@ -450,7 +457,8 @@ def _advice(message: str, cfg: Config) -> str:
         name = undefined["name"]
         hint = closest_name(name, defined_variables(_sass_folders(cfg)))
         did_you_mean = f" (did you mean ${hint}?)" if hint else ""
-        return f"undefined variable ${name}{did_you_mean}; define it (tokens go before the theme imports) or fix the name"
+        return (f"undefined variable ${name}{did_you_mean}; "
+                "define it (tokens go before the theme imports) or fix the name")
     missing = re.match(r"File to import not found or unreadable: (?P<name>.*?)\.?$", message)
     if missing:
         return (f'cannot find the import "{missing["name"]}"; check the name (partials are '
@@ -538,7 +546,7 @@ def _find_passed_through(text: str) -> tuple[int, str, str] | None:
     return min(hits) if hits else None
 
 
-def _blank(pattern: re.Pattern, text: str) -> str:
+def _blank(pattern: re.Pattern[str], text: str) -> str:
     """Replace matches by spaces of the same length (newlines kept) so offsets stay true."""
     return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
@@ -559,6 +567,6 @@ def _find_in_sources(snippet: str, folders: Iterable[Path]) -> str | None:
     return None
 
 
-def _is_sass_source(change, path: str) -> bool:
+def _is_sass_source(change: watchfiles.Change, path: str) -> bool:
     """watchfiles filter: react to Sass/CSS sources only, not editor swap files."""
     return path.endswith((".scss", ".sass", ".css"))

@@ -341,9 +341,9 @@ class _Reader:
         value = t.get(key, default)
         if value not in allowed:
             raise self.error(key, f"{key} must be one of {', '.join(allowed)}; got {value!r}")
-        return value
+        return str(value)
 
-    def choices(self, t, key, allowed, default):
+    def choices(self, t: Mapping[str, Any], key: str, allowed: tuple[str, ...], default: list[str]) -> list[str]:
         values = self.strings(t, key, default)
         for value in values:
             if value not in allowed:

@@ -10,6 +10,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import tinycss2.color3
 import tinycss2.color4
@@ -82,7 +83,7 @@ def composite(top: tuple[float, float, float, float], under: tuple[float, float,
               ) -> tuple[float, float, float]:
     """Source-over alpha compositing of `top` (RGBA) on an opaque colour: what the eye gets."""
     r, g, b, a = top
-    return tuple(a * c + (1 - a) * u for c, u in zip((r, g, b), under))  # type: ignore[return-value]
+    return tuple(a * c + (1 - a) * u for c, u in zip((r, g, b), under, strict=True))  # type: ignore[return-value]
 
 
 def parse_colour(value: str) -> tuple[float, float, float, float] | None:
@@ -129,8 +130,10 @@ def load_pairs(text: str, path: Path) -> list[Pair]:
     return pairs
 
 
-def _pair(item: dict, line: int, text: str, where: str) -> Pair:
-    at = lambda key: _key_position(text, line, key, where)  # noqa: E731
+def _pair(item: dict[str, Any], line: int, text: str, where: str) -> Pair:
+    def at(key: str) -> str:
+        return _key_position(text, line, key, where)
+
     for key in item:
         if key not in _PAIR_KEYS:
             raise ContrastError(f"{at(key)}: unknown key {key!r}; known keys: {', '.join(sorted(_PAIR_KEYS))}")

@@ -6,6 +6,12 @@ to do. Callers print `str(err)` and nothing else, so never rely on a traceback t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
 
 class ThemeError(Exception):
     """Base class. `exit_code` is what the CLI returns for it."""
@@ -39,7 +45,7 @@ class RenderError(CaptureError):
     whole. That variant fails (its items, never a baseline); the other variants go on.
     `images`: name -> RGBA array that shows why (a blank band), for the artefacts."""
 
-    def __init__(self, message: str, *, kind: str = "render", images: dict | None = None):
+    def __init__(self, message: str, *, kind: str = "render", images: Mapping[str, np.ndarray] | None = None):
         super().__init__(message)
         self.kind = kind
         self.images = dict(images or {})

@@ -12,7 +12,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterator, BinaryIO
+from typing import BinaryIO, Iterator
 
 
 @contextlib.contextmanager

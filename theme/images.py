@@ -12,11 +12,15 @@ import re
 import struct
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import ImageError, LfsPointerError
 from .fsutil import atomic_open
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # What a checkout without Git LFS leaves in place of a tracked file (git-lfs spec v1).
@@ -27,7 +31,7 @@ MAX_PIXELS = 1 << 30
 PIXEL_ROWS = 2048  # rows hashed at a time: no full-size temporary for a strided view
 
 
-def pixels_hasher(shape: tuple[int, ...]):
+def pixels_hasher(shape: tuple[int, ...]) -> "_Hash":
     """A sha256 seeded with an image's height and width; feed it the RGBA rows in order
     to get pixels_sha256 of the whole image (a page is hashed band by band as it is written)."""
     return hashlib.sha256(f"{shape[0]}x{shape[1]}:".encode())
@@ -39,18 +43,18 @@ def pixels_sha256(image: np.ndarray) -> str:
     h = pixels_hasher(image.shape)
     for y in range(0, image.shape[0], PIXEL_ROWS):
         h.update(np.ascontiguousarray(image[y:y + PIXEL_ROWS]).data)
-    return h.hexdigest()
+    return str(h.hexdigest())
 
 
-def pillow():
-    """PIL.Image, imported on first use: `theme diff` decodes with imagecodecs and
-    needs Pillow only to write, so it imports it while the decoder runs."""
+def load_pillow() -> None:
+    """Pillow imported on first use (`theme diff` decodes with imagecodecs and needs
+    Pillow only to write, so it imports it while the decoder runs), with its limit
+    raised: callers then `from PIL import Image`."""
     from PIL import Image
 
     # Pillow refuses images above ~179 MP by default ("decompression bomb"); a
     # long article's page is ~160 MP, so allow up to 1 gigapixel.
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
-    return Image
 
 
 def read_png(path: Path | str) -> np.ndarray:
@@ -85,7 +89,9 @@ def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = N
     fast = _fast_decode(data, out)
     if fast is not None:
         return fast
-    Image = pillow()
+    load_pillow()
+    from PIL import Image
+
     try:
         with Image.open(io.BytesIO(data)) as im:
             im.load()
@@ -136,18 +142,20 @@ def _fast_decode(data: bytes, out: np.ndarray | None = None) -> np.ndarray | Non
     if not _plain_8bit_colour(data):
         return None  # grey, palette, 16-bit, tRNS: Pillow's conversions define the RGBA we want
     try:
-        import imagecodecs
+        import imagecodecs  # noqa: F401  (whether it imports; the decoders take it from sys.modules)
     except ImportError:
         return None
-    arr = _inflate_and_unfilter(data, imagecodecs, out)
-    return arr if arr is not None else _spng(data, imagecodecs)
+    arr = _inflate_and_unfilter(data, out)
+    return arr if arr is not None else _spng(data)
 
 
-def _inflate_and_unfilter(data: bytes, imagecodecs, out: np.ndarray | None = None) -> np.ndarray | None:
+def _inflate_and_unfilter(data: bytes, out: np.ndarray | None = None) -> np.ndarray | None:
     """Chunks parsed here, IDAT inflated by libdeflate into the output buffer, the
     filters undone and RGB widened to RGBA in place by the compiled kernel
     (theme/pngfilter.py): (H, W, 4), or None for anything unusual (interlaced, a
     bad CRC, a short stream), which the slower decoders then decode or name as broken."""
+    import imagecodecs
+
     from . import aot
 
     kernels = aot.load()  # only a cached module: building one is the diff's business
@@ -171,7 +179,8 @@ def _inflate_and_unfilter(data: bytes, imagecodecs, out: np.ndarray | None = Non
         buf = np.empty(room, np.uint8)
     stream = b"".join(body for kind, body in chunks if kind == b"IDAT")
     try:
-        got = imagecodecs.deflate_decode(stream, out=buf[:filtered])
+        # into the page's own buffer: any writable buffer will do; the stub names bytearray
+        got = imagecodecs.deflate_decode(stream, out=buf[:filtered])  # type: ignore[arg-type]
     except Exception:  # noqa: BLE001 - a corrupt stream: the next decoder names it
         return None
     if len(got) != filtered or kernels.unfilter(buf, height, width, channels) != -1:
@@ -182,7 +191,8 @@ def _inflate_and_unfilter(data: bytes, imagecodecs, out: np.ndarray | None = Non
 def _chunks(data: bytes) -> list[tuple[bytes, memoryview]] | None:
     """[(type, body)] up to IEND, each CRC checked as Pillow does; None if any is
     truncated or fails its CRC."""
-    view, pos, out = memoryview(data), len(PNG_SIGNATURE), []
+    view, pos = memoryview(data), len(PNG_SIGNATURE)
+    out: list[tuple[bytes, memoryview]] = []
     while pos + 12 <= len(data):
         length, kind = struct.unpack_from(">I4s", data, pos)
         end = pos + 8 + length
@@ -198,8 +208,10 @@ def _chunks(data: bytes) -> list[tuple[bytes, memoryview]] | None:
     return None  # no IEND: truncated
 
 
-def _spng(data: bytes, imagecodecs) -> np.ndarray | None:
+def _spng(data: bytes) -> np.ndarray | None:
     """(H, W, 4) RGBA by libspng, or None."""
+    import imagecodecs
+
     try:
         # libspng, not libpng (png_decode): png_decode holds the GIL, so two images
         # "in parallel" take as long as in turn (measured: benchmarks/README.md).
@@ -238,7 +250,9 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
         fast = _encode_fast(array, palette)
         if fast is not None:
             return fast
-    Image = pillow()
+    load_pillow()
+    from PIL import Image
+
     if palette is not None:
         im = Image.frombuffer("P", (array.shape[1], array.shape[0]), array, "raw", "P", 0, 1)
         pal = np.asarray(palette, np.uint8).reshape(-1, 4)
@@ -281,7 +295,9 @@ def _encode_fast(array: np.ndarray, palette: np.ndarray | None) -> bytes | None:
         colour, extra = (6 if array.shape[2] == 4 else 2), []
     header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
     chunks = [(b"IHDR", header), *extra,
-              (b"IDAT", bytes(imagecodecs.zlibng_encode(lines, level=1))), (b"IEND", b"")]
+              # any buffer will do; the stub names bytes only
+              (b"IDAT", bytes(imagecodecs.zlibng_encode(lines, level=1))),  # type: ignore[arg-type]
+              (b"IEND", b"")]
     out = [PNG_SIGNATURE]
     for kind, body in chunks:
         out += [struct.pack(">I", len(body)), kind, body,

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from .errors import ThemeError
 
@@ -111,8 +111,9 @@ def _ensure_fonts(log: Callable[[str], None]) -> Step:
 def _ensure_git_lfs(log: Callable[[str], None]) -> Step:
     """Baselines kept under Git LFS (`theme init --lfs`) arrive as pointer files without it.
     Not a reason to fail: rendering and checking work without it."""
-    if shutil.which("git-lfs"):
-        return Step("git-lfs", "found " + shutil.which("git-lfs"))
+    found = shutil.which("git-lfs")
+    if found:
+        return Step("git-lfs", "found " + found)
     try:
         _apt_install(APT_LFS, log)
     except SetupError as err:
@@ -147,7 +148,7 @@ def _root_prefix(command: list[str]) -> list[str]:
     raise SetupError(f"installing needs root: run `sudo {' '.join(command)}` and then theme setup again")
 
 
-def _run(command: list[str], env: dict, log: Callable[[str], None]) -> None:
+def _run(command: list[str], env: Mapping[str, str], log: Callable[[str], None]) -> None:
     log("theme setup: " + " ".join(command))
     done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:

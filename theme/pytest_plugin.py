@@ -9,15 +9,31 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import platform
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
 from . import __version__
 from .config import Config, Tolerance
 from .errors import ThemeError
-from .suite import Options, VisualRun, balance, parse_shard
+from .status import Status
+from .suite import Options, VisualRun
+
+if TYPE_CHECKING:  # numpy and Playwright load only for visual checks
+    from collections.abc import Callable, Sequence
+
+    import numpy as np
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+    from playwright.sync_api import Locator, Page
+
+    from .capture.model import Capture, Failure, JsonObject, Region
+    from .capture.naming import Variant
+    from .check.pipeline import Checked
+
+    # What assert_snapshot takes: an RGBA array, or a page or element Playwright can screenshot.
+    Snapshotable = np.ndarray | Page | Locator
 
 STATUS_PROP = "theme_status"
 RESULT_PROP = "theme_result"
@@ -47,7 +63,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--visual-only", action="store_true", default=False,
                     help="run only the [tool.theme.visual] checks")
     group.addoption("--visual-shard", metavar="i/n", default=None,
-                    help="run shard i of n of the visual checks, balanced by image area (merge with theme report merge)")
+                    help="run shard i of n of the visual checks, balanced by image area "
+                         "(merge with theme report merge)")
     group.addoption("--visual", action="store_true", default=False,
                     help="collect the [tool.theme.visual] checks even when test paths are given")
     group.addoption("--no-visual", action="store_true", default=False,
@@ -88,7 +105,7 @@ def _wants_visual(config: pytest.Config) -> bool:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Append one item per page variant x (page image + each region) before -k/--lf filter them.
 
     The regions are those the capture finds; with --collect-only nothing is rendered:
@@ -116,7 +133,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         visual_run.close_browser()  # every variant is on disk now; tests that drive their own Playwright may run
 
 
-def _collected(session: pytest.Session, collector: "VariantCollector") -> list:
+def _collected(session: pytest.Session, collector: "VariantCollector") -> list[VisualItem]:
     """The collector's items, reported like any collected node, so that pytest's
     "collected N items" counts them (they are made after pytest's own collection)."""
     items = collector.collect()
@@ -124,18 +141,20 @@ def _collected(session: pytest.Session, collector: "VariantCollector") -> list:
     return items
 
 
-def _count(session: pytest.Session, node, items: list) -> None:
-    report = pytest.CollectReport(node.nodeid, "passed", None, items)
+def _count(session: pytest.Session, node: pytest.Collector | pytest.Item, items: Sequence[pytest.Item]) -> None:
+    result: list[pytest.Item | pytest.Collector] = list(items)
+    report = pytest.CollectReport(node.nodeid, "passed", None, result)
     session.ihook.pytest_collectreport(report=report)
 
 
-def _collector(session: pytest.Session, variant, shot) -> "VariantCollector":
+def _collector(session: pytest.Session, variant: Variant, shot: Capture | Failure | None) -> "VariantCollector":
     name = f"{variant.page_name}[{variant.id}]"
-    return VariantCollector.from_parent(session, name=name, path=_run(session.config).project.source,
+    project, _ = _run(session.config).configured()
+    return VariantCollector.from_parent(session, name=name, path=project.source,
                                         nodeid=name, variant=variant, shot=shot)
 
 
-def pytest_deselected(items: list) -> None:
+def pytest_deselected(items: list[pytest.Item]) -> None:
     for item in items:
         _run(item.config).mark_partial("deselected items")
 
@@ -155,20 +174,23 @@ class VariantCollector(pytest.Collector):
     `shot` is the variant's capture (theme.capture.Capture, pixels memory-mapped),
     or None under --collect-only: then the items come from the manifest."""
 
-    def __init__(self, *, variant, shot, **kwargs):
+    # **kwargs: pytest's node arguments (name, nodeid, path), as from_parent passes them
+    def __init__(self, *, variant: Variant, shot: Capture | Failure | None, **kwargs: Any):
         super().__init__(**kwargs)
         self.variant, self.shot = variant, shot
 
-    def collect(self):
-        from .check import pipeline
+    def collect(self) -> list[VisualItem]:
         from .capture.model import Failure
+        from .check import pipeline
 
         visual_run = _run(self.config)
+        _, visual = visual_run.configured()
         folder = self.variant.folder.as_posix()
+        items: list[VisualItem]
         if isinstance(self.shot, Failure):
             # One item fails for the variant, named like its page check; its baselines
             # are left alone (not checked, not unused, never written).
-            full = visual_run.visual.full_page
+            full = visual.full_page
             items = [FailedRenderItem.from_parent(self, name="page" if full else "render",
                                                   key=f"{folder}/{'page.png' if full else 'render'}",
                                                   failure=self.shot)]
@@ -181,7 +203,7 @@ class VariantCollector(pytest.Collector):
             items = [VisualItem.from_parent(
                 self, name="page" if region is None else f"{region.key}/{region.name}",
                 key=f"{folder}/{'page.png' if region is None else region.path.as_posix()}", region=region)
-                for region in pipeline.checks_of(self.shot, visual_run.visual)]
+                for region in pipeline.checks_of(self.shot, visual)]
         for item in items:
             item.add_marker("visual")
         return items
@@ -190,17 +212,18 @@ class VariantCollector(pytest.Collector):
 class VisualSetupItem(pytest.Item):
     """Stands for the visual checks when they could not even be collected (no browser, bad page)."""
 
-    def __init__(self, *, error: str, **kwargs):
+    def __init__(self, *, error: str, **kwargs: Any):
         super().__init__(**kwargs)
         self.error = error
 
     def runtest(self) -> None:
         raise VisualMismatch(f"visual checks could not start: {self.error}")
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         return str(excinfo.value)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         return self.path, None, self.name
 
 
@@ -209,25 +232,30 @@ class VisualMismatch(AssertionError):
 
 
 class VisualItem(pytest.Item):
-    def __init__(self, *, key: str, region, **kwargs):
+    def __init__(self, *, key: str, region: Region | None, **kwargs: Any):
         super().__init__(**kwargs)
         self.key = key
         self.region = region
         self.user_properties.append((KEY_PROP, key))
 
     def runtest(self) -> None:
+        from .capture.model import Capture
         from .check import pipeline
 
-        visual_run, shot = _run(self.config), self.parent.shot
-        ctx = dataclasses.replace(visual_run.ctx, fingerprint=shot.fingerprint)
-        _record(self, pipeline.check_image(ctx, visual_run.visual, shot, self.region))
+        visual_run, collector = _run(self.config), self.parent
+        if not isinstance(collector, VariantCollector) or not isinstance(collector.shot, Capture):
+            raise VisualMismatch(f"{self.key}: not captured (collected with --collect-only)")
+        shot = collector.shot
+        ctx = dataclasses.replace(visual_run.context(shot.fingerprint), fingerprint=shot.fingerprint)
+        _record(self, pipeline.check_image(ctx, visual_run.configured()[1], shot, self.region))
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, VisualMismatch):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         return self.path, None, self.nodeid
 
 
@@ -235,25 +263,26 @@ class FailedRenderItem(VisualItem):
     """A variant whose render could not be trusted or taken (theme.capture.Failure): it
     fails with the one-line reason, and the report shows the image that says why."""
 
-    def __init__(self, *, failure, **kwargs):
+    def __init__(self, *, failure: Failure, **kwargs: Any):
         super().__init__(region=None, **kwargs)
         self.failure = failure
 
     def runtest(self) -> None:
         from .check.entry import Entry
-        from .status import Status
 
         v = self.failure.variant
-        # "band", not "actual": what shows why is never a candidate baseline (theme accept)
-        images = {"band": path for path in self.failure.images.values()}
-        entry = Entry(key=self.key, status=Status.FAILED.value, message=self.failure.message, page=v.page_name,
+        # "band", not "actual": what shows why is never a candidate baseline (theme accept).
+        # The report shows one band per entry: a failure has one image (NotWhole's blank band).
+        names = sorted(self.failure.saved)
+        images = {"band": self.failure.saved[names[0]]} if names else {}
+        entry = Entry(key=self.key, status=Status.FAILED, message=self.failure.message, page=v.page_name,
                       viewport=v.viewport, scheme=v.scheme, images=images)
         self.user_properties.append((STATUS_PROP, Status.FAILED.value))
         self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
         raise VisualMismatch(self.failure.message)
 
 
-def _record(item: pytest.Item, checked) -> None:
+def _record(item: pytest.Item, checked: Checked) -> None:
     """Put the outcome on the report (it crosses xdist), then fail the item if it failed."""
     result, entry = checked.result, checked.entry
     item.user_properties.append((STATUS_PROP, result.status.value))
@@ -268,7 +297,7 @@ def _record(item: pytest.Item, checked) -> None:
 
 
 @pytest.fixture
-def assert_snapshot(request: pytest.FixtureRequest):
+def assert_snapshot(request: pytest.FixtureRequest) -> Callable[..., None]:
     """`assert_snapshot(image_or_page_or_locator, name, **tolerances)` in a hand-written test.
 
     `name` is a path under the snapshots folder (".png" added when missing), e.g.
@@ -277,7 +306,7 @@ def assert_snapshot(request: pytest.FixtureRequest):
     """
     visual_run = _run(request.config)
 
-    def assert_snapshot(target: Any, name: str, **tolerances: Any) -> None:
+    def assert_snapshot(target: Snapshotable, name: str, **tolerances: float) -> None:
         import numpy as np
 
         image, fingerprint = _image_of(target)
@@ -289,9 +318,9 @@ def assert_snapshot(request: pytest.FixtureRequest):
         except TypeError:
             raise TypeError(f"assert_snapshot: unknown tolerance in {sorted(tolerances)}; "
                             f"known: {sorted(vars(base))}") from None
-        from .check.verdict import check
         from .check.entry import Entry
         from .check.pipeline import Checked
+        from .check.verdict import check
 
         result = check(ctx, key, np.ascontiguousarray(image), tolerance)
         _record(request.node, Checked(result, Entry.from_check(result)))
@@ -299,9 +328,10 @@ def assert_snapshot(request: pytest.FixtureRequest):
     return assert_snapshot
 
 
-def _image_of(target: Any):
+def _image_of(target: Snapshotable) -> tuple[np.ndarray, JsonObject]:
     """An RGBA array and the environment it was made in, from an array, a Page or a Locator."""
     import numpy as np
+    from playwright.sync_api import Locator
 
     if isinstance(target, np.ndarray):
         if target.ndim != 3 or target.shape[2] != 4 or target.dtype != np.uint8:
@@ -310,14 +340,15 @@ def _image_of(target: Any):
         return target, _plain_fingerprint()
     from . import capture
 
-    page = target if hasattr(target, "goto") else target.page
+    page = target.page if isinstance(target, Locator) else target
     browser = page.context.browser
-    fingerprint = {**_plain_fingerprint(),
-                   "browser": {"name": browser.browser_type.name, "version": browser.version}}
+    fingerprint = {**_plain_fingerprint()}
+    if browser is not None:
+        fingerprint["browser"] = {"name": browser.browser_type.name, "version": browser.version}
     return capture.screenshot(target), fingerprint
 
 
-def _plain_fingerprint() -> dict[str, Any]:
+def _plain_fingerprint() -> JsonObject:
     """An in-memory image has no browser; record only what made it."""
     return {"platform": {"system": platform.system(), "machine": platform.machine()},
             "theme_version": __version__}
@@ -337,8 +368,9 @@ class _Results:
         props = dict(report.user_properties)
         if report.when != "call" or STATUS_PROP not in props:
             return
-        entry = json.loads(props[RESULT_PROP]) if RESULT_PROP in props else {}
-        self.visual_run.record(entry.get("key") or props.get(KEY_PROP) or report.nodeid, props[STATUS_PROP], entry)
+        entry = json.loads(str(props[RESULT_PROP])) if RESULT_PROP in props else {}
+        key = entry.get("key") or props.get(KEY_PROP) or report.nodeid
+        self.visual_run.record(str(key), str(props[STATUS_PROP]), entry)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -351,15 +383,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+class _Worker(Protocol):
+    """What the xdist controller's hook reads of a finished worker (xdist's WorkerController;
+    `workeroutput` is there once the worker sent it)."""
+
+    config: pytest.Config
+
+
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error) -> None:
+def pytest_testnodedown(node: _Worker, error: object) -> None:
     """xdist controller: gather what each worker collected."""
     out = getattr(node, "workeroutput", {}).get("theme")
     if out is not None:
         _run(node.config).merge(out)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     lines = _run(config).summary()
     if lines:
         terminalreporter.section("theme snapshots", sep="-")
@@ -367,5 +406,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         terminalreporter.write_line(line, **colour)
 
 
-# balance and parse_shard live in theme.suite; they stay importable from here.
-__all__ = ["VariantCollector", "VisualItem", "VisualMismatch", "assert_snapshot", "balance", "parse_shard"]
+__all__ = ["VariantCollector", "VisualItem", "VisualMismatch", "assert_snapshot"]

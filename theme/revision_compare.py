@@ -16,19 +16,22 @@ import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 from . import build as build_mod
 from . import config as config_mod
-from .check.entry import Entry
-from .review import report
 from .check import pipeline
+from .check.entry import Entry
 from .config import Config, VisualConfig
 from .errors import ConfigError, ThemeError
+from .review import report
+
+if TYPE_CHECKING:  # Playwright and numpy load when the captures start
+    from .capture.model import Capture, JsonObject
+    from .check.expected import ExpectedImages
 
 Progress = Callable[[str], None]
 WORKING_TREE = "working tree"
-DIFFERENT = ("failed", "added", "removed")
 
 # No prompt for credentials, no index refresh written behind the user's back.
 _QUIET_GIT = {"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
@@ -48,7 +51,7 @@ class Revision:
         """How messages name a file of this side: git's own `REF:path` notation."""
         return "" if self.ref == WORKING_TREE else f"{self.ref}:"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"ref": self.ref, "commit": self.commit, "tree": self.tree}
 
 
@@ -73,7 +76,7 @@ class Outcome:
 
     @property
     def differs(self) -> bool:
-        return any(e.status in DIFFERENT for e in self.report.entries)
+        return any(e.status.differs for e in self.report.entries)
 
 
 # ---------------------------------------------------------------- git
@@ -170,7 +173,7 @@ def compare_revisions(cfg: Config, base: str, head: str | None = None, *, out: P
         scratch = Path(tmp)
         revs = _resolve(git, base, head, scratch)
         with _checkouts(git, revs, scratch) as paths:
-            sides = [_prepare(rev, path, rel, say) for rev, path in zip(revs, paths)]
+            sides = [_prepare(rev, path, rel, say) for rev, path in zip(revs, paths, strict=True)]
             rep = _capture_and_compare(sides[0], sides[1], scratch / "images", browser, say)
         index = report.write(out, rep)  # copies the images out of the temporary folder
     written = report.from_json((index.parent / "report.json").read_text(encoding="utf-8"))
@@ -290,7 +293,7 @@ def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | N
     expected = CapturedImages(base_shots)
     ctx = CheckContext.against_revision(expected, scratch / "images", {})
     entries: list[Entry] = []
-    environment: dict = {}
+    environment: JsonObject = {}
     for shot in _captures(head, scratch / "head", browser, say, expected):
         environment = environment or dict(shot.fingerprint)
         entries += [pipeline.check_image(ctx, head.visual, shot, region).entry
@@ -298,14 +301,16 @@ def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | N
     seen = {e.key for e in entries}
     for key in expected.keys():  # images only the base has
         if key not in seen:
-            shot, region = expected.where(key)
-            entries.append(Entry.from_check(removed(ctx, key), shot.variant, region))
+            base_shot, region = expected.where(key)
+            variant = base_shot.variant if base_shot is not None else None
+            entries.append(Entry.from_check(removed(ctx, key), variant, region))
     environment["revisions"] = {"base": base.revision.to_json(), "head": head.revision.to_json()}
     pages = sorted({e.page for e in entries})
     return report.Report(tuple(entries), environment, None, tuple(sorted(seen)), tuple(pages))
 
 
-def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, expected=None) -> Iterator:
+def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress,
+              expected: ExpectedImages | None = None) -> Iterator[Capture]:
     """Every variant of one side, in one Session (theme.check.pipeline: overlapped, spilled to disk; with
     `expected`, regions that only sit at another sub-pixel phase are re-rendered at its phase).
 
@@ -314,9 +319,14 @@ def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress, ex
     from .capture import open_session, variants
 
     rev = side.revision
-    tagged = lambda msg: say(f"{rev.role} {msg}")  # noqa: E731
-    with _relabelled(side.checkout, rev), open_session(side.visual, browser=browser, source=side.config.source) as session:
-        for shot in pipeline.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged):
+
+    def tagged(msg: str) -> None:
+        say(f"{rev.role} {msg}")
+
+    with (_relabelled(side.checkout, rev),
+          open_session(side.visual, browser=browser, source=side.config.source) as session):
+        shots = pipeline.capture(session, variants(side.visual), spill_to=spill_to, expected=expected, progress=tagged)
+        for shot in shots:
             for url in shot.aborted:
                 tagged(f"{shot.variant.folder}: aborted {url}")
             yield shot

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 
 
 class Status(enum.StrEnum):
@@ -28,4 +29,17 @@ DIFFERS = frozenset({Status.FAILED, Status.ADDED, Status.REMOVED, Status.UNUSED}
 REVIEW = (Status.FAILED, Status.ADDED, Status.REMOVED, Status.CREATED, Status.UPDATED)
 ORDER = (*REVIEW, Status.UNUSED, Status.PRUNED, Status.MATCHED)
 
-__all__ = ["DIFFERS", "ORDER", "REVIEW", "Status"]
+
+
+def unused_baselines(baselines: Iterable[str], pages: Iterable[str], checked: Iterable[str],
+           unchecked: Iterable[str] = ()) -> list[str]:
+    """The one rule for UNUSED, for a run (theme.suite) and for merged shards (theme.review.report):
+    a baseline under a page the config owns that no check used. A variant whose render failed
+    (`unchecked`: its folder, e.g. "index/desktop-dark") was not checked, so its baselines are not
+    unused: they wait for a render that works."""
+    owned, used, failed = set(pages), set(checked), tuple(f"{f}/" for f in unchecked)
+    return sorted(k for k in baselines
+                  if k.split("/", 1)[0] in owned and k not in used and not k.startswith(failed))
+
+
+__all__ = ["DIFFERS", "ORDER", "REVIEW", "Status", "unused_baselines"]

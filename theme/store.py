@@ -25,6 +25,9 @@ from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 MANIFEST = "manifest.json"  # sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline
 _LOCK = ".manifest.lock"
 _FORMAT = 1
+# A baseline as it was: its file's bytes, its manifest entry, the environment that entry names
+# (each None when absent), as Store.snapshot() takes it and Store.restore() puts it back.
+Snapshot = tuple[bytes | None, dict[str, Any] | None, dict[str, Any] | None]
 
 def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of an environment fingerprint that change pixels, flattened for comparing.
@@ -45,6 +48,10 @@ def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
         "device_scale_factor": fp.get("device_scale_factor"),
         "flags": fp.get("launch_flags", fp.get("flags")),
         "fonts": fp.get("fonts"),
+        # A remote browser's fonts, as the pixels of a probe page (capture/session.py).
+        "system_fonts": fp.get("system_fonts"),
+        # Where the tiles' clips start can move a pixel (benchmarks/README.md).
+        "tile_height": fp.get("tile_height"),
     }
 
 
@@ -63,8 +70,12 @@ def check_key(key: str) -> PurePosixPath:
 
 
 def fingerprint_id(fingerprint: Mapping[str, Any]) -> str:
-    """A short stable id for an environment, used to share one record across baselines."""
-    blob = json.dumps(fingerprint, sort_keys=True, separators=(",", ":")).encode()
+    """A short stable id for an environment, used to share one record across baselines.
+
+    It hashes only what changes pixels (drift_view): two machines of the same kind that
+    differ in kernel release or Playwright's patch version give the same id, so accepting
+    a change on either rewrites only the entries of the images that changed."""
+    blob = json.dumps(drift_view(fingerprint), sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(blob).hexdigest()[:12]
 
 
@@ -93,7 +104,7 @@ def _differ(a: Any, b: Any) -> bool:
     nothing with it either way (its shadow root shows the code)."""
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return any(a[k] != b[k] for k in a.keys() & b.keys())
-    return a != b
+    return bool(a != b)
 
 
 def _short(value: Any) -> str:
@@ -171,8 +182,10 @@ class Store:
             atomic_write_bytes(path, data)
         height, width = image.shape[:2]
         with self.manifest() as m:
-            env = fingerprint_id(fingerprint)
-            m["environments"][env] = dict(fingerprint)
+            env = _environment_of(m, key, fingerprint) if unchanged else None
+            if env is None:
+                env = fingerprint_id(fingerprint)
+                m["environments"].setdefault(env, dict(fingerprint))
             entry = {"sha256": digest, "size": [width, height], "environment": env,
                      "pixels": _bind(digest, images.pixels_sha256(image))}
             if box is not None:
@@ -193,9 +206,9 @@ class Store:
                 return False
         except OSError:
             return False
-        return entry["pixels"] == _bind(entry["sha256"], pixels())
+        return bool(entry["pixels"] == _bind(entry["sha256"], pixels()))
 
-    def snapshot(self, key: str) -> tuple[bytes | None, dict | None, dict | None]:
+    def snapshot(self, key: str) -> Snapshot:
         """A baseline as it is now (file bytes, manifest entry, its environment), for restore()."""
         path = self.path(key)
         data = path.read_bytes() if path.is_file() else None
@@ -203,7 +216,7 @@ class Store:
         entry = m["baselines"].get(key)
         return data, entry, m["environments"].get(entry["environment"]) if entry else None
 
-    def restore(self, key: str, snap: tuple[bytes | None, dict | None, dict | None]) -> None:
+    def restore(self, key: str, snap: Snapshot) -> None:
         """Put a baseline back as snapshot() saw it (atomic; absent then means removed now)."""
         data, entry, env = snap
         path = self.path(key)
@@ -259,9 +272,14 @@ class Store:
             if key.startswith(prefix):
                 yield key[len(prefix):], entry
 
-    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
-        """Region path ("code/intro.png") -> the CSS box its baseline was captured at."""
-        return {path: tuple(entry["box"]) for path, entry in self._under(folder) if entry.get("box")}
+    def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
+        """Region path ("code/intro.png") -> the CSS box (x, y, w, h) its baseline was captured at."""
+        out = {}
+        for path, entry in self._under(folder):
+            if entry.get("box"):
+                x, y, w, h = entry["box"]
+                out[path] = (x, y, w, h)
+        return out
 
     def sizes(self, folder: str) -> dict[str, list[int]]:
         """"code/intro" -> [w, h] of each baseline in a variant's folder (what attribution compares)."""
@@ -285,6 +303,17 @@ class Store:
 
 def _empty_manifest() -> dict[str, Any]:
     return {"format": _FORMAT, "environments": {}, "baselines": {}}
+
+
+def _environment_of(m: Mapping[str, Any], key: str, fingerprint: Mapping[str, Any]) -> str | None:
+    """The environment id the manifest already gives `key`, when its record does not drift from
+    `fingerprint`: rewriting a baseline with the same bytes keeps its entry as it was, also one
+    recorded before ids hashed only what changes pixels."""
+    entry = m["baselines"].get(key)
+    recorded = m["environments"].get(entry["environment"]) if entry else None
+    if recorded is None or describe_drift(recorded, fingerprint) is not None:
+        return None
+    return str(entry["environment"])
 
 
 def _drop_unreferenced_environments(data: dict[str, Any]) -> None:

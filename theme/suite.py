@@ -10,12 +10,21 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import pytest
 
 from .config import Config, VisualConfig
-from .status import Status
+from .errors import ConfigError
+from .status import Status, unused_baselines
+
+if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
+    from .capture.model import Capture, Failure, JsonObject, Renderer
+    from .capture.naming import Variant
+    from .check.verdict import CheckContext
+
+# pytest's terminal writer's markup keywords (green=True, bold=True, …) for a summary line.
+Markup = dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -44,18 +53,18 @@ class VisualRun:
 
     def __init__(self, project: Config | None, root: Path, options: Options):
         self.project, self.root, self.options = project, root, options
-        self.ctx: Any = None  # theme.check.verdict.CheckContext, made on first use
-        self._session: Any = None  # theme.capture.Session, only while capturing
+        self.ctx: CheckContext | None = None  # made on first use
+        self._session: Renderer | None = None  # only while capturing
         self._cache: Path | None = None  # the session's spilled page images
         self.collected: set[str] = set()  # keys of the items left after deselection
         self.pages: set[str] = set()  # page folders the config owns
         # Why this run does not see every baseline (-k, a shard, …): unused detection is off.
         self.partial_reasons: set[str] = set()
         self.failed: dict[str, str] = {}  # variant folder -> why its render failed (not checked)
-        self.statuses: dict[str, str] = {}  # key -> status, from reports
-        self.entries: dict[str, dict] = {}  # key -> theme.check.entry.Entry fields
+        self.statuses: dict[str, Status] = {}  # key -> status, from reports
+        self.entries: dict[str, JsonObject] = {}  # key -> theme.check.entry.Entry fields, as report.json has them
         self.aborted: dict[str, list[str]] = {}  # variant id -> external URLs
-        self.environment: dict = {}  # a capture's fingerprint, fonts included
+        self.environment: JsonObject = {}  # a capture's fingerprint, fonts included
         self.report_path: Path | None = None
         self.notes: list[str] = []  # said at the end: what happened to browser endpoints
 
@@ -70,7 +79,14 @@ class VisualRun:
     def visual(self) -> VisualConfig | None:
         return self.project.visual if self.project else None
 
-    def context(self, fingerprint: dict):
+    def configured(self) -> tuple[Config, VisualConfig]:
+        """The project and its [tool.theme.visual] table: what collecting visual checks needs."""
+        if self.project is None or self.project.visual is None:
+            raise ConfigError(f"{self.root / 'pyproject.toml'}: no [tool.theme.visual] table; "
+                              "add one to collect visual checks (see README)")
+        return self.project, self.project.visual
+
+    def context(self, fingerprint: JsonObject) -> CheckContext:
         """The check context of this run (made once; numpy and Pillow load only now)."""
         from .check.verdict import CheckContext, Update
         from .store import Store
@@ -85,60 +101,64 @@ class VisualRun:
 
     # ------------------------------------------------------------ what to capture
 
-    def variants(self) -> list:
+    def variants(self) -> list[Variant]:
         """This machine's variants (all of them unless sharded); every page is owned either way."""
         from . import capture
 
-        every = capture.variants(self.visual)
+        every = capture.variants(self.configured()[1])
         self.pages.update(v.page_name for v in every)
         if not self.options.shard:
             return every
         i, n = parse_shard(self.options.shard)
         self.mark_partial(f"shard {i}/{n}")  # unused baselines are judged on the merged report only
-        return [v for v, shard in zip(every, balance(self._areas(every), n)) if shard == i - 1]
+        return [v for v, shard in zip(every, balance(self._areas(every), n), strict=True) if shard == i - 1]
 
-    def _areas(self, variants: list) -> list[float]:
+    def _areas(self, variants: list[Variant]) -> list[float]:
         """Each variant's page image area, from the manifest's record of its committed page.png
         (no rendering); a variant with no baseline yet counts as its viewport times the median
         page length."""
         from .store import Store
 
-        sizes = Store(self.visual.snapshots).read_manifest()["baselines"]
+        sizes = Store(self.configured()[1].snapshots).read_manifest()["baselines"]
         known = [sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants]
-        lengths = sorted(s[1] / max(v.height, 1) for v, s in zip(variants, known) if s) or [1.0]
+        lengths = sorted(s[1] / max(v.height, 1) for v, s in zip(variants, known, strict=True) if s) or [1.0]
         median = lengths[len(lengths) // 2]
-        return [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in zip(variants, known)]
+        return [float(s[0] * s[1]) if s else v.width * v.height * median for v, s in zip(variants, known, strict=True)]
 
     def listed(self, folder: str) -> list[str]:
         """A variant's baselines as the manifest lists them, page first (no browser needed)."""
         from .store import Store
 
-        rels = sorted(Store(self.visual.snapshots).sizes(folder))
-        page = ["page.png"] if "page" in rels and self.visual.full_page else []
+        visual = self.configured()[1]
+        rels = sorted(Store(visual.snapshots).sizes(folder))
+        page = ["page.png"] if "page" in rels and visual.full_page else []
         return page + [f"{r}.png" for r in rels if r != "page"]
 
-    def captures(self, variants: list) -> Iterator:
+    def captures(self, variants: list[Variant]) -> Iterator[Capture | Failure]:
         """Each variant captured once (theme.check.pipeline), pixels memory-mapped from this run's cache."""
         from . import capture
-        from .check import pipeline
         from .capture.model import Failure
+        from .check import pipeline
 
         if not variants:
             return
         from .store import Store
 
-        Store(self.visual.snapshots).check_lfs()  # one error before any browser starts
+        project, visual = self.configured()
+        Store(visual.snapshots).check_lfs()  # one error before any browser starts
         if self._session is None:
-            self._session = capture.open_session(self.visual, source=self.project.source).__enter__()
+            self._session = capture.open_session(visual, source=project.source).__enter__()
+        session = self._session
         if self._cache is None:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
-        ctx = self.context(dict(self._session.fingerprint))
+        ctx = self.context(dict(session.fingerprint))
         duplicates = pipeline.Duplicates()
-        for shot in pipeline.capture(self._session, variants, spill_to=self._cache, expected=ctx.expected, failures=True):
+        shots = pipeline.capture(session, variants, spill_to=self._cache, expected=ctx.expected, failures=True)
+        for shot in shots:
             self.notes += shot.notes
             if isinstance(shot, Failure):
                 self.failed[shot.variant.folder.as_posix()] = shot.message
-                yield dataclasses.replace(shot, images=self._save(shot))
+                yield dataclasses.replace(shot, images={}, saved=self._save(shot))
                 continue
             if (same := duplicates.see(shot)) is not None:
                 self.notes.append(same)
@@ -146,13 +166,13 @@ class VisualRun:
             if shot.aborted:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
             yield shot
-        self.notes += self._session.notes  # browser endpoints that refused or went away
+        self.notes += session.notes  # browser endpoints that refused or went away
 
-    def _save(self, failure) -> dict[str, str]:
+    def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
         from . import images
 
-        folder = self.visual.artifacts / failure.variant.folder
+        folder = self.configured()[1].artifacts / failure.variant.folder
         out = {}
         for name, pixels in sorted(failure.images.items()):
             path = folder / f"{name}.png"
@@ -174,17 +194,18 @@ class VisualRun:
 
     # ------------------------------------------------------------ outcomes
 
-    def record(self, key: str, status: str, entry: dict) -> None:
-        self.statuses[key] = status
+    def record(self, key: str, status: str, entry: JsonObject) -> None:
+        """A checked image's outcome, as a report carries it (across xdist: plain text)."""
+        self.statuses[key] = Status(status)
         if entry:
             self.entries[key] = entry
 
-    def worker_output(self) -> dict:
+    def worker_output(self) -> JsonObject:
         """What an xdist worker hands the controller, which decides about unused baselines."""
         return {"keys": sorted(self.collected), "pages": sorted(self.pages), "partial": sorted(self.partial_reasons),
                 "failed": self.failed, "aborted": self.aborted, "environment": self.environment, "notes": self.notes}
 
-    def merge(self, out: dict) -> None:
+    def merge(self, out: JsonObject) -> None:
         self.collected |= set(out["keys"])
         self.pages |= set(out["pages"])
         self.partial_reasons |= set(out["partial"])
@@ -197,14 +218,15 @@ class VisualRun:
         """Judge unused baselines (prune them when asked) and write the review folder;
         True when unused baselines fail the session."""
         unused = self._unused()
-        store = self.ctx.policy.baselines if self.ctx is not None else None
-        prune = bool(unused) and self.options.prune and store is not None and self.ctx.policy.creates() \
-            and self.ctx.policy.may_write()
-        if prune:
+        policy = self.ctx.policy if self.ctx is not None else None
+        store = policy.baselines if policy is not None else None
+        prune = (bool(unused) and self.options.prune and policy is not None and store is not None
+                 and policy.creates() and policy.may_write())
+        if prune and store is not None:
             store.delete(unused)
+        status = Status.PRUNED if prune else Status.UNUSED
         for key in unused:
-            self.record(key, Status.PRUNED if prune else Status.UNUSED,
-                        {"key": key, "status": str(Status.PRUNED if prune else Status.UNUSED)})
+            self.record(key, status, {"key": key, "status": status.value})
         self.report_path = self._write_report()
         return bool(unused) and not prune and not self.options.warn_unused
 
@@ -215,10 +237,7 @@ class VisualRun:
         from .store import Store
 
         store = (self.ctx.policy.baselines if self.ctx else None) or Store(self.visual.snapshots)
-        owned = {k for k in store.keys() if k.split("/", 1)[0] in self.pages}
-        # A variant whose render failed was not checked: its baselines are not unused.
-        unchecked = {k for k in owned if any(k.startswith(f + "/") for f in self.failed)}
-        return sorted(owned - self.collected - unchecked)
+        return unused_baselines(store.keys(), self.pages, self.collected, self.failed)
 
     def _write_report(self) -> Path | None:
         """The review folder, after every run that checked images: "154 matched" is a report
@@ -231,7 +250,7 @@ class VisualRun:
         drift = next((e.drift for e in entries if e.drift), None)
         env = self.environment or (dict(self.ctx.fingerprint) if self.ctx else {})
         rep = report.Report(entries, env, drift, collected=tuple(sorted(self.collected)),
-                            pages=tuple(sorted(self.pages)))
+                            pages=tuple(sorted(self.pages)), unchecked=tuple(sorted(self.failed)))
         if not entries and not self.options.report:
             return None
         folder = Path(self.options.report or (self.visual.report if self.visual else self.root / "visual-report"))
@@ -245,11 +264,11 @@ class VisualRun:
         report.append_step_summary(rep)
         return folder / "index.html"
 
-    def summary(self) -> list[tuple[str, dict]]:
+    def summary(self) -> list[tuple[str, Markup]]:
         """The terminal summary: (line, colour keywords for pytest's writer)."""
         if not self.statuses and not self.aborted and not self.notes:
             return []
-        lines = [(note, {"yellow": True}) for note in self.notes]
+        lines: list[tuple[str, Markup]] = [(note, {"yellow": True}) for note in self.notes]
         lines += [(f"aborted external request in {variant}: {url}", {"yellow": True})
                  for variant, urls in sorted(self.aborted.items()) for url in urls]
         counts = summarize(self.statuses)
@@ -284,18 +303,18 @@ def _swap_in(fresh: Path, folder: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-_COLOUR = {Status.CREATED: {"green": True}, Status.UPDATED: {"yellow": True}, Status.UNUSED: {"red": True},
-           Status.PRUNED: {"yellow": True}}
+_COLOUR: dict[Status, Markup] = {Status.CREATED: {"green": True}, Status.UPDATED: {"yellow": True},
+                                 Status.UNUSED: {"red": True}, Status.PRUNED: {"yellow": True}}
 
 
-def summarize(statuses: dict[str, str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
+def summarize(statuses: dict[str, Status]) -> dict[Status, int]:
+    counts: dict[Status, int] = {}
     for status in statuses.values():
         counts[status] = counts.get(status, 0) + 1
     return counts
 
 
-def summary_line(counts: dict[str, int]) -> str:
+def summary_line(counts: dict[Status, int]) -> str:
     order = (Status.MATCHED, Status.FAILED, Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED)
     parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
     return "theme: " + ", ".join(parts)

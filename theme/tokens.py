@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import tinycss2
+
+if TYPE_CHECKING:
+    from tinycss2.ast import Node, QualifiedRule
 
 # Tokens: the `--theme-*` properties of `:root` (light) and `[data-theme="dark"]` (dark), which the color-mode
 # mixin prints from the same map as the media-query block (dark_media_matches checks they agree).
@@ -63,7 +68,7 @@ def resolve(value: str, table: dict[str, str], depth: int = 0) -> str:
     if depth > 20:  # a cycle; CSS makes such values invalid, and so do we
         raise ValueError(f"custom property cycle while resolving {value!r}")
 
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         name, fallback = m.group(1), m.group(2)
         if name in table:
             return resolve(table[name], table, depth + 1)
@@ -90,7 +95,7 @@ def _squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
-def _rules(nodes, media: str | None):
+def _rules(nodes: Iterable[Node], media: str | None) -> Iterator[QualifiedRule]:
     for node in nodes:
         if node.type == "qualified-rule" and media is None:
             yield node
@@ -99,12 +104,12 @@ def _rules(nodes, media: str | None):
                 yield from _rules(tinycss2.parse_rule_list(node.content, True, True), None)
 
 
-def _selectors(rule) -> list[str]:
+def _selectors(rule: QualifiedRule) -> list[str]:
     return [_squeeze(s) for s in tinycss2.serialize(rule.prelude).split(",")]
 
 
-def _declarations(rule) -> dict[str, str]:
-    out = {}
+def _declarations(rule: QualifiedRule) -> dict[str, str]:
+    out: dict[str, str] = {}
     for decl in tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True):
         if decl.type == "declaration":
             out[decl.name if decl.name.startswith("--") else decl.lower_name] = (

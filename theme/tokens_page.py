@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 from string import Template
+from typing import TYPE_CHECKING
 
 import tinycss2
 
-from . import contrast, tokens as tokens_mod
+if TYPE_CHECKING:
+    from tinycss2.ast import Node
+
+from . import contrast
+from . import tokens as tokens_mod
 
 SPECIMEN = "The ledger of memory: 0123456789 — Ωμέγα ≠ ½"
 
@@ -62,7 +68,7 @@ def font_sizes(css: str) -> dict[str, list[str]]:
     return out
 
 
-def _reads(value: str, table: dict[str, str], seen: frozenset = frozenset()) -> list[str]:
+def _reads(value: str, table: dict[str, str], seen: frozenset[str] = frozenset()) -> list[str]:
     names = []
     for name in re.findall(r"var\(\s*(--[\w-]+)", value):
         if name in seen:
@@ -73,13 +79,17 @@ def _reads(value: str, table: dict[str, str], seen: frozenset = frozenset()) -> 
     return names
 
 
-def _all_rules(css: str):
+# (selector text, media prelude or "", declarations)
+Rule = tuple[str, str, dict[str, str]]
+
+
+def _all_rules(css: str) -> Iterator[Rule]:
     """(selector text, media prelude or "", declarations) for every style rule."""
     nodes = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
     yield from _walk(nodes, "")
 
 
-def _walk(nodes, media: str):
+def _walk(nodes: Iterable[Node], media: str) -> Iterator[Rule]:
     for node in nodes:
         if node.type == "qualified-rule":
             selector = " ".join(tinycss2.serialize(node.prelude).split())
@@ -113,7 +123,7 @@ def _resolved(value: str, table: dict[str, str]) -> str:
         return value
 
 
-def _token_row(token, light: str, dark: str, uses: list[Use]) -> str:
+def _token_row(token: tokens_mod.Token, light: str, dark: str, uses: list[Use]) -> str:
     e = html.escape
     kind = _kind(token.name, light)
     cells = "".join(f'<td class="value {scheme}">{_value_cell(kind, value, raw)}</td>'

@@ -130,8 +130,8 @@ def test_bad_input_exits_2_with_one_line_naming_the_file(pair, make, message):
 
 def test_kernel_choice_without_the_compiled_module(monkeypatch):
     """No ahead-of-time module (e.g. no C compiler): numpy unless numba's start-up pays."""
-    from theme.cli import diff as cli_diff
     from theme import aot
+    from theme.cli import diff as cli_diff
     from theme.diff import available_engines
 
     monkeypatch.setattr(aot, "load", lambda: None)

@@ -81,7 +81,8 @@ def test_src_and_dist_differ_points_at_first_differing_line(project):
     result = theme("lint", cwd=project)
     assert result.returncode == 1
     assert result.stdout == ("article/dist/index.html:5:40: TL040 differs from article/src/index.html:5:40 "
-                             "(first difference); keep both copies byte-identical (copy the edited one over the other)\n")
+                             "(first difference); keep both copies byte-identical "
+                             "(copy the edited one over the other)\n")
 
 
 def test_missing_copy_in_src(project):
@@ -253,7 +254,10 @@ CLOSED = """<!DOCTYPE html>
 """
 # A component that styles its host from a CLOSED shadow root (element.shadowRoot is null).
 BOX_JS = """customElements.define('x-box', class extends HTMLElement {
-  constructor() { super(); this.attachShadow({ mode: '%s' }).innerHTML = '<style>:host(.boxed) { border: 1px solid }</style><slot></slot>'; }
+  constructor() {
+    super();
+    this.attachShadow({ mode: '%s' }).innerHTML = '<style>:host(.boxed) { border: 1px solid }</style><slot></slot>';
+  }
 });
 """
 

@@ -97,7 +97,7 @@ settle_timeout = 60
 
 [tool.theme.visual.tolerance]
 max_diff_pixels = 3
-"""
+"""  # noqa: E501  (a user's route table, one inline table as users write it)
 
 
 def test_your_entries_stay_and_inits_are_added_with_or_without_force():
@@ -211,7 +211,8 @@ def test_the_compose_browser_service_is_found_by_its_name_under_services():
     assert not files.has_browser_service(None)
 
 
-def dist_record(tmp_path: Path, direct_url: dict | None, installer: str | None = "pip") -> importlib.metadata.Distribution:
+def dist_record(tmp_path: Path, direct_url: dict | None,
+                installer: str | None = "pip") -> importlib.metadata.Distribution:
     """An installed theme's dist-info as pip writes it (PEP 610's direct_url.json when given);
     installer None: metadata no installer wrote (a source folder's own egg-info)."""
     info = tmp_path / "theme-0.1.0.dist-info"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from test_pytest_plugin import project, run, set_box_colour  # noqa: F401  (project is a fixture)
+from tiny_article import run, set_box_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from test_pytest_plugin import outcomes, project, run, set_box_colour  # noqa: F401  (project is a fixture)
+from tiny_article import outcomes, run, set_box_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

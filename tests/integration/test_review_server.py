@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_pytest_plugin import project, run, set_box_colour  # noqa: F401  (project is a fixture)
 from theme.images import read_png
 from theme.review.server import Review, serve
 from theme.store import Store
+from tiny_article import run, set_box_colour
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

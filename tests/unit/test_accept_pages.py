@@ -10,10 +10,10 @@ import sys
 import numpy as np
 import pytest
 
-from test_report_images import failed, page_pair  # noqa: F401  (failed is a fixture)
-from theme.review import accept, report
+from failed_page import page_pair
 from theme.check import verdict
 from theme.errors import StoreError
+from theme.review import accept, report
 from theme.review.server import Review
 from theme.store import Store
 
@@ -22,7 +22,7 @@ ENV = {"browser": "chromium 1"}
 
 
 @pytest.fixture
-def written(failed):  # noqa: F811
+def written(failed):
     root, entry, expected, actual, _ = failed
     report.write(root / "visual-report", report.Report((entry,), ENV, None))
     return root, actual
@@ -126,7 +126,7 @@ def test_the_cli_looks_in_the_configured_artefacts_folder_then_says_what_to_pass
     assert given.stdout.splitlines()[0] == f"accepted  {KEY}"
 
 
-def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed, monkeypatch):  # noqa: F811
+def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed, monkeypatch):
     from theme.review import patch
 
     root, entry, *_ = failed

@@ -77,7 +77,8 @@ def test_cascade_order_is_kept_when_rules_of_one_component_are_apart():
 
 
 def test_a_dark_rule_stays_after_the_rules_it_overrides():
-    css = "body { color: #111111; }\n.x { color: #222222; }\n@media (prefers-color-scheme: dark) { body { color: #eeeeee; } }\n"
+    css = ("body { color: #111111; }\n.x { color: #222222; }\n"
+           "@media (prefers-color-scheme: dark) { body { color: #eeeeee; } }\n")
     plan = plan_of(css)
     compiled = _compile(plan.files).decode()
     assert declared(compiled, "color") == ["#111111", "#222222", "#eeeeee"]
@@ -85,9 +86,11 @@ def test_a_dark_rule_stays_after_the_rules_it_overrides():
 
 
 def test_rules_for_other_elements_do_not_hold_a_rule_back():
-    css = "body { color: #111111; }\nh1 { color: #222222; }\n@media (prefers-color-scheme: dark) { body { color: #eeeeee; } }\n"
+    css = ("body { color: #111111; }\nh1 { color: #222222; }\n"
+           "@media (prefers-color-scheme: dark) { body { color: #eeeeee; } }\n")
     plan = plan_of(css)
-    assert plan.components[0] == "base" and "@media (prefers-color-scheme: dark)" in plan.files["scss/components/_base.scss"]
+    assert plan.components[0] == "base"
+    assert "@media (prefers-color-scheme: dark)" in plan.files["scss/components/_base.scss"]
     assert canon.rules(_compile(plan.files).decode()) == canon.rules(css)
 
 
@@ -215,7 +218,8 @@ def test_without_regrouping_every_rule_keeps_its_place():
 
 
 def test_comments_after_the_last_rule_are_kept():
-    css = "a { color: #111111; }\n/* the end */\n@media (min-width: 9px) { b { margin: 1px; } /* inner end */ }\n/* last words */\n"
+    css = ("a { color: #111111; }\n/* the end */\n"
+           "@media (min-width: 9px) { b { margin: 1px; } /* inner end */ }\n/* last words */\n")
     plan = plan_of(css)
     compiled = _compile(plan.files).decode()
     for comment in ("/* the end */", "/* inner end */", "/* last words */"):

@@ -89,7 +89,7 @@ def test_source_map_sources_are_relative_to_each_output(tmp_path, monkeypatch):
         assert tmp_path / "scss/style.scss" in resolved
         assert tmp_path / "scss/theme/components/_note-box.scss" in resolved
         assert all(p.is_file() and not Path(s).is_absolute() for s, p in
-                   zip(data["sources"], ((out.parent / s).resolve() for s in data["sources"])))
+                   zip(data["sources"], ((out.parent / s).resolve() for s in data["sources"]), strict=True))
 
 
 # ------------------------------------------------------------------ check

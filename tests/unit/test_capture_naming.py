@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from theme.capture import Variant, page_name, slug, variants
-from theme.capture.naming import TITLE, heading_bases, naming_heading, own_base, region_names, safe_segment
 from theme.capture.model import Region
+from theme.capture.naming import TITLE, heading_bases, naming_heading, own_base, region_names, safe_segment
 from theme.capture.regions import clip_box, regions
 from theme.config import VisualConfig
 from theme.errors import ConfigError

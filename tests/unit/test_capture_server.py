@@ -1,7 +1,6 @@
 """The local server: 127.0.0.1 only, files under root only."""
 
 import http.client
-from pathlib import Path
 
 import pytest
 

@@ -12,7 +12,7 @@ from theme.diff.boxes import _components
 
 def by_definition(hot: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Flood fill over cells at Chebyshev distance <= 2: slow and obviously right."""
-    cells = {(int(r), int(c)) for r, c in zip(*np.nonzero(hot))}
+    cells = {(int(r), int(c)) for r, c in zip(*np.nonzero(hot), strict=True)}
     seen, groups = set(), []
     for start in sorted(cells):
         if start in seen:

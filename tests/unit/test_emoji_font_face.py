@@ -61,7 +61,8 @@ def test_the_alias_draws_from_the_installed_emoji_fonts_in_order(tmp_path):
     (face,) = font_faces(compile_entry(tmp_path, '@import "theme/base";\n'))
     assert " ".join(tinycss2.serialize(face["src"]).split()) == (
         'local("Noto Color Emoji"), local("NotoColorEmoji"), local("Apple Color Emoji"), local("Segoe UI Emoji")')
-    (face,) = font_faces(compile_entry(tmp_path, '$emoji-font-local-names: "Twemoji Mozilla";\n@import "theme/base";\n'))
+    entry = '$emoji-font-local-names: "Twemoji Mozilla";\n@import "theme/base";\n'
+    (face,) = font_faces(compile_entry(tmp_path, entry))
     assert tinycss2.serialize(face["src"]).strip() == 'local("Twemoji Mozilla")'
 
 

@@ -158,7 +158,7 @@ def test_every_png_filter_decodes_as_pillow_decodes_it(kernels, channels, shape,
     data = imagecodecs.png_encode(pixels, level=6, filter=int(getattr(imagecodecs.PNG.FILTER, kind)))
     if kind != "ALL" and min(shape) > 1:  # libpng may use a simpler filter on row 0 or 1 px
         assert FILTERS.index(kind) in _filter_bytes(data)  # the case tests what it says
-    got = images._inflate_and_unfilter(data, imagecodecs)
+    got = images._inflate_and_unfilter(data)
     assert got is not None and got.shape == shape + (4,) and got.flags.c_contiguous
     assert np.array_equal(got[..., :channels], pixels)
     if channels == 3:
@@ -182,7 +182,7 @@ def test_anything_unusual_leaves_the_fast_path_and_errors_still_name_the_file(
     import struct
     import zlib
 
-    imagecodecs = pytest.importorskip("imagecodecs")
+    pytest.importorskip("imagecodecs")
     pixels = rgba(20, 10)
     data = bytearray(images.encode_png(pixels, level=6))
     idat = data.index(b"IDAT")
@@ -208,7 +208,7 @@ def test_anything_unusual_leaves_the_fast_path_and_errors_still_name_the_file(
         data = bytearray(images.encode_png(pixels))
         data[28] = 1  # IHDR's interlace byte, with its CRC fixed (the pixels then read as garbage)
         data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
-    assert images._inflate_and_unfilter(bytes(data), imagecodecs) is None
+    assert images._inflate_and_unfilter(bytes(data)) is None
     path = tmp_path / "bad.png"
     path.write_bytes(bytes(data))
     if damage in ("short stream", "no IEND"):  # the other decoders take these

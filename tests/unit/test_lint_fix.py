@@ -5,7 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from theme.lint import checks, fix_text
 from theme.lint.fix import fix_file, matching_end
@@ -77,7 +78,7 @@ def _box_spans(text):
 
 def _outside(text, spans):
     edges = [0] + [x for span in spans for x in span] + [len(text)]
-    return [text[a:b] for a, b in zip(edges[::2], edges[1::2])]
+    return [text[a:b] for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def test_bytes_outside_the_note_boxes_are_untouched():
@@ -103,9 +104,11 @@ def test_box_g_already_correct_is_byte_identical():
     # nested paragraph, outer closing tag turned into </div>
     ('<p class="note-box-content"><p>a</p></p>', '<div class="note-box-content"><p>a</p></div>'),
     # nested paragraph with attributes keeps them; the unclosed outer gets its </div>
-    ('<P class="note-box-content" id=n><p class=lead>a</p>', '<div class="note-box-content" id=n><p class=lead>a</p></div>'),
+    ('<P class="note-box-content" id=n><p class=lead>a</p>',
+     '<div class="note-box-content" id=n><p class=lead>a</p></div>'),
     # three line breaks are one paragraph break; a single <br> stays a line break
-    ('<p class="note-box-content">a<br>b<br><br><br>c</p>', '<div class="note-box-content"><p>a<br>b</p><p>c</p></div>'),
+    ('<p class="note-box-content">a<br>b<br><br><br>c</p>',
+     '<div class="note-box-content"><p>a<br>b</p><p>c</p></div>'),
     # paragraph closed before a table in standards mode
     ('<p class="note-box-content">a<table><tr><td>1</td></tr></table></p>',
      '<div class="note-box-content"><p>a</p><table><tr><td>1</td></tr></table></div>'),

@@ -3,7 +3,8 @@
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from theme.lint.parse import END, START, parse_text
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theme.capture.model import Capture, Region
 from theme.capture import Variant
+from theme.capture.model import Capture, Region
 from theme.check.phase import phase_offset, realigned, recorded_boxes
 from theme.store import Store
 

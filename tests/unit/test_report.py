@@ -93,3 +93,18 @@ def test_markdown_counts_regions_that_matched_only_at_their_baselines_phase(tmp_
     back = report.from_json(report.to_json(report.Report(entries, {}, None)))
     assert [e.realigned for e in back.entries] == [True, True, False]
     assert "sub-pixel" not in report.to_markdown(report.Report(entries[2:], {}, None))
+
+
+def test_merged_shards_do_not_call_a_failed_render_unused():
+    # Shard 1 checked index/desktop-light; shard 2's index/desktop-dark failed to render, so
+    # none of its baselines were checked: they wait for a render that works, they are not unused.
+    light = report.Report((report.Entry(key="index/desktop-light/page.png", status="matched"),),
+                          collected=("index/desktop-light/page.png",), pages=("index",))
+    dark = report.Report((), pages=("index",), unchecked=("index/desktop-dark",))
+    shards = [report.from_json(report.to_json(r)) for r in (light, dark)]  # as the report folders hold them
+    baselines = ["index/desktop-light/page.png", "index/desktop-light/box/gone.png",
+                 "index/desktop-dark/page.png", "index/desktop-dark/box/a.png", "other/desktop-light/page.png"]
+    merged = report.merge(shards, baselines)
+    assert {e.key: e.status for e in merged.entries} == {
+        "index/desktop-light/page.png": "matched", "index/desktop-light/box/gone.png": "unused"}
+    assert merged.unchecked == ("index/desktop-dark",)

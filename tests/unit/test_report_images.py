@@ -1,49 +1,18 @@
 """A page failure in the report: changed bands cropped and aligned, an overview, no full-size copy.
 
-Real PNGs and the real diff engine: an expected "page" of text-like stripes, an actual one
-with rows inserted (content below moves down) and one box recoloured further down.
+The page and its failed check are failed_page.py's (the `failed` fixture is in conftest.py).
 """
 
 import hashlib
 
 import numpy as np
-import pytest
 
-from theme.check import verdict
+from failed_page import BOX_Y, INSERT_AT, INSERTED, H, W, page_pair
 from theme import images
-from theme.review import report, bands
+from theme.check import verdict
 from theme.config import Tolerance
+from theme.review import bands, report
 from theme.store import Store
-
-W, H = 200, 3000
-INSERT_AT, INSERTED = 700, 40
-BOX_Y = 2200  # in the expected page
-
-
-def page_pair() -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(7)
-    expected = np.full((H, W, 4), 255, np.uint8)
-    for y in range(0, H, 20):  # a "text line" of 8 rows every 20, each line its own pattern
-        expected[y:y + 8, 10:190, :3] = rng.integers(0, 120, (8, 180, 3), np.uint8)
-    actual = np.concatenate([expected[:INSERT_AT], np.full((INSERTED, W, 4), 255, np.uint8),
-                             expected[INSERT_AT:]])
-    actual[INSERT_AT + 10:INSERT_AT + 30, 20:180, :3] = (30, 90, 200)  # the inserted rows hold a box
-    actual[BOX_Y + INSERTED:BOX_Y + INSERTED + 30, 50:120, :3] = (200, 40, 40)  # a box recoloured
-    return expected, actual
-
-
-@pytest.fixture
-def failed(tmp_path):
-    """A failing page check as theme.check.verdict leaves it: full-size artefacts and an entry."""
-    expected, actual = page_pair()
-    store = Store(tmp_path / "snapshots")
-    key = "index/desktop-light/page.png"
-    store.write(key, expected, {"browser": "chromium 1"})
-    ctx = verdict.CheckContext.against_baselines(store, tmp_path / ".theme-artifacts", {"browser": "chromium 1"})
-    result = verdict.check(ctx, key, actual, Tolerance())
-    assert result.status == "failed"
-    entry = report.Entry.from_check(result)
-    return tmp_path, entry, expected, actual, result
 
 
 def test_a_page_failure_is_written_as_aligned_bands_and_an_overview(failed):
@@ -130,7 +99,8 @@ def test_a_page_changed_all_over_stays_within_the_budget(tmp_path, monkeypatch):
     store = Store(tmp_path / "snapshots")
     key = "index/desktop-light/page.png"
     store.write(key, expected, {})
-    result = verdict.check(verdict.CheckContext.against_baselines(store, tmp_path / "art", {}), key, actual, Tolerance())
+    ctx = verdict.CheckContext.against_baselines(store, tmp_path / "art", {})
+    result = verdict.check(ctx, key, actual, Tolerance())
     monkeypatch.setattr(bands, "BAND_ROWS", 500)
     monkeypatch.setattr(bands, "BAND_BYTES", 400_000)
     report.write(tmp_path / "out", report.Report((report.Entry.from_check(result),), {}, None))

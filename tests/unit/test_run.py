@@ -16,7 +16,8 @@ def shot(scheme: str, fill: int, viewport: str = "desktop", height: int = 600, r
     image = np.full((height, 40, 4), fill, np.uint8)
     image[..., 3] = 255
     return SimpleNamespace(variant=Variant("index.html", viewport, 40, 30, scheme), image=image,
-                           regions=list(regions), crop=lambda r: image[r.box[1]:r.box[1] + r.box[3], r.box[0]:r.box[0] + r.box[2]],
+                           regions=list(regions),
+                           crop=lambda r: image[r.box[1]:r.box[1] + r.box[3], r.box[0]:r.box[0] + r.box[2]],
                            images=lambda: iter([]), pixels=None)
 
 
@@ -51,9 +52,9 @@ def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(t
     """The page differs inside the code block (its rows snapped differently) and in the note;
     the code block's own check passes on its re-render at the baseline's phase, so the page
     card names the note only. Real store, real PNGs, the real check."""
+    from theme.check.pipeline import check_image
     from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
-    from theme.check.pipeline import check_image
     from theme.store import Store
 
     code = Region("code", "setup", (0, 100, 40, 50), "Setup", "pre", css_box=(0.0, 100.5, 40.0, 50.0))
@@ -95,9 +96,9 @@ def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     """Four tall pages read whole by their checks once held ~2 GB resident at a run's end: after
     its check a spilled page image is back on disk only, its pixels unchanged."""
     from theme import images
+    from theme.check.pipeline import check_image, spill
     from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
-    from theme.check.pipeline import check_image, spill
     from theme.store import Store
 
     base = shot("light", 255, height=20000)

@@ -1,6 +1,7 @@
-"""The real theme (scss/style.scss over the library in theme/scss/theme/) compiled by libsass: the seed values, dark mode for every component,
-and the token rules (components read custom properties only). CSS is parsed with
-tinycss2, never grepped, so formatting changes cannot fool these tests."""
+"""The real theme (scss/style.scss over the library in theme/scss/theme/) compiled by libsass:
+the seed values, dark mode for every component, and the token rules (components read custom
+properties only). CSS is parsed with tinycss2, never grepped, so formatting changes cannot fool
+these tests."""
 
 from __future__ import annotations
 

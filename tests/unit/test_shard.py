@@ -2,14 +2,14 @@
 
 import pytest
 
-from theme.pytest_plugin import balance, parse_shard
+from theme.suite import balance, parse_shard
 
 
 def test_every_variant_lands_on_exactly_one_shard():
     weights = [5.0, 3.0, 3.0, 2.0, 2.0, 1.0]
     shards = balance(weights, 2)
     assert sorted(set(shards)) == [0, 1]
-    loads = [sum(w for w, s in zip(weights, shards) if s == k) for k in (0, 1)]
+    loads = [sum(w for w, s in zip(weights, shards, strict=True) if s == k) for k in (0, 1)]
     assert loads == [8.0, 8.0]
 
 

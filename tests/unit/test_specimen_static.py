@@ -116,7 +116,7 @@ def test_page_parses_without_errors(parsed):
 
 def test_head_links_exactly_what_the_contract_names(doc):
     head = doc.find("head")
-    sheets = [l.get("href") for l in head.iter("link") if l.get("rel") == "stylesheet"]
+    sheets = [link.get("href") for link in head.iter("link") if link.get("rel") == "stylesheet"]
     scripts = [(s.get("src"), s.get("defer"), s.get("async")) for s in head.iter("script")]
     # The runtime first and blocking, as real articles load it; KaTeX is not linked: the
     # runtime loads its script and stylesheet itself. The page's own scripts are deferred.
@@ -394,7 +394,8 @@ def test_body_text_is_long(doc):
 
 # --- hermetic: nothing from the network, nothing outside the shipped fonts ----------------
 
-ABSOLUTE_URL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*((?:https?:)?//[^"'\s>]*)|url\(\s*["']?\s*((?:https?:)?//[^"')\s]*)""", re.I)
+ABSOLUTE_URL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*((?:https?:)?//[^"'\s>]*)"""
+                          r"""|url\(\s*["']?\s*((?:https?:)?//[^"')\s]*)""", re.I)
 
 
 def absolute_urls(path: Path) -> list[str]:

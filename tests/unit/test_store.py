@@ -164,3 +164,39 @@ def test_a_region_box_is_recorded_and_dropped_when_rewritten_without_one(tmp_pat
     # a baseline written with no box (accepted from a report) must not keep a stale one
     store.write("p/v/code/a.png", image(seed=1), FP)
     assert "box" not in store.read_manifest()["baselines"]["p/v/code/a.png"]
+
+
+def test_an_unchanged_baseline_keeps_its_entry_on_a_machine_of_the_same_kind(tmp_path):
+    # Another CI machine: a newer kernel, Playwright's next patch release, another theme
+    # version. None of them changes a pixel, so accepting the same pixels there must not
+    # rewrite the manifest (each entry used to get a new environment id).
+    store = Store(tmp_path)
+    store.write("a/page.png", image(), FP)
+    store.write("a/box/x.png", image(seed=1), FP)
+    before = (tmp_path / "manifest.json").read_bytes()
+    other = {**FP, "platform": {**FP["platform"], "release": "6.12"}, "playwright": "1.99.1",
+             "theme_version": "0.2.0"}
+    assert store.write("a/page.png", image(), other) is False
+    assert (tmp_path / "manifest.json").read_bytes() == before
+    # A changed image on that machine gets the same id as the first machine's images.
+    store.write("a/box/x.png", image(seed=2), other)
+    entries = store.read_manifest()["baselines"]
+    assert entries["a/box/x.png"]["environment"] == entries["a/page.png"]["environment"]
+
+
+def test_an_entry_made_elsewhere_is_kept_until_its_pixels_change(tmp_path):
+    # A manifest written before ids hashed only what changes pixels: its ids stay until
+    # the image itself changes, so upgrading theme does not touch every entry either.
+    store = Store(tmp_path)
+    store.write("a/page.png", image(), FP)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    (old_id,) = manifest["environments"]
+    manifest["environments"] = {"0123456789ab": manifest["environments"][old_id]}
+    manifest["baselines"]["a/page.png"]["environment"] = "0123456789ab"
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    before = (tmp_path / "manifest.json").read_bytes()
+    store.write("a/page.png", image(), FP)
+    assert (tmp_path / "manifest.json").read_bytes() == before
+    drifted = {**FP, "browser": {**FP["browser"], "version": "157.0.0"}}
+    store.write("a/page.png", image(), drifted)  # same pixels, another browser: recorded as such
+    assert store.read_manifest()["baselines"]["a/page.png"]["environment"] != "0123456789ab"

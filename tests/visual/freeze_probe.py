@@ -19,7 +19,10 @@ SNAPSHOT = r"""
   const w = window.__themeWatch || { roots: [] };
   const els = [...document.getElementsByTagName('*')];
   for (const root of w.roots) els.push(...root.querySelectorAll('*'));
-  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; };
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left + scrollX, r.top + scrollY, r.width, r.height];
+  };
   const s = document.scrollingElement;
   window.__probeBefore = { els, boxes: els.map(box), size: [s.scrollWidth, s.scrollHeight] };
 }
@@ -31,7 +34,8 @@ SNAPSHOT = r"""
 MOVED = r"""
 () => {
   const { els, boxes, size } = window.__probeBefore;
-  const name = (el) => el.localName + (el.id ? '#' + el.id : '') + [...el.classList].slice(0, 2).map((c) => '.' + c).join('');
+  const name = (el) => el.localName + (el.id ? '#' + el.id : '')
+    + [...el.classList].slice(0, 2).map((c) => '.' + c).join('');
   const moved = [];
   els.forEach((el, k) => {
     const r = el.getBoundingClientRect();
@@ -39,7 +43,8 @@ MOVED = r"""
     if (now.some((v, j) => Math.abs(v - boxes[k][j]) >= 0.01)) moved.push([name(el), boxes[k], now]);
   });
   const s = document.scrollingElement;
-  return { elements: els.length, count: moved.length, first: moved.slice(0, 5), size: [size, [s.scrollWidth, s.scrollHeight]] };
+  return { elements: els.length, count: moved.length, first: moved.slice(0, 5),
+           size: [size, [s.scrollWidth, s.scrollHeight]] };
 }
 """
 

@@ -168,5 +168,5 @@ def _over(top: RGBA, under: RGBA) -> RGBA:
     a = ta + ua * (1 - ta)
     if a == 0:
         return (0.0, 0.0, 0.0, 0.0)
-    rgb = ((tc * ta + uc * ua * (1 - ta)) / a for tc, uc in zip(top[:3], under[:3]))
+    rgb = ((tc * ta + uc * ua * (1 - ta)) / a for tc, uc in zip(top[:3], under[:3], strict=True))
     return (*rgb, a)  # type: ignore[return-value]

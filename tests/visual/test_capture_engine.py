@@ -34,7 +34,9 @@ def page(body: str, head: str = "") -> str:
 
 
 def sections(extra_in_a: bool) -> str:
-    a_boxes = '<div class="note-box"><p>A one</p></div>' + ('<div class="note-box"><p>A new</p></div>' if extra_in_a else "")
+    a_boxes = '<div class="note-box"><p>A one</p></div>'
+    if extra_in_a:
+        a_boxes += '<div class="note-box"><p>A new</p></div>'
     return page(f"""
         <div class="note-box"><p>before any heading</p></div>
         <h2>Section A</h2><p>text</p>{a_boxes}<div class="note-box"><p>A two</p></div>
@@ -72,7 +74,8 @@ def site(tmp_path_factory) -> Path:
           const local = String(localStorage.getItem("k"));
           localStorage.setItem("k", "cdn");
           const db = await new Promise((ok) => { const r = indexedDB.open("t", 1);
-            r.onupgradeneeded = () => r.result.createObjectStore("s"); r.onsuccess = () => ok(r.result); r.onerror = () => ok(null); });
+            r.onupgradeneeded = () => r.result.createObjectStore("s");
+            r.onsuccess = () => ok(r.result); r.onerror = () => ok(null); });
           const kept = await new Promise((ok) => { const q = db.transaction("s").objectStore("s").get("k");
             q.onsuccess = () => ok(String(q.result)); q.onerror = () => ok("error"); });
           await new Promise((ok) => { const tx = db.transaction("s", "readwrite"); tx.objectStore("s").put("cdn", "k");
@@ -113,7 +116,8 @@ def site(tmp_path_factory) -> Path:
             '<script>window.seenTheme = document.documentElement.getAttribute("data-theme");</script>'
             '<script>const seen = [localStorage.getItem("k"), sessionStorage.getItem("k"), document.cookie,'
             ' window.seenTheme, screen.width, innerWidth, matchMedia("(prefers-color-scheme: dark)").matches];'
-            ' const h = document.createElement("h2"); h.textContent = JSON.stringify(seen); h.style.overflowWrap = "anywhere"; document.body.prepend(h);'
+            ' const h = document.createElement("h2"); h.textContent = JSON.stringify(seen);'
+            ' h.style.overflowWrap = "anywhere"; document.body.prepend(h);'
             ' localStorage.setItem("k", "local"); sessionStorage.setItem("k", "session");'
             ' document.cookie = "k=cookie"; window.name = "stale";</script><div class="note-box"><p>x</p></div>'),
         # Several tiles at a tile height of 4096, nothing that depends on the viewport's height.
@@ -122,7 +126,8 @@ def site(tmp_path_factory) -> Path:
         # ... and the same with a 100vh hero and a fixed footer: a grown viewport would change both.
         "hero.html": page('<div style="height:100vh;background:rgb(200,0,0)"></div>'
                           '<div style="height:12000px"></div>'
-                          '<div style="position:fixed;bottom:0;left:0;width:200px;height:50px;background:rgb(0,0,200)"></div>'),
+                          '<div style="position:fixed;bottom:0;left:0;width:200px;height:50px;'
+                          'background:rgb(0,0,200)"></div>'),
         # data-typeset: the capture waits for "done" (the specimen's contract), set once the frame has told.
         "framed.html": page('<div id="out"></div><iframe src="https://cdn.example.com/lib/frame.html"></iframe>'
                             '<script>document.documentElement.dataset.typeset = "pending";'
@@ -141,10 +146,12 @@ def site(tmp_path_factory) -> Path:
         # ... and two pages whose scripts learn the scheme as they load, and draw it.
         "asks.html": page('<h2 id="s"></h2><script>document.getElementById("s").textContent ='
                           ' matchMedia("(prefers-color-scheme: dark)").matches ? "asked: dark" : "asked: light";'
-                          '</script>', '<style>@media (prefers-color-scheme: dark) { body { background: #111; } }</style>'),
+                          '</script>',
+                          '<style>@media (prefers-color-scheme: dark) { body { background: #111; } }</style>'),
         "computes.html": page('<h2 id="s"></h2><script>document.getElementById("s").textContent ='
                               ' "computed: " + getComputedStyle(document.body).backgroundColor;</script>',
-                              '<style>@media (prefers-color-scheme: dark) { body { background: #111 !important; } }</style>'),
+                              '<style>@media (prefers-color-scheme: dark)'
+                              ' { body { background: #111 !important; } }</style>'),
         # Laid out against the viewport's width (a percentage column, width media queries,
         # one in a shadow root, one that also reads the scheme), many small tiles tall.
         "fluid.html": page(
@@ -158,24 +165,28 @@ def site(tmp_path_factory) -> Path:
             ' @media (max-width: 799px) { .col p { color: rgb(0, 90, 0); } }'
             ' @media (min-width: 800px) and (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }'
             ' @media (prefers-color-scheme: dark) { .col { border-left: 6px solid rgb(0, 0, 200); } }</style>'),
-        "lazy.html": page('<div style="height:5000px"></div><img loading="lazy" src="img/red.svg" width="40" height="40">'),
+        "lazy.html": page('<div style="height:5000px"></div>'
+                          '<img loading="lazy" src="img/red.svg" width="40" height="40">'),
         # A fade-in whose element is invisible but for its animation's forwards fill.
         "fadein.html": page('<style>@keyframes show { from { opacity: 0; } to { opacity: 1; } }'
                             '.f { width:40px;height:40px;background:rgb(200,0,0);opacity:0;'
                             'animation: show 5s linear forwards; }</style><div class="f"></div>'),
         "animated.html": page('<style>@keyframes spin { to { transform: rotate(360deg); } }'
-                              '.s { width:40px;height:40px;background:#c00;animation: spin 1s linear infinite; }</style>'
+                              '.s { width:40px;height:40px;background:#c00;'
+                              'animation: spin 1s linear infinite; }</style>'
                               '<div class="s"></div><input value="caret" autofocus>'),
     }
     for name, html in files.items():
         (root / name).write_text(html, encoding="utf-8")
     (root / "img" / "blue.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#00f"/></svg>')
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">'
+        '<rect width="40" height="40" fill="#00f"/></svg>')
     (root / "img" / "scheme.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><style>rect { fill: #0f0; }'
         ' @media (prefers-color-scheme: dark) { rect { fill: #0ff; } }</style><rect width="40" height="40"/></svg>')
     (root / "img" / "red.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#f00"/></svg>')
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">'
+        '<rect width="40" height="40" fill="#f00"/></svg>')
     return root
 
 
@@ -314,7 +325,7 @@ def test_capture_all_overlapping_variants_gives_the_pixels_of_single_captures(se
     todo = [at("lines.html"), at("a.html", "dark-attr"), at("lazy.html"), at("a.html")]
     together = list(session.capture_all(todo))
     assert [c.variant for c in together] == todo
-    for cap, variant in zip(together, todo):
+    for cap, variant in zip(together, todo, strict=True):
         alone = session.capture(variant)
         assert np.array_equal(cap.image, alone.image), variant
         assert [(r.path, r.box) for r in cap.regions] == [(r.path, r.box) for r in alone.regions]
@@ -435,7 +446,8 @@ def test_wholeness_guard_fires_when_a_tile_comes_back_blank(visual):
             tile[:] = 255  # white like the page background: a band with no content
 
     refused_with_tile_hook(visual, blank_second_tile,
-                           r"not whole: \d+ of \d+ visible text lines came back blank \(first at y=10\d\d.*tiles 1 of 1024 px")
+                           r"not whole: \d+ of \d+ visible text lines came back blank"
+                           r" \(first at y=10\d\d.*tiles 1 of 1024 px")
 
 
 def test_seam_guard_fires_when_a_tile_repeats_the_band_above(visual):
@@ -521,7 +533,7 @@ def test_pinning_the_width_changes_no_pixel(small_tiles, monkeypatch):
     assert [c.explain["pinned_width"] for c in pinned if not c.timings["switched"]] == [3, 3]
     assert [c.timings["switched"] for c in pinned] == [False, True, False, True]
     monkeypatch.setattr(scripts, "PIN_WIDTH", "() => 0")
-    for cap, alone in zip(pinned, small_tiles.capture_all(todo)):
+    for cap, alone in zip(pinned, small_tiles.capture_all(todo), strict=True):
         assert cap.timings["tile_calls"] >= 2
         assert np.array_equal(cap.image, alone.image), cap.variant
         assert [(r.path, r.box) for r in cap.regions] == [(r.path, r.box) for r in alone.regions]
@@ -536,7 +548,8 @@ def test_after_a_tall_capture_the_page_has_the_next_variants_viewport(small_tile
         seen = json.loads(small_tiles.capture(at("memory.html", width=width, height=height)).regions[0].heading)
         assert seen[4:6] == [width, width]
         with small_tiles.open(at("memory.html", width=width, height=height)) as pg:
-            assert pg.evaluate("[innerWidth, innerHeight, screen.width, screen.height]") == [width, height, width, height]
+            sizes = pg.evaluate("[innerWidth, innerHeight, screen.width, screen.height]")
+            assert sizes == [width, height, width, height]
 
 
 def test_a_routed_origins_storage_does_not_reach_the_next_variant(session):
@@ -565,7 +578,8 @@ def test_dark_taken_from_the_light_page_has_the_pixels_of_a_fresh_dark_load(sess
         assert [(r.path, r.box) for r in cap.regions] == [(r.path, r.box) for r in alone.regions]
     light, dark = together[2].image, together[3].image
     picture = light[:, :, :3].reshape(-1, 3)
-    assert ((picture == (255, 0, 0)).all(axis=1)).any() and not ((dark[:, :, :3].reshape(-1, 3) == (255, 0, 0)).all(axis=1)).any()
+    assert ((picture == (255, 0, 0)).all(axis=1)).any()
+    assert not ((dark[:, :, :3].reshape(-1, 3) == (255, 0, 0)).all(axis=1)).any()
     assert ((dark[:, :, :3].reshape(-1, 3) == (0, 0, 255)).all(axis=1)).any()  # the dark <picture> source
     assert ((dark[:, :, :3].reshape(-1, 3) == (0, 255, 255)).all(axis=1)).any()  # the SVG's own dark rule
     masked = lambda img: np.flatnonzero(np.all(img[:, 600, :3] == (255, 0, 255), axis=1))  # noqa: E731

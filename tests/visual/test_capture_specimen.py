@@ -56,10 +56,10 @@ def test_specimen_renders_offline_with_the_runtimes_katex_routed(session, deskto
     assert light.image.shape[0] >= 8000 and light.image.shape[1] == 1280
     assert light.fingerprint["fonts"], "the specimen's woff2 files are fingerprinted"
     with session.open(desktop["light"]) as page:
-        katex = page.evaluate(
-            "() => [...document.querySelectorAll('d-math[block]')].map((m) => !!m.shadowRoot.querySelector('.katex-display'))")
-        tokens = page.evaluate(
-            "() => [...document.querySelectorAll('d-code[block]')].map((c) => c.shadowRoot.querySelectorAll('.token').length)")
+        katex = page.evaluate("() => [...document.querySelectorAll('d-math[block]')]"
+                              ".map((m) => !!m.shadowRoot.querySelector('.katex-display'))")
+        tokens = page.evaluate("() => [...document.querySelectorAll('d-code[block]')]"
+                               ".map((c) => c.shadowRoot.querySelectorAll('.token').length)")
         chart = page.evaluate("() => document.querySelectorAll('figure.ledger-chart rect.chart-bar').length")
     assert katex and all(katex)
     assert tokens and all(tokens)
@@ -83,7 +83,7 @@ def test_dark_changes_colours_of_every_component_and_no_geometry(light_dark):
     # each of their regions must change; layout must not (same names, same boxes, same page size)
     assert light.image.shape == dark.image.shape
     assert [(r.path, r.box) for r in light.regions] == [(r.path, r.box) for r in dark.regions]
-    for lr, dr in zip(light.regions, dark.regions):
+    for lr, dr in zip(light.regions, dark.regions, strict=True):
         assert not np.array_equal(light.crop(lr), dark.crop(dr)), f"{lr.path} is the same in dark"
 
 

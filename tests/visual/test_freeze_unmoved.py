@@ -49,7 +49,8 @@ PAGES = {
     # pinned element ended 10 px (sticky) or 10 and 20 px (fixed) from where a reader sees it.
     "sticky-transition.html": page(
         '<div style="height: 100px"></div><nav class="bar">A sticky bar in the flow</nav>',
-        "<style>.bar { position: sticky; top: 10px; height: 40px; background: #cde; transition: all 2s linear; }</style>"),
+        "<style>.bar { position: sticky; top: 10px; height: 40px; background: #cde;"
+        " transition: all 2s linear; }</style>"),
     "fixed-transition.html": page(
         '<div class="bar">A fixed bar</div>',
         "<style>.bar { position: fixed; top: 10px; left: 20px; width: 300px; height: 40px; background: #cde;"
@@ -64,7 +65,8 @@ PAGES = {
     "fixed-panel.html": (
         '<!doctype html><html><head><meta charset="utf-8"><style>body { margin: 0; font: 16px/1.4 sans-serif; }'
         ' .panel { position: fixed; top: 600px; left: 0; width: 200px; height: 400px; background: #cde; }'
-        '</style></head><body><p>A short page.</p><div class="panel">A panel past the first screen</div></body></html>'),
+        '</style></head><body><p>A short page.</p>'
+        '<div class="panel">A panel past the first screen</div></body></html>'),
     # getComputedStyle prints 4 decimals: 82.578125 px read back as "82.5781px" is 1/64 px
     # narrower once laid out, enough to wrap a label's last word.
     "fixed-fraction.html": page(

@@ -416,7 +416,8 @@ def test_a_theme_ci_cannot_install_needs_a_requirement_said_in_one_line(tmp_path
     record = tmp_path / "record/theme-0.1.0.dist-info"  # found before the installed theme's own
     record.mkdir(parents=True)
     (record / "METADATA").write_text("Metadata-Version: 2.1\nName: theme\nVersion: 0.1.0\n")
-    (record / "direct_url.json").write_text(json.dumps({"url": "file:///home/me/theme", "dir_info": {"editable": True}}))
+    direct = {"url": "file:///home/me/theme", "dir_info": {"editable": True}}
+    (record / "direct_url.json").write_text(json.dumps(direct))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(record.parent), str(REPO)])}
     done = subprocess.run([sys.executable, "-m", "theme", "init", "--yes"], cwd=site, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True)

@@ -160,13 +160,15 @@ def test_hover_boxes_read_at_4_5_to_1_in_dark(dark_session, trigger):
         for i in range(count):
             shown.nth(i).hover()
             page.wait_for_function("""() => [...document.querySelectorAll('d-cite, d-footnote')]
-                .some(e => e.shadowRoot && getComputedStyle(e.shadowRoot.querySelector('d-hover-box')).display !== 'none')""")
+                .some(e => e.shadowRoot
+                           && getComputedStyle(e.shadowRoot.querySelector('d-hover-box')).display !== 'none')""")
             texts = measure(page.evaluate(COLLECT_JS, "d-hover-box"))
             assert texts, f"{trigger} #{i}: its hover box shows no text"
             measured += texts
             page.mouse.move(0, 0)
             page.wait_for_function("""() => [...document.querySelectorAll('d-cite, d-footnote')]
-                .every(e => !e.shadowRoot || getComputedStyle(e.shadowRoot.querySelector('d-hover-box')).display === 'none')""")
+                .every(e => !e.shadowRoot
+                            || getComputedStyle(e.shadowRoot.querySelector('d-hover-box')).display === 'none')""")
     low = [str(t) for t in measured if t.ratio < WCAG_TEXT]
     assert low == [], "\n".join(low)
 
@@ -178,7 +180,8 @@ def test_dark_mode_off_keeps_the_page_light_with_the_overridden_tokens(light_onl
         body = page.evaluate("(() => { const s = getComputedStyle(document.body);"
                              " return [s.backgroundColor, s.color, s.fontSize]; })()")
         filters = page.evaluate("[...document.querySelectorAll('d-math, d-code')].map(e => getComputedStyle(e).filter)")
-        note_boxes = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--theme-note-box-background')")
+        note_boxes = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--theme-note-box-background')")
     assert body == ["rgb(253, 246, 227)", "rgb(43, 33, 24)", "19px"]
     assert filters and set(filters) == {"none"}  # no dark inversion of what the runtime drew
     assert note_boxes == "#f1f6fe"  # every role is defined (base), the light value under a dark preference

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from test_long_runtime_page import DESKTOP, long_site
-from theme.review import accept, report
-from theme.check import verdict
 from theme import images
 from theme.capture import Session
+from theme.check import verdict
 from theme.config import Tolerance
+from theme.review import accept, report
 from theme.store import Store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -9,8 +9,8 @@ wholeness guard refuses the image.
 from __future__ import annotations
 
 import hashlib
-import re
 import importlib.util
+import re
 import sys
 from pathlib import Path
 

@@ -80,7 +80,8 @@ def test_the_example_article_is_typeset_and_in_the_readers_view(session):
     assert cap.explain["read_through"]["screens"] >= 4
     with session.open(cap.variant) as page:
         assert page.evaluate("document.querySelector('d-figure span').textContent") == "offscreen!"
-        assert page.evaluate("[...document.querySelectorAll('d-math')].every(m => m.shadowRoot.querySelector('.katex'))")
+        assert page.evaluate(
+            "[...document.querySelectorAll('d-math')].every(m => m.shadowRoot.querySelector('.katex'))")
 
 
 def run_pytest(project: Path, *args: str) -> subprocess.CompletedProcess:

@@ -178,7 +178,8 @@ def test_side_by_side_fits_a_wide_pair_in_the_card_at_any_width(opened, window):
     zoomed, _ = side_widths(page, key)
     assert zoomed == pytest.approx(2 * shown, rel=0.02)
     assert wide.locator(".stage").evaluate("s => s.scrollWidth > s.clientWidth")
-    tops = page.eval_on_selector_all(f'.card[data-key="{key}"] .side img', "is => is.map(i => i.getBoundingClientRect().top)")
+    tops = page.eval_on_selector_all(f'.card[data-key="{key}"] .side img',
+                                     "is => is.map(i => i.getBoundingClientRect().top)")
     assert max(tops) - min(tops) < 1  # zoomed as one: still side by side, aligned
 
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from theme.check import verdict
-from theme.review import report
 from theme.config import Tolerance
+from theme.review import report
 from theme.store import Store
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -62,7 +62,8 @@ def page(plain_chromium, index):
 
 def kinds(page) -> list[list[str]]:
     """data-kind of the images shown in each band, band by band."""
-    return page.eval_on_selector_all(".band", "bs => bs.map(b => [...b.querySelectorAll('.stage img')].map(i => i.dataset.kind))")
+    return page.eval_on_selector_all(
+        ".band", "bs => bs.map(b => [...b.querySelectorAll('.stage img')].map(i => i.dataset.kind))")
 
 
 def test_each_band_shows_expected_actual_and_diff_side_by_side(page):

@@ -82,9 +82,12 @@ def browser():
 # highlighted every d-code and numbered every citation, and the fragments are in.
 RUNTIME_DONE = """() =>
   document.documentElement.dataset.fragments !== undefined &&
-  [...document.querySelectorAll('d-math')].every(m => m.shadowRoot && m.shadowRoot.querySelector('.katex, .katex-error')) &&
-  [...document.querySelectorAll('d-code')].every(c => c.shadowRoot && c.shadowRoot.querySelector('code').textContent.trim()) &&
-  [...document.querySelectorAll('d-cite')].every(c => c.shadowRoot && /\\d/.test(c.shadowRoot.querySelector('.citation-number').textContent))
+  [...document.querySelectorAll('d-math')]
+    .every(m => m.shadowRoot && m.shadowRoot.querySelector('.katex, .katex-error')) &&
+  [...document.querySelectorAll('d-code')]
+    .every(c => c.shadowRoot && c.shadowRoot.querySelector('code').textContent.trim()) &&
+  [...document.querySelectorAll('d-cite')]
+    .every(c => c.shadowRoot && /\\d/.test(c.shadowRoot.querySelector('.citation-number').textContent))
 """
 
 
@@ -196,7 +199,8 @@ def test_every_display_formula_is_katex_display_markup_in_its_shadow_root(deskto
 def test_every_inline_formula_is_katex_without_errors(desktop):
     bad = desktop.page.evaluate(
         """() => [...document.querySelectorAll('d-math:not([block])')]
-             .filter(el => !el.shadowRoot.querySelector('.katex') || el.shadowRoot.querySelector('.katex-display, .katex-error'))
+             .filter(el => !el.shadowRoot.querySelector('.katex')
+                           || el.shadowRoot.querySelector('.katex-display, .katex-error'))
              .map(el => el.textContent)"""
     )
     inline = desktop.page.evaluate("() => document.querySelectorAll('d-math:not([block])').length")
@@ -232,7 +236,8 @@ def test_byline_is_written_by_the_runtime_from_the_front_matter(desktop):
     front = json.loads(desktop.page.evaluate("() => document.querySelector('d-front-matter script').textContent"))
     byline = desktop.page.evaluate(
         """() => ({ authors: [...document.querySelectorAll('d-byline .author')].map(p => p.textContent.trim()),
-                    affiliations: [...document.querySelectorAll('d-byline p.affiliation')].map(p => p.textContent.trim()),
+                    affiliations: [...document.querySelectorAll('d-byline p.affiliation')]
+                                  .map(p => p.textContent.trim()),
                     headings: [...document.querySelectorAll('d-byline h3')].map(h => h.textContent.trim()),
                     text: document.querySelector('d-byline').textContent })""")
     assert byline["authors"] == [a["author"] for a in front["authors"]]
@@ -243,9 +248,11 @@ def test_byline_is_written_by_the_runtime_from_the_front_matter(desktop):
 
 def test_citations_are_numbered_and_listed(desktop):
     numbers = desktop.page.evaluate(
-        "() => [...document.querySelectorAll('d-cite')].map(c => c.shadowRoot.querySelector('.citation-number').textContent)")
+        "() => [...document.querySelectorAll('d-cite')]"
+        ".map(c => c.shadowRoot.querySelector('.citation-number').textContent)")
     keys = desktop.page.evaluate(
-        "() => [...document.querySelectorAll('d-cite')].flatMap(c => c.getAttribute('key').split(',').map(k => k.trim()))")
+        "() => [...document.querySelectorAll('d-cite')]"
+        ".flatMap(c => c.getAttribute('key').split(',').map(k => k.trim()))")
     listed = desktop.page.evaluate(
         "() => [...document.querySelectorAll('d-appendix d-citation-list ol.references > li')].map(li => li.id)")
     assert all(re.fullmatch(r"\[\d+(, \d+)*\]", n) for n in numbers), numbers  # no "?"
@@ -254,7 +261,8 @@ def test_citations_are_numbered_and_listed(desktop):
 
 def test_footnotes_are_numbered_and_listed(desktop):
     markers = desktop.page.evaluate(
-        "() => [...document.querySelectorAll('d-footnote')].map(f => f.shadowRoot.querySelector('sup span').textContent)")
+        "() => [...document.querySelectorAll('d-footnote')]"
+        ".map(f => f.shadowRoot.querySelector('sup span').textContent)")
     listed = desktop.page.evaluate(
         "() => [...document.querySelectorAll('d-appendix d-footnote-list ol > li')].map(li => li.id)")
     assert markers == [str(i) for i in range(1, len(markers) + 1)] and len(markers) >= 3
@@ -263,14 +271,16 @@ def test_footnotes_are_numbered_and_listed(desktop):
 
 def test_figures_decode(desktop):
     sizes = desktop.page.evaluate(
-        "() => [...document.querySelectorAll('figure img')].map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])"
+        "() => [...document.querySelectorAll('figure img')]"
+        ".map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])"
     )
     assert len(sizes) >= 4 and any(src.endswith(".gif") for src, _, _ in sizes)
     assert all(done and width > 0 for _, done, width in sizes)
 
 
 def test_the_audio_never_loads_and_the_embed_stays_empty(desktop):
-    audio = desktop.page.evaluate("() => { const a = document.querySelector('audio'); return [a.readyState, !!a.error]; }")
+    audio = desktop.page.evaluate(
+        "() => { const a = document.querySelector('audio'); return [a.readyState, !!a.error]; }")
     assert audio == [0, True]
     frame = desktop.page.evaluate("() => document.querySelector('figure iframe').getBoundingClientRect().height")
     assert frame > 100  # the frame keeps its place in the layout
@@ -280,7 +290,8 @@ def test_the_audio_never_loads_and_the_embed_stays_empty(desktop):
 
 CHART = """() => {
   const fig = document.querySelector('figure.ledger-chart');
-  return { bars: [...fig.querySelectorAll('rect.chart-bar')].map(r => [r.getAttribute('height'), r.classList.contains('is-over')]),
+  return { bars: [...fig.querySelectorAll('rect.chart-bar')]
+                   .map(r => [r.getAttribute('height'), r.classList.contains('is-over')]),
            values: [...fig.querySelectorAll('.chart-value')].map(t => t.textContent),
            pressed: [...fig.querySelectorAll('button')].map(b => b.getAttribute('aria-pressed')),
            readout: fig.querySelector('.chart-readout').textContent, svg: fig.querySelector('svg').outerHTML };
@@ -295,7 +306,8 @@ def test_fragments_arrive_after_load_and_are_placed(desktop):
     assert desktop.page.evaluate("() => !!document.querySelector('d-figure figure.ledger-chart svg')")
     # the note-box of the second fragment, with maths the runtime typeset after it arrived
     late = desktop.page.evaluate(
-        "() => [...document.querySelectorAll('[data-fragment] .note-box d-math')].map(m => !!m.shadowRoot.querySelector('.katex'))")
+        "() => [...document.querySelectorAll('[data-fragment] .note-box d-math')]"
+        ".map(m => !!m.shadowRoot.querySelector('.katex'))")
     assert late and all(late)
 
 
@@ -328,14 +340,17 @@ def test_contents_is_a_sticky_column_on_desktop_with_a_scroll_spy(browser, origi
     try:
         page = visit.page
         assert active_links(page) == ["#why-count"]
-        box = "() => { const r = document.querySelector('d-contents').getBoundingClientRect(); return [r.left, r.top, r.right]; }"
-        text_left = page.evaluate("() => document.querySelector('d-article > section > p').getBoundingClientRect().left")
+        box = ("() => { const r = document.querySelector('d-contents').getBoundingClientRect();"
+               " return [r.left, r.top, r.right]; }")
+        text_left = page.evaluate(
+            "() => document.querySelector('d-article > section > p').getBoundingClientRect().left")
         assert page.evaluate("() => getComputedStyle(document.querySelector('d-contents')).position") == "sticky"
         left, _, right = page.evaluate(box)
         assert right <= text_left and left >= 0  # beside the text, not above it
         for target in ("#sixteen-bytes", "#zero", "#bubble-size", "#watch-listen"):
             page.evaluate(f"() => document.querySelector('{target}').scrollIntoView()")
-            page.wait_for_function(f"() => document.querySelector('d-contents a[href=\"{target}\"]').classList.contains('active')")
+            page.wait_for_function(
+                f"() => document.querySelector('d-contents a[href=\"{target}\"]').classList.contains('active')")
             assert active_links(page) == [target]
             assert page.evaluate(box)[1] == 24  # stuck 24 px below the top of the window
             # the active link is inside the column's visible part
@@ -344,9 +359,11 @@ def test_contents_is_a_sticky_column_on_desktop_with_a_scroll_spy(browser, origi
                 " const a = document.querySelector('d-contents a.active').getBoundingClientRect();"
                 " return a.top >= c.top && a.bottom <= c.bottom; }")
         page.evaluate("() => window.scrollTo(0, 0)")
-        page.wait_for_function("() => document.querySelector('d-contents a[href=\"#why-count\"]').classList.contains('active')")
+        page.wait_for_function(
+            "() => document.querySelector('d-contents a[href=\"#why-count\"]').classList.contains('active')")
         assert active_links(page) == ["#why-count"]
-        assert page.evaluate("() => getComputedStyle(document.querySelector('d-contents a.active')).fontWeight") == "700"
+        weight = page.evaluate("() => getComputedStyle(document.querySelector('d-contents a.active')).fontWeight")
+        assert weight == "700"
     finally:
         visit.close()
 
@@ -355,7 +372,8 @@ def test_contents_is_a_box_above_the_text_on_a_phone(browser, origin):
     visit = Visit(browser, origin, MOBILE).open(origin + "/index.html")
     try:
         style = visit.page.evaluate(
-            "() => { const s = getComputedStyle(document.querySelector('d-contents')); return [s.position, s.cssFloat]; }")
+            "() => { const s = getComputedStyle(document.querySelector('d-contents'));"
+            " return [s.position, s.cssFloat]; }")
         assert style == ["static", "none"]
         assert active_links(visit.page) == ["#why-count"]
     finally:

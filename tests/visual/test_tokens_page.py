@@ -72,7 +72,7 @@ def test_every_token_has_a_row_with_light_and_dark_values(loaded, css):
         "rows => rows.map(r => [r.dataset.token, r.querySelector('.value.light code').textContent,"
         " r.querySelector('.value.dark code').textContent])")
     assert [r[0] for r in rows] == [t.property for t in expected]
-    for (prop, light, dark), token in zip(rows, expected):
+    for (prop, light, dark), token in zip(rows, expected, strict=True):
         assert light.startswith(token.light) and dark.startswith(token.dark), prop
 
 

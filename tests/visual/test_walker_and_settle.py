@@ -42,7 +42,8 @@ SHEETS = textwrap.dedent("""\
         super();
         const root = this.attachShadow({ mode: 'open' });
         const sheet = new CSSStyleSheet();
-        sheet.replaceSync('.in-open { color: blue; } @media (prefers-color-scheme: dark) { .in-open { color: aqua; } }');
+        sheet.replaceSync('.in-open { color: blue; }'
+          + ' @media (prefers-color-scheme: dark) { .in-open { color: aqua; } }');
         root.adoptedStyleSheets = [sheet];
         root.innerHTML = '<span class="in-open">open</span>';
       }

@@ -12,8 +12,14 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import AdoptError
+
+if TYPE_CHECKING:
+    from ..config import VisualConfig
+    from .convert import Plan
+    from .locate import Found
 
 ENTRY = "scss/style.scss"
 
@@ -92,7 +98,8 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
     return adoption
 
 
-def _renders_the_same(adoption: Adoption, visual, found, compiled: bytes, browser: str | None) -> bool:
+def _renders_the_same(adoption: Adoption, visual: VisualConfig | None, found: Found, compiled: bytes,
+                      browser: str | None) -> bool:
     """Capture the linking pages with the original and the compiled CSS; one line per variant."""
     from ..config import VisualConfig
     from . import locate, render
@@ -120,7 +127,7 @@ def _stylesheet_arg(css: Path | None) -> Path | None:
     return css
 
 
-def _served_root(visual, found) -> Path:
+def _served_root(visual: VisualConfig | None, found: Found) -> Path:
     """The configured visual root when it holds the served copy, else the linking page's folder."""
     from .locate import inside
 
@@ -144,7 +151,7 @@ def _compile(files: dict[str, str]) -> bytes:
         return builder.compile_theme(cfg).css
 
 
-def _describe(adoption: Adoption, plan, source: Path, root: Path) -> None:
+def _describe(adoption: Adoption, plan: Plan, source: Path, root: Path) -> None:
     tokens = list(plan.registry.tokens.values())
     counts = {kind: sum(1 for t in tokens if t.kind == kind) for kind in ("colors", "typography",
                                                                           "spacing", "custom-properties")}
@@ -163,7 +170,8 @@ def _describe(adoption: Adoption, plan, source: Path, root: Path) -> None:
 
 def _write(root: Path, files: dict[str, str], outputs: list[str], compiled: bytes) -> None:
     """scss/, then [tool.theme], then the outputs through `theme build` (all atomic)."""
-    from .. import build as builder, config as configuration
+    from .. import build as builder
+    from .. import config as configuration
     from ..fsutil import atomic_write_text
     from . import project
 

@@ -7,23 +7,32 @@ Comments, whitespace, quote style, `.5` against `0.5`, `#fff` against `white` or
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import tinycss2
 import tinycss2.color3
 
+if TYPE_CHECKING:
+    from tinycss2.ast import Node
+
 from .parse import CONDITIONAL
 
 _TIGHT = {",", ">", "+", "~", "/", ":", "(", ")"}  # no whitespace matters around these
+# (name, value, !important) of each declaration, or the block's raw tokens when it holds more
+Declarations = tuple[tuple[str, str, bool], ...] | str
+# (the at-rules around it as (keyword, prelude), its selector or at-rule, its declarations)
+Rule = tuple[tuple[tuple[str, str], ...], str, Declarations | None]
 
 
-def rules(css: str) -> Counter:
+def rules(css: str) -> Counter[Rule]:
     """Each rule as (wrappers, selector, declarations), counted (order is checked elsewhere)."""
-    found: Counter = Counter()
+    found: Counter[Rule] = Counter()
     _collect(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), (), found)
     return found
 
 
-def _collect(nodes, wrappers: tuple, found: Counter) -> None:
+def _collect(nodes: Iterable[Node], wrappers: tuple[tuple[str, str], ...], found: Counter[Rule]) -> None:
     for node in nodes:
         if node.type == "qualified-rule":
             decls = declarations(node.content)
@@ -40,18 +49,18 @@ def _collect(nodes, wrappers: tuple, found: Counter) -> None:
         # parse errors: a browser drops them as tinycss2 does, so they are nothing to keep
 
 
-def declarations(content) -> tuple | str:
+def declarations(content: list[Node] | None) -> Declarations:
     parsed = tinycss2.parse_blocks_contents(content or [], skip_comments=True, skip_whitespace=True)
     out = []
     for d in parsed:
         if d.type != "declaration":
-            return value(content)  # nested rules or errors: compare the raw tokens
+            return value(content or [])  # nested rules or errors: compare the raw tokens
         name = d.name if d.name.startswith("--") else d.lower_name
         out.append((name, value(d.value), d.important))
     return tuple(out)
 
 
-def value(tokens) -> str:
+def value(tokens: Iterable[Node]) -> str:
     """One canonical string for a list of component values."""
     parts: list[str] = []
     for token in tokens:
@@ -70,7 +79,7 @@ def value(tokens) -> str:
     return "".join(tight)
 
 
-def _atom(token) -> str:
+def _atom(token: Node) -> str:
     kind = token.type
     if kind in ("hash", "ident", "function"):
         colour = tinycss2.color3.parse_color(token)
@@ -81,22 +90,22 @@ def _atom(token) -> str:
     if kind == "percentage":
         return _number(token.value) + "%"
     if kind == "dimension":
-        return _number(token.value) + token.lower_unit
+        return f"{_number(token.value)}{token.lower_unit}"
     if kind == "string":
         return repr(token.value)
     if kind == "url":
         return f"url({token.value})"
     if kind == "hash":
-        return "#" + token.value
+        return f"#{token.value}"
     if kind == "ident":
-        return token.value
+        return str(token.value)
     if kind == "at-keyword":
-        return "@" + token.value
+        return f"@{token.value}"
     if kind == "function":
         return f"{token.lower_name}({value(token.arguments)})"
     if kind in ("() block", "[] block", "{} block"):
-        return kind[0] + value(token.content) + kind[1]
-    return token.serialize()
+        return f"{kind[0]}{value(token.content)}{kind[1]}"
+    return str(token.serialize())
 
 
 def _number(number: float) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import sass
 import tinycss2
@@ -78,7 +79,7 @@ def plan(items: list[Item], source_name: str, *, regroup: bool = True) -> Plan:
     entry += [f'@import "components/{name}";' for name in names]
     files["scss/style.scss"] = "\n".join(entry) + "\n"
     place = {id(p): i for i, p in enumerate(pieces)}
-    moved = sum(1 for _, members in chunks for a, b in zip(members, members[1:])
+    moved = sum(1 for _, members in chunks for a, b in pairwise(members)
                 if place[id(b)] != place[id(a)] + 1)
     return Plan(files=files, pieces=pieces, registry=registry, components=names, moved=moved)
 
@@ -101,7 +102,8 @@ def _piece(item: Item, registry: Registry) -> Piece:
     return _checked(item, as_written, group, props, why, registry)
 
 
-def _checked(item, as_written, group, props, why, registry) -> Piece:
+def _checked(item: Item, as_written: str, group: str, props: frozenset[str], why: str | None,
+             registry: Registry) -> Piece:
     if _same(item, as_written, registry):
         return Piece(item, as_written, group, props, why)
     quoted = _quoted(item)
@@ -114,6 +116,8 @@ def _checked(item, as_written, group, props, why, registry) -> Piece:
 
 
 def _tokenised(item: Item, registry: Registry, new: list[str]) -> str | None:
+    if item.rule is None:
+        return None
     parsed = tinycss2.parse_blocks_contents(item.rule.content, skip_comments=False, skip_whitespace=True)
     if any(node.type not in ("declaration", "comment") for node in parsed):
         return None
@@ -144,7 +148,7 @@ def _rule(selector: str, lines: list[str]) -> str:
 
 def _strip_wrappers(item: Item) -> str:
     if item.rule is not None:
-        return item.rule.serialize().strip()
+        return str(item.rule.serialize()).strip()
     text = item.source
     for _ in item.wrappers:  # _wrap put "prelude {\n" before and "\n}" after
         text = text.split("{\n", 1)[1].rsplit("\n}", 1)[0]

@@ -74,8 +74,8 @@ def locate(root: Path, css: Path | None, *, served_root: Path | None = None) -> 
                  differ=differ)
 
 
-def _choose(copies, linking, served_root) -> Path:
-    def rank(copy: Path):
+def _choose(copies: list[Path], linking: dict[Path, list[Path]], served_root: Path | None) -> Path:
+    def rank(copy: Path) -> tuple[bool, bool, bool, str]:
         pages = linking[copy]
         in_root = served_root is not None and any(inside(p, served_root) for p in pages)
         conventional = any(part in SERVED_NAMES for p in pages for part in p.parent.parts[-2:])

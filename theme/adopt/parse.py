@@ -5,9 +5,14 @@ tinycss2 does the parsing; a piece it cannot parse keeps its source text."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import tinycss2
+
+if TYPE_CHECKING:
+    from tinycss2.ast import Node, QualifiedRule
 
 # At-rules whose block holds style rules: their rules are split into Items of their own,
 # each keeping the at-rule around it, so a rule can join its component.
@@ -21,7 +26,7 @@ class Item:
     line: int
     col: int
     wrappers: tuple[str, ...] = ()  # at-rule preludes, outermost first, e.g. "@media (min-width: 600px)"
-    rule: object | None = None  # tinycss2 QualifiedRule, or None (other at-rules, parse errors)
+    rule: QualifiedRule | None = None  # None for other at-rules and parse errors
     keyword: str | None = None  # at-keyword of a non-conditional at-rule ("font-face")
     comments: list[str] = field(default_factory=list)  # comments written just before it
     error: str | None = None  # tinycss2's message when it could not parse this piece
@@ -48,14 +53,15 @@ def items(text: str) -> list[Item]:
     return list(_walk(nodes, text, ()))
 
 
-def _walk(nodes, text: str, wrappers: tuple[str, ...]):
+def _walk(nodes: Sequence[Node], text: str, wrappers: tuple[str, ...]) -> Iterator[Item]:
     comments: list[str] = []
     for i, node in enumerate(nodes):
         if node.type == "comment":
             comments.append(node.serialize())
             continue
         if node.type == "error":
-            source, line, col = _unparsed(text, nodes[i - 1] if i else None, nodes[i + 1] if i + 1 < len(nodes) else None)
+            before, after = nodes[i - 1] if i else None, nodes[i + 1] if i + 1 < len(nodes) else None
+            source, line, col = _unparsed(text, before, after)
             found = Item(source=_wrap(source, wrappers), line=line, col=col, wrappers=wrappers,
                          error=node.message, comments=comments)
         elif node.type == "at-rule" and node.lower_at_keyword in CONDITIONAL and node.content is not None:
@@ -94,7 +100,7 @@ def _offset(text: str, line: int, col: int) -> int:
     return start + col - 1
 
 
-def _unparsed(text: str, before, after) -> tuple[str, int, int]:
+def _unparsed(text: str, before: Node | None, after: Node | None) -> tuple[str, int, int]:
     """What lies between two parsed nodes, and where it starts: tinycss2 places an error
     where it noticed it (often the end of the text), not where the bad piece begins."""
     start = 0

@@ -8,10 +8,15 @@ copies unchanged qualify: a `/` outside a function would be divided once in a va
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import tinycss2
 import tinycss2.color3
+
+if TYPE_CHECKING:
+    from tinycss2.ast import Declaration, Node
 
 KINDS = ("colors", "typography", "spacing", "custom-properties")
 _COLOUR_PROPERTY = re.compile(
@@ -53,7 +58,7 @@ class Registry:
             self.tokens.pop(name, None)
 
 
-def declaration(decl, context: str, dark: bool, registry: Registry, new: list[str]) -> str:
+def declaration(decl: Declaration, context: str, dark: bool, registry: Registry, new: list[str]) -> str:
     """`name: value` for the SCSS, with token references where the value has tokens."""
     name = decl.name if decl.name.startswith("--") else decl.lower_name
     tokens = _trim(decl.value)
@@ -69,7 +74,8 @@ def declaration(decl, context: str, dark: bool, registry: Registry, new: list[st
     if _top_level_slash(tokens):
         return f"{name}: {text}{bang}"
     base = f"{context}-{name}"
-    if name in ("font-size", "line-height") and len(tokens) == 1 and tokens[0].type in ("dimension", "percentage", "number"):
+    one_size = len(tokens) == 1 and tokens[0].type in ("dimension", "percentage", "number")
+    if name in ("font-size", "line-height") and one_size:
         return f"{name}: ${registry.claim(base, text, 'typography', dark, new)}{bang}"
     if name == "font-family" and all(t.type in ("ident", "string", "whitespace") or _comma(t) for t in tokens):
         return f"{name}: ${registry.claim(base, text, 'typography', dark, new)}{bang}"
@@ -77,12 +83,15 @@ def declaration(decl, context: str, dark: bool, registry: Registry, new: list[st
         return f"{name}: ${registry.claim(base, text, 'spacing', dark, new)}{bang}"
     if _COLOUR_PROPERTY.match(name):
         suffix = "" if name.endswith("color") or name in ("fill", "stroke") else "-color"
-        claim = lambda value: "$" + registry.claim(base + suffix, value, "colors", dark, new)  # noqa: E731
+
+        def claim(value: str) -> str:
+            return "$" + registry.claim(base + suffix, value, "colors", dark, new)
+
         return f"{name}: {_colours_replaced(tokens, claim)}{bang}"
     return f"{name}: {text}{bang}"
 
 
-def _colours_replaced(tokens, claim) -> str:
+def _colours_replaced(tokens: Iterable[Node], claim: Callable[[str], str]) -> str:
     """The value with each colour a token, inside gradients too (libsass reads variables there)."""
     parts = []
     for token in tokens:
@@ -95,8 +104,8 @@ def _colours_replaced(tokens, claim) -> str:
     return "".join(parts)
 
 
-def _trim(tokens) -> list:
-    tokens = [t for t in tokens if t.type != "comment"]
+def _trim(values: Iterable[Node]) -> list[Node]:
+    tokens = [t for t in values if t.type != "comment"]
     while tokens and tokens[0].type == "whitespace":
         tokens.pop(0)
     while tokens and tokens[-1].type == "whitespace":
@@ -104,15 +113,15 @@ def _trim(tokens) -> list:
     return tokens
 
 
-def _comma(token) -> bool:
-    return token.type == "literal" and token.value == ","
+def _comma(token: Node) -> bool:
+    return bool(token.type == "literal" and token.value == ",")
 
 
-def _top_level_slash(tokens) -> bool:
+def _top_level_slash(tokens: Iterable[Node]) -> bool:
     return any(t.type == "literal" and t.value == "/" for t in tokens)
 
 
-def _colour(token) -> bool:
+def _colour(token: Node) -> bool:
     if token.type not in ("hash", "ident", "function"):
         return False
     if token.type == "function":
@@ -124,14 +133,14 @@ def _colour(token) -> bool:
     return parsed is not None and not isinstance(parsed, str)
 
 
-def _spacing(tokens) -> bool:
+def _spacing(tokens: Iterable[Node]) -> bool:
     words = [t for t in tokens if t.type != "whitespace"]
     fits = all(t.type in ("dimension", "percentage") or (t.type == "number" and t.value == 0)
                or (t.type == "ident" and t.lower_value == "auto") for t in words)
     return fits and any(t.type == "dimension" and t.value != 0 for t in words)
 
 
-def _simple(tokens) -> bool:
+def _simple(tokens: Sequence[Node]) -> bool:
     """A custom property value Sass reads back as written: no `/`, no functions but colours."""
     if not tokens:
         return False

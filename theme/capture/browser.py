@@ -6,8 +6,12 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import BrowserNotFound
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Playwright
 
 ENV = "THEME_BROWSER"
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -105,7 +109,7 @@ def _unwrap(path: Path, name: str) -> BrowserInfo | None:
     return None
 
 
-def _playwright_chromium(playwright=None) -> Path | None:
+def _playwright_chromium(playwright: Playwright | None = None) -> Path | None:
     """Playwright's own Chromium, if `playwright install chromium` put one in its cache."""
     try:
         if playwright is not None:
@@ -120,7 +124,7 @@ def _playwright_chromium(playwright=None) -> Path | None:
     return path if path.is_file() and os.access(path, os.X_OK) else None
 
 
-def find_browser(explicit: str | None = None, *, playwright=None) -> BrowserInfo:
+def find_browser(explicit: str | None = None, *, playwright: Playwright | None = None) -> BrowserInfo:
     """THEME_BROWSER (or `explicit`) → Playwright's own Chromium → chromium/chrome on PATH."""
     wanted = explicit or os.environ.get(ENV)
     if wanted:

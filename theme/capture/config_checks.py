@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..config import VisualConfig, key_position
 from ..errors import ConfigError
+from .model import JsonObject
 from .server import resolve
 
 
@@ -21,7 +22,9 @@ def config_position(source: Path | None, key: str) -> str:
 
 def check_config(visual: VisualConfig, source: Path | None = None) -> None:
     """Fail before starting a browser on what the config alone shows is wrong."""
-    at = lambda key: config_position(source, key)  # noqa: E731
+    def at(key: str) -> str:
+        return config_position(source, key)
+
     if not visual.root.is_dir():
         raise ConfigError(f"{at('root')}: root {visual.root} is not a folder; build the article or fix root")
     for page in visual.pages:
@@ -35,7 +38,7 @@ def check_config(visual: VisualConfig, source: Path | None = None) -> None:
                               "nor a file; create it or fix the route")
 
 
-def check_selectors(source: Path | None, bad: dict | None) -> None:
+def check_selectors(source: Path | None, bad: JsonObject | None) -> None:
     """ConfigError naming the config key of a selector the browser could not parse
     (`bad`: what scripts.FREEZE returned, or None when every selector parsed)."""
     if bad:

@@ -74,7 +74,7 @@ def web_fonts(urls: Iterable[str], server: LocalServer, route: Mapping[str, Path
         else:
             _matched, local = routed_file(route, url)
             key = url if local is not None else None
-        if key is not None:
+        if key is not None and local is not None:
             out[key] = file_sha256(local)  # cached: every variant loads the same files
     return out
 

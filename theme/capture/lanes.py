@@ -8,14 +8,20 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
 from . import resources, scripts
+from .model import JsonObject, Timings
 from .naming import Variant
 from .server import LocalServer, resolve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, Request, Response, Route
 
 
 @dataclass
@@ -28,16 +34,16 @@ class Lane:
     does not re-lay out the old page. A lane that saw an error is closed, not reused.
     """
 
-    context: object
-    page: object
-    cdp: object
-    aborted: set  # the current variant's blocked URLs: the route handler adds to whatever set is here
+    context: BrowserContext
+    page: Page
+    cdp: CDPSession
+    aborted: set[str]  # the current variant's blocked URLs: the route handler adds to whatever set is here
     # The current variant's requests that got nothing usable (blocked, a route without the
     # file, an HTTP error, a network error), by URL: resources.broken judges them.
-    missed: dict = field(default_factory=dict)
+    missed: dict[str, resources.Missed] = field(default_factory=dict)
     script: str | None = None  # id of the current variant's data_theme() init script (scripts.py)
-    routed: set = field(default_factory=set)  # the current variant's URLs served from a route
-    inflight: set = field(default_factory=set)  # requests to our origin or a route not yet answered
+    routed: set[str] = field(default_factory=set)  # the current variant's URLs served from a route
+    inflight: set[Request] = field(default_factory=set)  # requests to our origin or a route not yet answered
     net_last: float = 0.0  # time.monotonic() of the last such request's start or end
 
 
@@ -47,16 +53,16 @@ class Pending:
 
     variant: Variant
     lane: Lane
-    page: object
-    aborted: set
+    page: Page
+    aborted: set[str]
     url: str
     opened: float
-    timings: dict
+    timings: Timings
     switched: bool = False  # the page was already loaded, in another scheme (Lanes.switch)
-    explain: dict = field(default_factory=dict)  # what settling waited for and did (Capture.explain)
+    explain: JsonObject = field(default_factory=dict)  # what settling waited for and did (Capture.explain)
 
 
-def routed_file(route: dict, url: str) -> tuple[bool, Path | None]:
+def routed_file(route: Mapping[str, Path | str], url: str) -> tuple[bool, Path | None]:
     """(matched a `route` prefix?, the local file or None). The longest prefix wins.
 
     A route to a folder serves every URL under its prefix; a route to a file serves that
@@ -74,19 +80,19 @@ def routed_file(route: dict, url: str) -> tuple[bool, Path | None]:
     return False, None
 
 
-def scheme_read(page) -> str | None:
+def scheme_read(page: Page) -> str | None:
     """How a script of the page, in any frame, learned the colour scheme (scripts.SCHEME_PROBE)."""
     for frame in page.frames:
         how = frame.evaluate(scripts.SCHEME_READ)
         if how:
-            return how
+            return str(how)
     return None
 
 
 class Lanes:
     """The lanes of one browser: idle ones parked on about:blank, new ones made on demand."""
 
-    def __init__(self, browser, server: LocalServer, visual: VisualConfig):
+    def __init__(self, browser: Browser, server: LocalServer, visual: VisualConfig):
         self._browser = browser
         self._server = server
         self._visual = visual
@@ -207,14 +213,14 @@ class Lanes:
             raise
         return lane
 
-    def _handler(self, lane: Lane):
+    def _handler(self, lane: Lane) -> Callable[[Route], None]:
         """The route handler: our server passes, `route` prefixes are served from local
         folders, anything else is aborted and listed (or, online, let through)."""
         origin = self._server.origin + "/"
         route_map = self._visual.route
         offline = self._visual.offline
 
-        def handle(route) -> None:
+        def handle(route: Route) -> None:
             url = route.request.url
             if url.startswith(origin):
                 route.continue_()
@@ -239,23 +245,23 @@ class Lanes:
         never waited for: a beacon that hangs must not hold the capture."""
         ours = (self._server.origin + "/", *self._visual.route)
 
-        def started(request) -> None:
+        def started(request: Request) -> None:
             if request.url.startswith(ours):
                 lane.inflight.add(request)
                 lane.net_last = time.monotonic()
 
-        def ended(request) -> None:
+        def ended(request: Request) -> None:
             if request in lane.inflight:
                 lane.inflight.discard(request)
                 lane.net_last = time.monotonic()
 
-        def failed(request) -> None:
+        def failed(request: Request) -> None:
             ended(request)
             if request.url not in lane.missed and request.url not in lane.aborted:
                 why = request.failure or "failed"
                 lane.missed[request.url] = resources.Missed(request.url, request.resource_type, why)
 
-        def answered(response) -> None:
+        def answered(response: Response) -> None:
             # Only what a render depends on is kept: an HTTP error on an image is the
             # page's own business (and shows in the image); on a script it is a broken page.
             if response.status >= 400 and response.request.resource_type in resources.ESSENTIAL:

@@ -6,14 +6,23 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 import numpy as np
 
 from .naming import Variant, safe_segment
 
+if TYPE_CHECKING:
+    from ..config import VisualConfig
+
 Progress = Callable[[str], None]
 Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> (dx, dy) CSS px
+# A JSON object as theme writes it (fingerprint.json, the manifest's environments, report.json)
+# or reads it back: values are whatever json.dumps takes.
+JsonObject = dict[str, Any]
+# Seconds per step of a capture, and counts and flags (tile calls, a switched scheme), for
+# benchmarks and --explain.
+Timings = dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -42,16 +51,16 @@ class Capture:
     image: np.ndarray  # (H, W, 4) uint8 RGBA
     regions: list[Region]
     aborted: list[str]  # URLs that were neither local nor routed, sorted
-    fingerprint: dict  # JSON-able: browser, platform, flags, tile height, web fonts, system fonts, theme version
+    fingerprint: JsonObject  # browser, platform, flags, tile height, web fonts, system fonts, theme version
     seconds: float
     full_page: bool = True  # whether images() yields page.png first
-    timings: dict = field(default_factory=dict)  # seconds per step, for benchmarks
-    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) CSS px it was moved by
+    timings: Timings = field(default_factory=dict)
+    nudged: dict[str, tuple[float, float]] = field(default_factory=dict)  # region path -> (dx, dy) CSS px moved
     # region path -> its crop from a second capture at a baseline's sub-pixel phase (theme/check/phase.py)
-    realigned: dict = field(default_factory=dict)
+    realigned: dict[str, np.ndarray] = field(default_factory=dict)
     # What settling waited for and how long, undefined tags, routed URLs, pinned
     # fixed/sticky elements, frozen images: `theme capture --explain` prints it.
-    explain: dict = field(default_factory=dict)
+    explain: JsonObject = field(default_factory=dict)
     # images.pixels_sha256 of `image`, when the pipeline hashed it on the way (run.spill):
     # a page check against a baseline with the same digest then decodes nothing.
     pixels: str | None = None
@@ -80,7 +89,8 @@ class Failure:
     variant: Variant
     message: str
     kind: str = "capture"
-    images: dict = field(default_factory=dict)  # name -> (H, W, 4) RGBA
+    images: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (H, W, 4) RGBA
+    saved: dict[str, str] = field(default_factory=dict)  # name -> its PNG in the artefacts folder (theme.suite)
     notes: list[str] = field(default_factory=list)
     error: BaseException | None = field(default=None, repr=False, compare=False)  # what was raised
 
@@ -90,8 +100,33 @@ def label(variant: Variant) -> str:
     return f"{variant.page} ({variant.viewport}-{variant.scheme})"
 
 
-def mark(timings: dict, name: str, since: float) -> float:
+def mark(timings: Timings, name: str, since: float) -> float:
     """Add the seconds since `since` to timings[name]; returns now, the next step's start."""
     now = time.perf_counter()
     timings[name] = timings.get(name, 0.0) + (now - since)
     return now
+
+
+class Renderer(Protocol):
+    """What renders variants for the check flow: a Session (one browser, launched here or
+    reached at an endpoint) or a Pool (several browser servers). Used with `with`."""
+
+    visual: VisualConfig
+    fingerprint: JsonObject  # the environment every capture is made in
+    notes: list[str]  # what happened to browser endpoints, for the run's output
+
+    def __enter__(self) -> "Renderer": ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def capture(self, variant: Variant, progress: Progress | None = None,
+                nudges: Nudges | None = None) -> Capture:
+        """One variant; its failure raises."""
+
+    def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
+                    nudges: Mapping[Variant, Nudges] | None = None, *,
+                    failures: bool = False) -> Iterator[Capture | Failure]:
+        """Every variant in `todo`'s order; with `failures`, a variant whose page failed is a Failure."""
+
+    def elements_at(self, variant: Variant, boxes: list[tuple[int, int, int, int]]) -> list[str | None]:
+        """For each box, a selector of the smallest element holding it (`theme capture --explain`)."""

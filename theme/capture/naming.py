@@ -10,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Collection, Iterable, Sequence, Union
+from typing import Collection, Iterable, Literal, Sequence, Union
 
 from ..config import VisualConfig
 from ..errors import ConfigError
@@ -68,6 +68,10 @@ def page_name(page: str) -> str:
     return "/".join(safe_segment(p) for p in parts)
 
 
+_MEDIA_SCHEME: dict[str, Literal["light", "dark"]] = {
+    "light": "light", "dark": "dark", "light-attr": "dark", "dark-attr": "light"}
+
+
 @dataclass(frozen=True, order=True)
 class Variant:
     """One cell of the capture matrix: a page at a viewport in a colour scheme."""
@@ -91,10 +95,10 @@ class Variant:
         return PurePosixPath(self.page_name) / self.id
 
     @property
-    def media_scheme(self) -> str:
+    def media_scheme(self) -> Literal["light", "dark"]:
         """What prefers-color-scheme reports. The -attr schemes emulate the OPPOSITE
         preference, so the capture proves <html data-theme> wins over the media query."""
-        return {"light": "light", "dark": "dark", "light-attr": "dark", "dark-attr": "light"}[self.scheme]
+        return _MEDIA_SCHEME[self.scheme]
 
     @property
     def data_theme(self) -> str | None:

@@ -8,15 +8,28 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, TypeVar, cast
 
 from ..config import VisualConfig
 from ..errors import CaptureError
 from . import remote
-from .model import Capture, Failure, Nudges, Progress
+from .model import Capture, Failure, JsonObject, Nudges, Progress, Renderer
 from .naming import Variant
 
+if TYPE_CHECKING:
+    from .session import Session
+
 POLL_S = 0.5  # how often a waiting caller checks that some lane is still alive
+T = TypeVar("T")
+# A job for a lane: ("capture", variants, their nudges) or ("call", a function of its Session, None);
+# None tells the lane to stop.
+Job = tuple[str, "list[Variant] | Callable[[Session], object]", "Mapping[Variant, Nudges] | None"]
+# What a lane reports, (kind, lane, payload): "started" (its fingerprint), "refused" (the error),
+# "capture" (a Capture or Failure), "say" (progress), "error" (raised by the caller), "died"
+# ((variants left, their nudges, the error)), "result" (what a "call" job returned).
+Event = tuple[str, "_Lane", object]
 
 
 class _Lane(threading.Thread):
@@ -25,7 +38,7 @@ class _Lane(threading.Thread):
     def __init__(self, pool: "Pool", endpoint: str):
         super().__init__(name=f"theme-lane-{remote.mask(endpoint)}", daemon=True)
         self.pool, self.endpoint = pool, endpoint
-        self.jobs: queue.Queue = pool._jobs
+        self.jobs: queue.Queue[Job | None] = pool._jobs
 
     def run(self) -> None:
         from .session import Session
@@ -47,17 +60,21 @@ class _Lane(threading.Thread):
             except Exception:  # noqa: BLE001 - a dead connection cannot be closed politely
                 pass
 
-    def _do(self, session, kind: str, work, nudges) -> bool:
+    def _do(self, session: Session, kind: str, work: list[Variant] | Callable[[Session], object],
+            nudges: Mapping[Variant, Nudges] | None) -> bool:
         """Run one job; False when the endpoint went away (the job's rest is handed back)."""
         events = self.pool._events
-        if kind == "call":
+        if not isinstance(work, list):  # a "call"
             try:
                 events.put(("result", self, work(session)))
             except Exception as err:  # noqa: BLE001 - handed to the caller, which raises it
                 events.put(("error", self, err))
             return True
         done: set[Variant] = set()
-        say = lambda msg: events.put(("say", self, msg))  # noqa: E731
+
+        def say(msg: str) -> None:
+            events.put(("say", self, msg))
+
         try:
             for capture in session.capture_all(work, say, nudges, failures=True):
                 done.add(capture.variant)
@@ -74,13 +91,13 @@ class _Lane(threading.Thread):
 class Pool:
     """Variants spread over browser endpoints, `visual.browser.lanes` pages each at once."""
 
-    def __init__(self, visual: VisualConfig, endpoints: Iterable[str], *, source=None):
+    def __init__(self, visual: VisualConfig, endpoints: Iterable[str], *, source: Path | None = None):
         self.visual, self.source = visual, source
         self.endpoints = tuple(endpoints)
-        self.fingerprint: dict = {}
+        self.fingerprint: JsonObject = {}
         self.notes: list[str] = []  # what happened to endpoints, for the run's output
-        self._jobs: queue.Queue = queue.Queue()
-        self._events: queue.Queue = queue.Queue()
+        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._events: queue.Queue[Event] = queue.Queue()
         self._lanes: list[_Lane] = []
         self._say: Progress = lambda _msg: None
 
@@ -92,7 +109,7 @@ class Pool:
         while waiting:
             kind, lane, payload = self._events.get()
             if kind == "started":
-                self.fingerprint = self.fingerprint or payload
+                self.fingerprint = self.fingerprint or cast(JsonObject, payload)
             elif kind == "refused":
                 self._note(f"{remote.mask(lane.endpoint)}: {remote.scrub(str(payload), self.endpoints)}; "
                            "its variants go to the other endpoints")
@@ -102,7 +119,7 @@ class Pool:
             raise CaptureError(self._all_down("no browser endpoint answered"))
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -126,7 +143,10 @@ class Pool:
     # ------------------------------------------------------------ work
 
     def capture(self, variant: Variant, progress: Progress | None = None, nudges: Nudges | None = None) -> Capture:
-        return next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
+        shot = next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
+        if isinstance(shot, Failure):  # not without failures=True: capture_all raises instead
+            raise shot.error or CaptureError(shot.message)
+        return shot
 
     def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
                     nudges: Mapping[Variant, Nudges] | None = None, *,
@@ -139,7 +159,7 @@ class Pool:
         self._say = progress or (lambda _msg: None)
         for job in _batches(_by_view(todo), sum(lane.is_alive() for lane in self._lanes)):
             self._jobs.put(("capture", job, {v: nudges[v] for v in job if nudges and v in nudges} or None))
-        arrived: dict[Variant, Capture] = {}
+        arrived: dict[Variant, Capture | Failure] = {}
         try:
             for variant in todo:
                 while variant not in arrived:
@@ -151,23 +171,23 @@ class Pool:
         finally:
             self._drain()
 
-    def _next_event(self, arrived: dict) -> object:
+    def _next_event(self, arrived: dict[Variant, Capture | Failure]) -> object:
         try:
             kind, lane, payload = self._events.get(timeout=POLL_S)
         except queue.Empty:
             if not self._alive():
                 raise CaptureError(self._all_down("every browser endpoint is down")) from None
             return None
-        if kind == "capture":
+        if kind == "capture" and isinstance(payload, (Capture, Failure)):
             arrived[payload.variant] = payload
         elif kind == "say":
-            self._say(payload)
-        elif kind == "error":
+            self._say(str(payload))
+        elif kind == "error" and isinstance(payload, BaseException):
             raise payload
         elif kind == "died":
-            left, nudges, err = payload
-            self._note(f"{remote.mask(lane.endpoint)} went away "
-                       f"({remote.scrub(str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__, self.endpoints)}); "
+            left, nudges, err = cast("tuple[list[Variant], Mapping[Variant, Nudges] | None, BaseException]", payload)
+            said = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            self._note(f"{remote.mask(lane.endpoint)} went away ({remote.scrub(said, self.endpoints)}); "
                        f"{len(left)} of its variants go to the other endpoints")
             if left:
                 self._jobs.put(("capture", left, nudges))
@@ -186,12 +206,12 @@ class Pool:
         except queue.Empty:
             return
 
-    def _call(self, work):
+    def _call(self, work: Callable[[Session], T]) -> T:
         self._jobs.put(("call", work, None))
         while True:
             result = self._next_event({})
             if result is not None:
-                return result
+                return cast(T, result)  # what `work` returned, through the events queue
 
     def elements_at(self, variant: Variant, boxes: list[tuple[int, int, int, int]]) -> list[str | None]:
         return self._call(lambda session: session.elements_at(variant, boxes))
@@ -205,10 +225,20 @@ def _batches(groups: list[list[Variant]], lanes: int) -> list[list[Variant]]:
 
 def _by_view(todo: list[Variant]) -> list[list[Variant]]:
     """The variants of one page at one viewport, together, in order of first appearance."""
-    groups: dict[tuple, list[Variant]] = {}
+    groups: dict[tuple[str, str], list[Variant]] = {}
     for v in todo:
         groups.setdefault((v.page, v.viewport), []).append(v)
     return list(groups.values())
 
 
-__all__ = ["Pool"]
+def open_session(visual: VisualConfig, *, browser: str | None = None, source: Path | None = None) -> Renderer:
+    """A Session on a local browser, or a Pool over the endpoints of
+    THEME_BROWSER_ENDPOINTS / `[tool.theme.visual.browser]` when there are any (an
+    explicit `browser` executable always means a local launch). Use it with `with`."""
+    from .session import Session
+
+    endpoints = () if browser else remote.endpoints(visual.browser.endpoints)
+    return Pool(visual, endpoints, source=source) if endpoints else Session(visual, browser=browser, source=source)
+
+
+__all__ = ["Pool", "open_session"]

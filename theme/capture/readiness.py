@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import time
-from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from ..config import VisualConfig
 from ..errors import CaptureError, RenderError, UnstableRender

@@ -3,13 +3,16 @@ the image, and the sub-pixel nudge that moves some before a capture (theme/check
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 import numpy as np
 
 from . import scripts
-from .model import Nudges, Region
+from .model import JsonObject, Nudges, Region
 from .naming import heading_bases, naming_heading, own_base, region_names
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 
 def clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int, int] | None:
@@ -22,7 +25,7 @@ def clip_box(box: list[float], width: int, height: int) -> tuple[int, int, int, 
     return (x0, y0, x1 - x0, y1 - y0)
 
 
-def named(found: dict, selectors: Mapping[str, str]) -> Iterator[tuple[str, str, int, dict]]:
+def named(found: JsonObject, selectors: Mapping[str, str]) -> Iterator[tuple[str, str, int, JsonObject]]:
     """(key, name, ordinal, measured item) of every region element, in config-key then
     document order; `ordinal` is the element's place among its key's visible matches.
     `found` is what scripts.REGIONS measured; `selectors` the config's regions. Each
@@ -37,11 +40,11 @@ def named(found: dict, selectors: Mapping[str, str]) -> Iterator[tuple[str, str,
         own = [own_base(it.get("id", ""), it.get("caption", ""), found.get("title"))
                if it["named_by"] is None else "" for it in items]
         names = region_names([it["named_by"] for it in items], bases, own)
-        for ordinal, (item, name) in enumerate(zip(items, names)):
+        for ordinal, (item, name) in enumerate(zip(items, names, strict=True)):
             yield key, name, ordinal, item
 
 
-def regions(found: dict, selectors: Mapping[str, str], width: int, height: int) -> list[Region]:
+def regions(found: JsonObject, selectors: Mapping[str, str], width: int, height: int) -> list[Region]:
     """Every named region with a box left inside the width × height image. Its `heading`
     is that of the section it is in: the one it is named after, else the article's
     title (before the first heading of its body), else ""."""
@@ -57,11 +60,11 @@ def regions(found: dict, selectors: Mapping[str, str], width: int, height: int) 
     return out
 
 
-def nudge(page, selectors: Mapping[str, str], nudges: Nudges) -> dict:
+def nudge(page: Page, selectors: Mapping[str, str], nudges: Nudges) -> dict[str, tuple[float, float]]:
     """Move the named regions' elements by (dx, dy) CSS px (relative positioning, which
     moves an element without moving anything else); returns those that were moved."""
     found = page.evaluate(scripts.REGIONS, {"regions": list(selectors.items())})
-    todo = []
+    todo: list[JsonObject] = []
     for key, name, ordinal, _item in named(found, selectors):
         path = Region(key, name, (0, 0, 0, 0), "", "").path.as_posix()
         if path in nudges:

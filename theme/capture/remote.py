@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+from typing import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ConfigError
@@ -22,7 +23,7 @@ from .browser import find_browser, launch_flags
 ENV = "THEME_BROWSER_ENDPOINTS"
 
 
-def endpoints(configured: tuple[str, ...] = (), env: dict | None = None) -> tuple[str, ...]:
+def endpoints(configured: tuple[str, ...] = (), env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The endpoints a run connects to: THEME_BROWSER_ENDPOINTS (comma-separated) over the
     config's `[tool.theme.visual.browser] endpoints`; () means launch a local browser."""
     text = (os.environ if env is None else env).get(ENV, "")
@@ -65,7 +66,7 @@ def scrub(text: str, known: tuple[str, ...]) -> str:
 @dataclass
 class Served:
     endpoint: str
-    process: subprocess.Popen
+    process: subprocess.Popen[str]
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -94,7 +95,7 @@ def serve(host: str = "127.0.0.1", port: int = 0, path: str | None = None, *,
     process = subprocess.Popen([str(node), "-e", script, json.dumps(options)],
                                env={**os.environ, "THEME_PLAYWRIGHT_PACKAGE": str(driver / "package")},
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
+    line = process.stdout.readline() if process.stdout is not None else ""  # a pipe: never None
     try:
         said = json.loads(line)
     except ValueError:

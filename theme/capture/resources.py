@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from .model import JsonObject
+
 # Playwright's resource types a render depends on (module imports are "script",
 # CSS @import "stylesheet").
 ESSENTIAL = frozenset({"script", "stylesheet", "font"})
@@ -53,7 +55,7 @@ def broken(missed: dict[str, Missed], allow: tuple[str, ...], origin: str) -> li
                   key=lambda m: m.url)
 
 
-def explain(first: Missed, asker: dict | None, *, page: str, root: Path, origin: str,
+def explain(first: Missed, asker: JsonObject | None, *, page: str, root: Path, origin: str,
             route_at: str, allow_at: str, more: int) -> str:
     """One line: what did not load and why, who asked for it, what to do."""
     what = _NOUN.get(first.kind, first.kind)
@@ -75,7 +77,7 @@ def _short(url: str, origin: str) -> str:
     return url[len(origin):] if url.startswith(origin + "/") else url
 
 
-def asked_by(asker: dict | None, *, page: str, root: Path, origin: str) -> str:
+def asked_by(asker: JsonObject | None, *, page: str, root: Path, origin: str) -> str:
     """Who asked for a URL (scripts.WHO_ASKED's answer), with `file:line:col` when the
     page's own HTML or a local stylesheet says it."""
     if not asker:

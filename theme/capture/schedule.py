@@ -11,7 +11,7 @@ from .naming import Variant
 
 if TYPE_CHECKING:
     from .lanes import Lane, Pending
-    from .model import Capture
+    from .model import Capture, Failure
     from .shoot import Shooting
 
 
@@ -90,7 +90,8 @@ class Schedule:
         self._fresh: set[int] = set()  # places that were given a fresh page (opened, taken or not)
         self._kept: dict[int, Lane] = {}  # place of a switched step -> the page it is to take
         self._read: dict[int, str | None] = {}  # place -> how its page learned the scheme (None: it did not)
-        self._finished: dict[int, Capture] = {}  # todo index -> capture, held until the ones before it are out
+        # todo index -> capture (or failure), held until the ones before it are out
+        self._finished: dict[int, Capture | Failure] = {}
         self._turn = 0  # the todo index handed out next
         self._shooting: tuple[int, Shooting] | None = None  # (place, its tiles being taken)
 
@@ -159,13 +160,13 @@ class Schedule:
         after = self._follower.get(place)
         return after is not None and after not in self._fresh
 
-    def finished(self, place: int, capture: Capture, kept: Lane | None = None) -> None:
+    def finished(self, place: int, capture: Capture | Failure, kept: Lane | None = None) -> None:
         """This step's capture is complete; `kept`: its page, for the step switching it (keeps)."""
         self._finished[self.steps[place].index] = capture
         if kept is not None:
             self._kept[self._follower[place]] = kept
 
-    def due(self) -> Iterator[Capture]:
+    def due(self) -> Iterator[Capture | Failure]:
         """The finished captures whose turn it is, in the caller's order."""
         while self._turn in self._finished:
             yield self._finished.pop(self._turn)

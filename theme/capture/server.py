@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import mimetypes
 import posixpath
+import socket
+import socketserver
 import threading
 from functools import partial
 from http import HTTPStatus
@@ -58,9 +60,10 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "theme-capture"
     protocol_version = "HTTP/1.1"
 
-    def __init__(self, *args, root: Path, **kwargs):
+    def __init__(self, request: socket.socket, client_address: tuple[str, int], server: socketserver.BaseServer, *,
+                 root: Path):
         self.root = root
-        super().__init__(*args, **kwargs)
+        super().__init__(request, client_address, server)
 
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         self._serve(body=True)
@@ -88,7 +91,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body:
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args) -> None:  # quiet: progress goes elsewhere
+    def log_message(self, format: str, *args: object) -> None:  # quiet: progress goes elsewhere
         pass
 
 
@@ -103,7 +106,8 @@ class LocalServer:
 
     @property
     def address(self) -> tuple[str, int]:
-        return self._httpd.server_address[:2]
+        host, port = self._httpd.server_address[:2]
+        return str(host), port
 
     @property
     def origin(self) -> str:
@@ -123,7 +127,7 @@ class LocalServer:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ import platform
 import threading
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -24,14 +24,17 @@ from ..errors import CaptureError
 from . import remote, scripts
 from .browser import BrowserInfo, find_browser, launch_flags
 from .config_checks import check_config
-from .lanes import Lanes, scheme_read
-from .model import Capture, Failure, Nudges, Progress, Region, label
+from .lanes import Lanes, Pending, scheme_read
+from .model import Capture, Failure, JsonObject, Nudges, Progress, Region, label
 from .naming import Variant
 from .readiness import STABLE_FLAG, Readiness, wait_loaded
 from .schedule import Schedule
 from .server import LocalServer
 from .shoot import Shooter, Shooting
 from .tiles import decode_png
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page, Playwright
 
 __all__ = ["Capture", "Region", "Session", "check_config", "screenshot"]
 
@@ -40,7 +43,7 @@ CONNECT_TIMEOUT_MS = 30_000
 
 
 @contextlib.contextmanager
-def _shared_playwright():
+def _shared_playwright() -> Iterator[Playwright]:
     """One Playwright driver per thread, shared by nested Sessions.
 
     Playwright's sync API refuses to start a second instance while one runs in
@@ -88,10 +91,10 @@ class Session:
         self._stack = ExitStack()
         self.server: LocalServer | None = None
         self.browser_info: BrowserInfo | None = None
-        self.fingerprint: dict = {}
+        self.fingerprint: JsonObject = {}
         self.notes: list[str] = []  # what happened to browser endpoints (a Pool's); none here
-        self._browser = None
-        self._nudges: dict = {}  # variant -> Nudges, for the capture_all() in progress
+        self._browser: Browser | None = None
+        self._nudges: dict[Variant, Nudges] = {}  # for the capture_all() in progress
         style_css = visual.style.read_text(encoding="utf-8") if visual.style else None
         self._readiness = Readiness(visual, source, style_css)
         self._lanes: Lanes | None = None  # with the browser
@@ -109,7 +112,7 @@ class Session:
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
     def close(self) -> None:
@@ -118,53 +121,50 @@ class Session:
     def _start(self) -> None:
         self.server = self._stack.enter_context(LocalServer(self.visual.root))
         pw = self._stack.enter_context(_shared_playwright())
-        if self.endpoint:
-            self._connect(pw)
-        else:
-            self._launch(pw)
-        self._stack.callback(self._browser.close)
-        self._lanes = Lanes(self._browser, self.server, self.visual)
+        browser = self._connect(pw, self.endpoint) if self.endpoint else self._launch(pw)
+        self._browser = browser
+        self._stack.callback(browser.close)
+        self._lanes = Lanes(browser, self.server, self.visual)
         self._stack.callback(self._lanes.close)
         self._shooter = Shooter(self.visual, self._readiness, self.server, self.fingerprint)
 
-    def _launch(self, pw) -> None:
+    def _launch(self, pw: Playwright) -> Browser:
         from playwright.sync_api import Error as PlaywrightError
 
-        self.browser_info = find_browser(self._browser_arg, playwright=pw)
+        info = self.browser_info = find_browser(self._browser_arg, playwright=pw)
         flags = launch_flags(offline=self.visual.offline)
         try:
-            self._browser = pw.chromium.launch(
-                executable_path=str(self.browser_info.executable), args=flags, headless=True
-            )
+            browser = pw.chromium.launch(executable_path=str(info.executable), args=flags, headless=True)
         except PlaywrightError as err:
             raise CaptureError(
-                f"{self.browser_info.executable}: the browser did not start ({_first_line(err)}); "
+                f"{info.executable}: the browser did not start ({_first_line(err)}); "
                 "set THEME_BROWSER to a working Chromium"
             ) from None
-        self.fingerprint = self._fingerprint(flags)
+        self.fingerprint = self._fingerprint(browser, info, flags)
+        return browser
 
-    def _connect(self, pw) -> None:
+    def _connect(self, pw: Playwright, endpoint: str) -> Browser:
         """Playwright's own protocol; `<loopback>` lets a browser on another machine (a
         container) reach this machine's 127.0.0.1 server through the connection."""
         from playwright.sync_api import Error as PlaywrightError
 
         try:
-            self._browser = pw.chromium.connect(self.endpoint, timeout=CONNECT_TIMEOUT_MS,
-                                                expose_network="<loopback>")
+            browser = pw.chromium.connect(endpoint, timeout=CONNECT_TIMEOUT_MS, expose_network="<loopback>")
         except PlaywrightError as err:
-            raise CaptureError(f"{remote.mask(self.endpoint)}: cannot connect to the browser server "
-                               f"({remote.scrub(_first_line(err), (self.endpoint,))}); start one with "
+            raise CaptureError(f"{remote.mask(endpoint)}: cannot connect to the browser server "
+                               f"({remote.scrub(_first_line(err), (endpoint,))}); start one with "
                                f"`theme browser serve` or fix {remote.ENV} / [tool.theme.visual.browser]") from None
-        self.fingerprint = remote_fingerprint(self._browser, self.endpoint, self.visual)
+        self.fingerprint = remote_fingerprint(browser, endpoint, self.visual)
+        return browser
 
-    def _fingerprint(self, flags: list[str]) -> dict:
+    def _fingerprint(self, browser: Browser, info: BrowserInfo, flags: list[str]) -> JsonObject:
         """The environment every capture of this session is made in (Capture.fingerprint adds its fonts)."""
         return {
             "browser": {
-                "name": self._browser.browser_type.name,
-                "version": self._browser.version,
-                "executable": str(self.browser_info.executable),
-                "found_by": self.browser_info.source,
+                "name": browser.browser_type.name,
+                "version": browser.version,
+                "executable": str(info.executable),
+                "found_by": info.source,
             },
             "playwright": _playwright_version(),
             "platform": {"system": platform.system(), "release": platform.release(),
@@ -181,17 +181,26 @@ class Session:
         """Whether the browser still answers (a round trip: a killed server or a closed
         connection raises), to tell a page's own failure from its browser going away."""
         try:
-            self._browser.new_context().close()
+            self._started()[0].new_context().close()
             return True
         except Exception:  # noqa: BLE001 - any failure of the probe means: gone
             return False
+
+    def _started(self) -> tuple[Browser, Lanes, Shooter]:
+        """The browser and what works with it; only inside `with Session(...)`."""
+        if self._browser is None or self._lanes is None or self._shooter is None:
+            raise CaptureError("Session.capture() called outside `with Session(...)`")
+        return self._browser, self._lanes, self._shooter
 
     # ------------------------------------------------------------ capture
 
     def capture(self, variant: Variant, progress: Progress | None = None,
                 nudges: Nudges | None = None) -> Capture:
         """One variant: load, stabilise, capture, crop."""
-        return next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
+        shot = next(self.capture_all([variant], progress, {variant: nudges} if nudges else None))
+        if isinstance(shot, Failure):  # not without failures=True: capture_all raises instead
+            raise shot.error or CaptureError(shot.message)
+        return shot
 
     def capture_all(self, todo: Iterable[Variant], progress: Progress | None = None,
                     nudges: Mapping[Variant, Nudges] | None = None, *,
@@ -218,8 +227,7 @@ class Session:
         the others go on; without, the captures before it are yielded, then its
         error is raised.
         """
-        if self._browser is None:
-            raise CaptureError("Session.capture() called outside `with Session(...)`")
+        _, lanes, shooter = self._started()
         say = progress or (lambda _msg: None)
         self._nudges = dict(nudges or {})
         schedule = Schedule(list(todo), self._switchable)
@@ -227,15 +235,15 @@ class Session:
             for place, variant in schedule:
                 if schedule.switches_shooting(place):  # its page must be complete first
                     yield from self._hand_over(schedule, schedule.stop(), say)
-                job = schedule.opened(place) or self._lanes.take(variant, schedule.kept(place))
-                schedule.load_ahead(place, self._lanes.open)
+                job = schedule.opened(place) or lanes.take(variant, schedule.kept(place))
+                schedule.load_ahead(place, lanes.open)
                 try:
                     ready = self._readiness.prepare(job, self._nudges.get(variant), say)
                     if schedule.followed(place):
                         schedule.note_read(place, scheme_read(job.page))
-                        schedule.load_ahead(place, self._lanes.open)  # now known: switch it, or load anew
+                        schedule.load_ahead(place, lanes.open)  # now known: switch it, or load anew
                 except BaseException as err:
-                    self._lanes.release(job.lane, reuse=False)
+                    lanes.release(job.lane, reuse=False)
                     failure = self._failure(variant, err)
                     if failure is None:
                         # the variant before this one is good: hand it over first
@@ -244,22 +252,22 @@ class Session:
                     say(failure.message)
                     if schedule.followed(place):  # its page is not there to switch: load anew
                         schedule.note_read(place, "its render failed")
-                        schedule.load_ahead(place, self._lanes.open)
+                        schedule.load_ahead(place, lanes.open)
                     schedule.finished(place, failure)
                     yield from self._due(schedule, failures)
                     continue
                 if schedule.shooting is not None:
                     schedule.shooting.tiles.wait_calls()  # one page's capture calls at a time
-                done = schedule.shoot(place, self._shooter.start(ready, say, self.tile_hook))
+                done = schedule.shoot(place, shooter.start(ready, say, self.tile_hook))
                 yield from self._hand_over(schedule, done, say, failures)
             yield from self._hand_over(schedule, schedule.stop(), say, failures)
         finally:
             left = schedule.stop()
             if left is not None:
                 left[1].tiles.cancel()
-                self._lanes.release(left[1].ready.job.lane, reuse=False)
+                lanes.release(left[1].ready.job.lane, reuse=False)
             for lane in schedule.abandon():
-                self._lanes.release(lane, reuse=False)
+                lanes.release(lane, reuse=False)
 
     def _hand_over(self, schedule: Schedule, done: tuple[int, Shooting] | None,
                    say: Progress, failures: bool = False) -> Iterator[Capture | Failure]:
@@ -309,16 +317,17 @@ class Session:
         A page taller than one tile is closed instead: its renderer keeps what the
         tiles cost (~600 MB at 130 000 px) even on about:blank, while the next
         page's tiles are taken; a new lane costs ~1 CPU-s (benchmarks/README.md)."""
+        _, lanes, shooter = self._started()
         complete = False
         try:
-            capture = self._shooter.complete(shooting, say, self.tile_hook)
+            capture = shooter.complete(shooting, say, self.tile_hook)
             complete = True
             return capture
         finally:
             shooting.tiles.cancel()
             if not (keep and complete):
                 reuse = complete and shooting.ready.height <= self.visual.tile_height
-                self._lanes.release(shooting.ready.job.lane, reuse=reuse)
+                lanes.release(shooting.ready.job.lane, reuse=reuse)
 
     def _switchable(self, variant: Variant) -> bool:
         """Whether `variant` may be taken from another scheme's page (schedule.plan): not when
@@ -329,30 +338,32 @@ class Session:
     # ------------------------------------------------------------ pages for other checks
 
     @contextlib.contextmanager
-    def open(self, variant: Variant) -> Iterator[object]:
+    def open(self, variant: Variant) -> Iterator[Page]:
         """A loaded, settled Playwright page of `variant` (same routing and stabilisation),
         for checks on the DOM or for `screenshot()`. Closed on exit."""
-        job = self._lanes.open(variant)
+        _, lanes, _ = self._started()
+        job = lanes.open(variant)
         try:
             where = label(variant)
             wait_loaded(job.page, job.url, where)
             self._readiness.settle(job.lane, variant, where, {})
             yield job.page
         finally:
-            self._lanes.release(job.lane, reuse=False)  # the caller may have changed anything
+            lanes.release(job.lane, reuse=False)  # the caller may have changed anything
 
     @contextlib.contextmanager
-    def loaded(self, variant: Variant) -> Iterator[object]:
+    def loaded(self, variant: Variant) -> Iterator[Pending]:
         """`variant`'s page at its load event, neither settled nor frozen, as a lanes.Pending
         (`.page`, `.aborted` growing as requests are blocked, `.lane.inflight`): for `theme
         init`, which looks at what a page asks for before any route exists, and `theme lint`,
         which reads what scripts defined (an unrouted KaTeX would time a settle out)."""
-        job = self._lanes.open(variant)
+        _, lanes, _ = self._started()
+        job = lanes.open(variant)
         try:
             wait_loaded(job.page, job.url, label(variant))
             yield job
         finally:
-            self._lanes.release(job.lane, reuse=False)
+            lanes.release(job.lane, reuse=False)
 
     def elements_at(self, variant: Variant, boxes: list[tuple[int, int, int, int]]) -> list[str | None]:
         """For each box (x, y, w, h in page px), a selector of the smallest element holding it,
@@ -360,7 +371,8 @@ class Session:
         if not boxes:
             return []
         with self.open(variant) as page:
-            return page.evaluate(scripts.ELEMENTS_AT, [list(b) for b in boxes])
+            found: list[str | None] = page.evaluate(scripts.ELEMENTS_AT, [list(b) for b in boxes])
+            return found
 
 
 def _first_line(err: BaseException) -> str:
@@ -368,7 +380,7 @@ def _first_line(err: BaseException) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
-def remote_fingerprint(browser, endpoint: str, visual: VisualConfig) -> dict:
+def remote_fingerprint(browser: Browser, endpoint: str, visual: VisualConfig) -> JsonObject:
     """What a remote browser renders with, measured in it: its version, its platform as it
     reports it, and a hash of a font-probe page's pixels (the server's fonts cannot be
     hashed from this machine's disk). Its launch flags are the server's own."""
@@ -391,9 +403,11 @@ def remote_fingerprint(browser, endpoint: str, visual: VisualConfig) -> dict:
     }
 
 
-def screenshot(target) -> np.ndarray:
+def screenshot(target: Page | Locator) -> np.ndarray:
     """A Playwright Page or Locator → (H, W, 4) RGBA, with animations off and the caret hidden."""
-    page = target if hasattr(target, "goto") else target.page
+    from playwright.sync_api import Locator
+
+    page = target.page if isinstance(target, Locator) else target
     if not page.evaluate(f"() => !!window.{STABLE_FLAG}"):
         page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
         page.evaluate(scripts.STOP_ANIMATIONS)

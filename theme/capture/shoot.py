@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 import numpy as np
 
@@ -15,11 +15,14 @@ from ..config import VisualConfig
 from ..errors import UnstableRender
 from . import scripts
 from .fonts import fallback_fonts, split_stack, web_fonts
-from .model import Capture, Progress, mark
+from .model import Capture, JsonObject, Progress, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
 from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_rows
+
+if TYPE_CHECKING:
+    from playwright.sync_api import CDPSession
 
 CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
 SMALLER_TILES = 2  # times a page image that is not whole is taken again, each time with half the rows
@@ -43,7 +46,7 @@ class Shooter:
     `fingerprint`: the session's environment, which every Capture's extends with
     the fonts its page used."""
 
-    def __init__(self, visual: VisualConfig, readiness: Readiness, server: LocalServer, fingerprint: dict):
+    def __init__(self, visual: VisualConfig, readiness: Readiness, server: LocalServer, fingerprint: JsonObject):
         self.visual = visual
         self.readiness = readiness
         self.server = server
@@ -56,7 +59,8 @@ class Shooter:
         return Shooting(ready, self._tiles(ready, tile_rows(ready.width, self.visual.tile_height), hook))
 
     def _tiles(self, ready: Ready, rows: int, hook: TileHook | None) -> TileJob:
-        return TileJob(ready.cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook).start()
+        cdp = cast("CDPSession", ready.cdp)  # what Lane.cdp is; readiness.Ready types it as object for now
+        return TileJob(cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook).start()
 
     def complete(self, shooting: Shooting, say: Progress, hook: TileHook | None = None) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
@@ -104,7 +108,7 @@ class Shooter:
             notes=notes,
         )
 
-    def _whole(self, shooting: Shooting, after: dict, say: Progress,
+    def _whole(self, shooting: Shooting, after: JsonObject, say: Progress,
                hook: TileHook | None) -> tuple[np.ndarray, list[str]]:
         """The stitched image, guarded (check_whole, check_seams). When it is not whole, the
         page is taken again with tiles of half the rows, up to SMALLER_TILES times: a call
@@ -132,7 +136,7 @@ class Shooter:
             return image, [f"{ready.where}: the page image was not whole with {' nor with '.join(failed)}; "
                            f"it is whole with {tiles.tile_height}-px tiles, which this capture used"]
 
-    def _fingerprint(self, after: dict) -> dict:
+    def _fingerprint(self, after: JsonObject) -> JsonObject:
         """The session's fingerprint with the fonts of this page: the web fonts' files,
         and the system fonts its other families fall back to."""
         web = set(after["fonts"]["web"])

@@ -11,14 +11,23 @@ import mmap
 import os
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from .. import images
 from ..errors import CaptureError, ImageError, RenderError
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from playwright.sync_api import CDPSession
+
+# Playwright's own asynchronous CDPSession.send, under its sync API: (method, params, timeout).
+AsyncSend = Callable[[str, dict[str, Any], float | None], Awaitable[dict[str, Any]]]
 
 SEAM_ROWS = 16  # rows each tile shares with the next (a call's cost does not depend on its height)
 # tile_height is the rows of a call for a page up to this wide; a wider page gets fewer
@@ -54,7 +63,7 @@ def page_buffer(nbytes: int) -> tuple[np.ndarray, mmap.mmap | None]:
 def release(image: np.ndarray, y0: int = 0, y1: int | None = None) -> None:
     """Drop rows y0..y1 of a page image from resident memory when page_buffer mapped it
     from a file (else nothing): its pixels stay as they are, read back on demand."""
-    base = image
+    base: object = image
     while base is not None and not isinstance(base, mmap.mmap):
         base = base.obj if isinstance(base, memoryview) else getattr(base, "base", None)
     if base is None or not image.flags.c_contiguous:
@@ -89,7 +98,7 @@ class TileTimes:
     per_call: list[float] = field(default_factory=list)
 
 
-def _clip_params(x: int, y: int, width: int, height: int, beyond: bool = True) -> dict:
+def _clip_params(x: int, y: int, width: int, height: int, beyond: bool = True) -> dict[str, Any]:
     return {
         "format": "png",
         "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
@@ -101,7 +110,7 @@ def _clip_params(x: int, y: int, width: int, height: int, beyond: bool = True) -
     }
 
 
-def _background_sender(cdp):
+def _background_sender(cdp: CDPSession) -> tuple[asyncio.AbstractEventLoop, AsyncSend] | None:
     """(event loop, async send) of a sync-API CDPSession, or None.
 
     Playwright's sync API blocks on every call, but underneath it drives one
@@ -149,7 +158,7 @@ class TileJob:
     it to blank a tile and prove the wholeness guard notices.
     """
 
-    def __init__(self, cdp, width: int, height: int, tile_height: int, *,
+    def __init__(self, cdp: CDPSession, width: int, height: int, tile_height: int, *,
                  times: TileTimes | None = None, hook: Callable[[int, np.ndarray], None] | None = None,
                  beyond: bool = True):
         self.cdp, self.width, self.height, self.tile_height = cdp, width, height, tile_height
@@ -160,8 +169,8 @@ class TileJob:
         self._flat, self._mapping = page_buffer(images.decode_room(width, height))
         self.array = self._flat[:height * width * 4].reshape(height, width, 4)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="theme-decode")
-        self._decodes: list = []
-        self._task = None
+        self._decodes: list[Future[None]] = []
+        self._task: asyncio.Task[None] | None = None
         self.seams: dict[int, np.ndarray] = {}  # y -> the rows from y on as the tile above saw them
 
     def clips(self) -> list[tuple[int, int, int]]:
@@ -172,17 +181,19 @@ class TileJob:
         if sender is None:
             for y, h, extra in self.clips():
                 t0 = time.perf_counter()
-                data = self.cdp.send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra, self.beyond))["data"]
+                clip = _clip_params(0, y, self.width, h + extra, self.beyond)
+                data = self.cdp.send("Page.captureScreenshot", clip)["data"]
                 self._received(y, h, extra, data, time.perf_counter() - t0)
             return self
         loop, send = sender
         self._task = loop.create_task(self._run(send))
         return self
 
-    async def _run(self, send) -> None:
+    async def _run(self, send: AsyncSend) -> None:
         for y, h, extra in self.clips():
             t0 = time.perf_counter()
-            data = (await send("Page.captureScreenshot", _clip_params(0, y, self.width, h + extra, self.beyond), None))["data"]
+            clip = _clip_params(0, y, self.width, h + extra, self.beyond)
+            data = (await send("Page.captureScreenshot", clip, None))["data"]
             self._received(y, h, extra, data, time.perf_counter() - t0)
 
     def _received(self, y: int, h: int, extra: int, b64: str, spent: float) -> None:

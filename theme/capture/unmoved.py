@@ -11,13 +11,19 @@ keeping the move would record a page no reader sees, shifted from there down.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import CaptureError
 from . import scripts
+from .model import JsonObject
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 SHOWN = 3  # elements named in the message
 
 
-def check_unmoved(page, where: str) -> dict:
+def check_unmoved(page: Page, where: str) -> dict[str, float]:
     """Raise CaptureError when a freezing step moved or resized an element or the page;
     else return what the guard's looks cost ({"looks", "elements", "ms"}, for --explain)."""
     found = page.evaluate(scripts.UNMOVED_FOUND) or {}
@@ -26,7 +32,7 @@ def check_unmoved(page, where: str) -> dict:
     return {k: round(found.get(k, 0), 1) for k in ("looks", "elements", "ms")}
 
 
-def moved_message(where: str, moved: dict) -> str:
+def moved_message(where: str, moved: JsonObject) -> str:
     """One line: the step, the first elements it moved and by how much, the page size."""
     first = [f"{name} {_by(d)}" for name, *d in moved["first"][:SHOWN]]
     more = moved["count"] - len(first)

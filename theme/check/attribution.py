@@ -6,17 +6,31 @@ sentences out. Growth is read from the baseline's recorded size, so it is exact 
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from ..diff import DiffResult
 
 Box = tuple[int, int, int, int]  # x, y, w, h in page pixels
 
 
 class RegionLike(Protocol):
-    key: str
-    name: str
-    box: Box
-    heading: str
-    selector: str
+    """What attribution reads of a region (theme.capture.model.Region has it)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def box(self) -> Box: ...
+
+    @property
+    def heading(self) -> str: ...
+
+    @property
+    def selector(self) -> str: ...
 
 
 def overlaps(a: Box, b: Box) -> bool:
@@ -74,7 +88,7 @@ def attribute(
     return out
 
 
-def of_check(diff, region: RegionLike | None, regions: Iterable[RegionLike],
+def of_check(diff: DiffResult | None, region: RegionLike | None, regions: Iterable[RegionLike],
              baseline_sizes: Mapping[str, Sequence[int]], passing: frozenset[str] = frozenset()) -> list[str]:
     """Where a failed check's difference is: a region's own growth, or for a whole page
     the regions under its changed areas. `diff` is the check's DiffResult (None: no diff)."""

@@ -21,7 +21,7 @@ class Entry:
     """One checked image, as a report shows it."""
 
     key: str  # snapshots-relative path, e.g. index/desktop-dark/note-box/memory-usage.png
-    status: str  # a theme.status.Status value
+    status: Status  # given as its text (report.json), it is made the member
     message: str = ""
     page: str = ""
     viewport: str = ""
@@ -35,7 +35,7 @@ class Entry:
     images: Mapping[str, str] = field(default_factory=dict)  # kind -> absolute path of the artefact
     attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.check.attribution
     realigned: bool = False  # matched once re-rendered at its baseline's sub-pixel phase (theme/check/phase.py)
-    box: tuple[float, ...] | None = None  # a region's CSS box (x, y, w, h) as its actual image was captured
+    box: tuple[float, float, float, float] | None = None  # a region's CSS box (x, y, w, h) as captured
     # A page image in a written report: its changed bands ({"rows", "expected_rows", "images"}),
     # a scaled-down overview ({"image", "height", "width", "scale"}), and the sha256 of the
     # full-size actual PNG left in the artefacts folder, which `theme accept` verifies.
@@ -43,6 +43,9 @@ class Entry:
     overview: Mapping[str, Any] | None = None
     actual_sha256: str = ""
     patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/review/patch.py)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", Status(self.status))  # frozen: set once, here
 
     @property
     def is_page(self) -> bool:
@@ -55,6 +58,8 @@ class Entry:
         fields = {k: v for k, v in data.items() if k in known}
         if "bands" in fields:
             fields["bands"] = tuple(fields["bands"])
+        if fields.get("box") is not None:  # a JSON list
+            fields["box"] = tuple(fields["box"])
         return cls(**fields)
 
     @classmethod
@@ -67,7 +72,7 @@ class Entry:
         arts = result.artifacts
         attribution = tuple(attribution)
         fields: dict[str, Any] = {
-            "key": result.key, "status": Status(result.status).value,
+            "key": result.key, "status": result.status,
             "message": result.message + "".join(f"\n  in: {line}" for line in attribution),
             "diff": result.diff.to_json() if result.diff is not None else None,
             "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),

@@ -21,8 +21,8 @@ class ExpectedImages(Protocol):
     def keys(self) -> Iterable[str]:
         """Every key there is an image for."""
 
-    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
-        """Region path -> the CSS box its image was captured at (theme/check/phase.py)."""
+    def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
+        """Region path -> the CSS box (x, y, w, h) its image was captured at (theme/check/phase.py)."""
 
     def sizes(self, folder: str) -> dict[str, list[int]]:
         """"<key>/<name>" -> [w, h] of each region image of a variant (theme/check/attribution.py)."""
@@ -43,7 +43,7 @@ class CapturedImages:
 
     def _find(self, key: str) -> tuple[Capture | None, str | None]:
         folder, _, rest = key.rpartition("/")
-        for depth in range(2):  # page.png, or a region path "<region key>/<name>.png"
+        for _ in range(2):  # page.png, or a region path "<region key>/<name>.png"
             shot = self._shots.get(folder)
             if shot is not None:
                 return shot, rest
@@ -72,7 +72,7 @@ class CapturedImages:
         region = None if shot is None else next((r for r in shot.regions if r.path.as_posix() == rest), None)
         return shot, region
 
-    def boxes(self, folder: str) -> dict[str, tuple[float, ...]]:
+    def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
         shot = self._shots.get(folder)
         return {} if shot is None else {r.path.as_posix(): r.css_box for r in shot.regions if r.css_box is not None}
 

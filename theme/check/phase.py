@@ -11,10 +11,11 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from .. import diff as diff_mod
-from ..capture.model import Failure
-from .expected import ExpectedImages
+from ..capture.model import Capture, Failure, Nudges, Progress, Renderer
+from ..capture.naming import Variant
 from ..config import Tolerance
 from ..errors import ImageError
+from .expected import ExpectedImages
 
 STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it
 
@@ -44,7 +45,8 @@ def recorded_boxes(expected: ExpectedImages, folder: str) -> dict[str, Box]:
 # Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits at another
 # phase than its baseline's recorded box (store.py "box") is captured once more, moved by relative
 # positioning onto that phase, and compared again; one extra capture per variant, only when needed.
-def plan(expected: ExpectedImages, folder: str, capture, tolerance_for: Callable[[str], Tolerance]) -> dict:
+def plan(expected: ExpectedImages, folder: str, capture: Capture,
+         tolerance_for: Callable[[str], Tolerance]) -> dict[str, tuple[float, float]]:
     """The nudges a second capture of `capture`'s variant needs against the expected images
     (the baseline store, or anything with read(key) and boxes(folder), such as a base
     revision's captures): {region path: (dx, dy)} (see plan_against)."""
@@ -58,11 +60,11 @@ def plan(expected: ExpectedImages, folder: str, capture, tolerance_for: Callable
     return plan_against(capture, expected.boxes(folder), expected_of, tolerance_for)
 
 
-def plan_against(capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
-                 tolerance_for: Callable[[str], Tolerance]) -> dict:
+def plan_against(capture: Capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
+                 tolerance_for: Callable[[str], Tolerance]) -> dict[str, tuple[float, float]]:
     """{region path: (dx, dy)} for each region of `capture` that differs from its expected
     image (`expected_of(path)`) and whose box is at another phase than `recorded[path]`."""
-    out = {}
+    out: dict[str, tuple[float, float]] = {}
     for region in capture.regions:
         path = region.path.as_posix()
         if region.css_box is None or path not in recorded:
@@ -79,13 +81,13 @@ def plan_against(capture, recorded: Mapping[str, Box], expected_of: Callable[[st
     return out
 
 
-def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
+def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
     """Crops of the regions a nudged capture moved that now sit on their baseline's phase.
 
     A region whose element could not be moved (absolute, fixed, sticky), or that
     did not land on the phase (a transform in between), is left out: its check
     then compares the page as it is, as always."""
-    out = {}
+    out: dict[str, np.ndarray] = {}
     for region in capture.regions:
         path = region.path.as_posix()
         if path not in capture.nudged or path not in recorded or region.css_box is None:
@@ -95,13 +97,15 @@ def realigned(capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:
     return out
 
 
-def realign_all(session, shots: Iterable, expected: ExpectedImages, tolerance_for: Callable[[str], Tolerance],
-                progress=None) -> dict:
+def realign_all(session: Renderer, shots: Iterable[Capture], expected: ExpectedImages,
+                tolerance_for: Callable[[str], Tolerance],
+                progress: Progress | None = None) -> dict[Variant, dict[str, np.ndarray]]:
     """For captures already taken: {variant: {region path: realigned crop}}, with one more
     capture (all of them overlapped, as capture_all does) for each variant that has
     regions to realign against `expected` (see plan), none for the others."""
     shots = list(shots)
-    nudges, recorded = {}, {}
+    nudges: dict[Variant, Nudges] = {}
+    recorded: dict[Variant, dict[str, Box]] = {}
     for shot in shots:
         folder = shot.variant.folder.as_posix()
         wanted = plan(expected, folder, shot, tolerance_for)
@@ -110,9 +114,9 @@ def realign_all(session, shots: Iterable, expected: ExpectedImages, tolerance_fo
             recorded[shot.variant] = expected.boxes(folder)
     if not nudges:
         return {}
-    for variant, wanted in nudges.items():
+    for variant, moved in nudges.items():
         if progress is not None:
-            progress(f"{variant.folder}: {len(wanted)} region(s) moved by a fraction of a pixel; "
+            progress(f"{variant.folder}: {len(moved)} region(s) moved by a fraction of a pixel; "
                      "capturing them again at their expected images' sub-pixel position")
     # A variant whose second capture fails is checked as first captured (no realignment).
     return {again.variant: realigned(again, recorded[again.variant])
@@ -121,7 +125,7 @@ def realign_all(session, shots: Iterable, expected: ExpectedImages, tolerance_fo
 
 
 def compare(expected: np.ndarray, actual: np.ndarray, again: np.ndarray | None, tolerance: Tolerance,
-            diff_image="indexed") -> tuple:
+            diff_image: bool | str = "indexed") -> tuple[diff_mod.DiffResult, bool]:
     """(DiffResult, realigned): `actual` against `expected`; when that fails and `again`
     (the same region re-rendered at the expected image's phase) matches, its result
     and True: the region only moved by a fraction of a pixel."""

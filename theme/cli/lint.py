@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
 
-from . import main, project_options
 from .. import lint as lint_mod
+from ..config import Config
 from ..errors import ConfigError
 from ..lint.model import display
+from . import LoadConfig, main, project_options
 
 _CODES_HELP = "\n".join(f"  {code}  {sev:<7}  {text}" for code, (sev, text) in lint_mod.CODES.items())
 
@@ -26,7 +28,7 @@ _CODES_HELP = "\n".join(f"  {code}  {sev:<7}  {text}" for code, (sev, text) in l
               help="A stylesheet every page counts as loaded (repeatable).")
 @click.option("--no-render", "no_render", is_flag=True,
               help="Do not run the pages' scripts in Chromium; classes they supply are then unknown.")
-def lint(load_config, paths: tuple[Path, ...], fix: bool, show_diff: bool, strict: bool,
+def lint(load_config: LoadConfig, paths: tuple[Path, ...], fix: bool, show_diff: bool, strict: bool,
          css: tuple[Path, ...], no_render: bool) -> None:
     """Check article HTML against the theme's contract.
 
@@ -62,7 +64,7 @@ def lint(load_config, paths: tuple[Path, ...], fix: bool, show_diff: bool, stric
     raise SystemExit(1 if failing else 0)
 
 
-def _config(load_config, explicit: bool):
+def _config(load_config: LoadConfig, explicit: bool) -> Config | None:
     """The project config; with explicit PATHS and no config anywhere, lint without one
     (the src/dist copy checks need it and are skipped, said on stderr)."""
     try:
@@ -78,7 +80,7 @@ def _show(path: Path, cwd: Path) -> str:
     return display(path, cwd)
 
 
-def _print_diffs(files, cwd: Path) -> bool:
+def _print_diffs(files: Iterable[Path], cwd: Path) -> bool:
     changed = False
     for path in files:
         before, after, _ = lint_mod.fix_file(path, write=False)

@@ -59,9 +59,9 @@ def merge(folders: tuple[Path, ...], out: Path, load_config) -> None:
 
     Baselines in the project's snapshots/ that no shard checked are reported as unused.
     """
+    from ..errors import ConfigError
     from ..review import report as report_mod
     from ..review.accept import load_report
-    from ..errors import ConfigError
     from ..store import Store
 
     try:

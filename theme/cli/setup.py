@@ -12,7 +12,8 @@ from . import main
 @click.option("--no-playwright", is_flag=True,
               help="Do not try Playwright's own browser download; go straight to the system package.")
 def setup(no_playwright: bool) -> None:
-    """Make this machine able to render (a browser, the system fonts), fetch LFS baselines, and compile the kernels (idempotent)."""
+    """Make this machine able to render (a browser, the system fonts), fetch LFS baselines,
+    and compile the kernels (idempotent)."""
     from ..provision import setup as run_setup
 
     for step in run_setup(lambda line: click.echo(line, err=True), try_playwright=not no_playwright):

@@ -14,12 +14,12 @@ MAX_CELLS = 20_000
 
 def boxes_of(cells: np.ndarray, cell: int, size: tuple[int, int]) -> tuple[list[tuple[int, int, int, int]], int]:
     """((x, y, w, h) boxes in px, largest first, clipped to `size`), and how many were dropped."""
-    hot = cells > 0
+    hot: np.ndarray = cells > 0
     scale = cell
     while hot.sum() > MAX_CELLS:  # pool 2×2: coarser boxes, bounded time
         h, w = hot.shape
         hot = np.pad(hot, ((0, h % 2), (0, w % 2)))
-        hot = hot.reshape(hot.shape[0] // 2, 2, hot.shape[1] // 2, 2).any(axis=(1, 3))
+        hot = np.asarray(hot.reshape(hot.shape[0] // 2, 2, hot.shape[1] // 2, 2).any(axis=(1, 3)))
         scale *= 2
     labels = _components(hot)
     found = []
@@ -60,7 +60,7 @@ def _components(hot: np.ndarray) -> list[tuple[int, int, int, int]]:
             k = parent[k]
         return k
 
-    first = {}  # row -> index of its first segment (segments are sorted by row, then column)
+    first: dict[int, int] = {}  # row -> index of its first segment (segments are sorted by row, then column)
     for k, r in enumerate(seg_r):
         first.setdefault(r, k)
     n = len(seg_r)
@@ -82,4 +82,4 @@ def _components(hot: np.ndarray) -> list[tuple[int, int, int, int]]:
         b = bounds.setdefault(find(k), [r, r, seg_a[k], seg_b[k]])
         b[0], b[1] = min(b[0], r), max(b[1], r)
         b[2], b[3] = min(b[2], seg_a[k]), max(b[3], seg_b[k])
-    return [tuple(b) for b in bounds.values()]
+    return [(r0, r1, c0, c1) for r0, r1, c0, c1 in bounds.values()]

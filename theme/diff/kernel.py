@@ -8,10 +8,16 @@ ties to the first; the diff's grey uses the unblended first image. Work goes in 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
+
+RGB = tuple[int, int, int]
+# Coordinate arrays of the pixels being looked at: rows and columns, same shape.
+Coords = np.ndarray
 
 # pixelmatch/utils.py: rgb2y, rgb2i, rgb2q and color_delta weights
 _Y = (0.29889531, 0.58662247, 0.11448223)
@@ -30,8 +36,8 @@ class Style:
     """How the diff image is drawn (pixelmatch's output options)."""
 
     alpha: float = 0.1
-    aa_color: tuple = (255, 255, 0)
-    diff_color: tuple = (255, 0, 0)
+    aa_color: RGB = (255, 255, 0)
+    diff_color: RGB = (255, 0, 0)
     diff_mask: bool = False
 
 
@@ -57,10 +63,11 @@ def _blended(px: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """r, g, b as float64 after blending onto white (blendRGB in the reference)."""
     f = px.astype(np.float64)
     a = f[..., 3] / 255
-    return tuple(255 + (f[..., c] - 255) * a for c in range(3))
+    return 255 + (f[..., 0] - 255) * a, 255 + (f[..., 1] - 255) * a, 255 + (f[..., 2] - 255) * a
 
 
-def _dot(w: tuple, r, g, b, signs=(1, 1)) -> np.ndarray:
+def _dot(w: tuple[float, float, float], r: np.ndarray, g: np.ndarray, b: np.ndarray,
+         signs: tuple[int, int] = (1, 1)) -> np.ndarray:
     """w0·r ± w1·g ± w2·b, left to right, as rgb2y / rgb2i / rgb2q write it."""
     out = r * w[0]
     out = out + g * w[1] if signs[0] > 0 else out - g * w[1]
@@ -78,7 +85,8 @@ def color_delta(p1: np.ndarray, p2: np.ndarray) -> np.ndarray:
     y = _dot(_Y, *c1) - _dot(_Y, *c2)
     i = _dot(_I, *c1, signs=(-1, -1)) - _dot(_I, *c2, signs=(-1, -1))
     q = _dot(_Q, *c1, signs=(-1, 1)) - _dot(_Q, *c2, signs=(-1, 1))
-    return _WY * y * y + _WI * i * i + _WQ * q * q
+    delta: np.ndarray = _WY * y * y + _WI * i * i + _WQ * q * q
+    return delta
 
 
 def gray(px: np.ndarray, alpha: float) -> np.ndarray:
@@ -136,19 +144,21 @@ GREY_RGBA32 = _grey_rgba32()
 # ------------------------------------------------------------ anti-aliasing
 
 
-def _neighbour(ys, xs, dx, dy, height, width):
+def _neighbour(ys: Coords, xs: Coords, dx: int, dy: int, height: int,
+               width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Coordinates of one neighbour (clipped) and whether it is inside the image."""
     nx, ny = xs + dx, ys + dy
     inside = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
     return np.clip(ny, 0, height - 1), np.clip(nx, 0, width - 1), inside
 
 
-def _on_border(ys, xs, height, width) -> np.ndarray:
+def _on_border(ys: Coords, xs: Coords, height: int, width: int) -> np.ndarray:
     """The reference starts its `zeroes` count at 1 on the image border."""
-    return ((xs == 0) | (xs == width - 1) | (ys == 0) | (ys == height - 1)).astype(np.int8)
+    border: np.ndarray = ((xs == 0) | (xs == width - 1) | (ys == 0) | (ys == height - 1)).astype(np.int8)
+    return border
 
 
-def has_many_siblings(img32: np.ndarray, ys, xs) -> np.ndarray:
+def has_many_siblings(img32: np.ndarray, ys: Coords, xs: Coords) -> np.ndarray:
     """True where a pixel has 3+ identical neighbours (border counting as one)."""
     height, width = img32.shape
     zeroes = _on_border(ys, xs, height, width)
@@ -159,7 +169,7 @@ def has_many_siblings(img32: np.ndarray, ys, xs) -> np.ndarray:
     return zeroes > 2
 
 
-def antialiased(img: np.ndarray, other: np.ndarray, ys, xs) -> np.ndarray:
+def antialiased(img: np.ndarray, other: np.ndarray, ys: Coords, xs: Coords) -> np.ndarray:
     """The reference's `antialiased(img, x, y, width, height, other)` for many pixels.
 
     It is False wherever 3+ neighbours equal the centre (the border counting as
@@ -173,7 +183,7 @@ def antialiased(img: np.ndarray, other: np.ndarray, ys, xs) -> np.ndarray:
     return result
 
 
-def _antialiased(img: np.ndarray, other: np.ndarray, ys, xs) -> np.ndarray:
+def _antialiased(img: np.ndarray, other: np.ndarray, ys: Coords, xs: Coords) -> np.ndarray:
     height, width = img.shape[:2]
     zeroes = _on_border(ys, xs, height, width)
     centre = brightness(img[ys, xs])
@@ -211,7 +221,8 @@ def _u32(img: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------ the band loop
 
 
-def diff_band(img1, img2, out, y0, y1, limit, include_aa, style: Style) -> BandResult:
+def diff_band(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, y0: int, y1: int, limit: float,
+              include_aa: bool, style: Style) -> BandResult:
     """Compare rows y0..y1; draw them into `out` (same band) when it is not None.
 
     `out` is (h, W, 4) RGBA, or (h, W) uint8 palette indices (see index_palette).
@@ -239,7 +250,7 @@ def diff_band(img1, img2, out, y0, y1, limit, include_aa, style: Style) -> BandR
         aa[rest] = antialiased(img2, img1, ys[rest], xs[rest])
     counted = ~aa
     dys, dxs = ys[counted], xs[counted]
-    if indexed:
+    if out is not None and indexed:
         out[ys[aa] - y0, xs[aa]] = AA_INDEX
         out[dys - y0, dxs] = DIFF_INDEX
     elif out is not None:
@@ -276,7 +287,15 @@ class Tally:
         np.add.at(self.cells, (ys // CELL, xs // CELL), 1)
 
 
-def _jit():
+class RowKernel(Protocol):
+    """A module whose diff_rows runs the whole kernel over a band of rows: theme.diff.jit
+    (numba), or the one aot.py compiled ahead of time. Its arguments are as _numba_band
+    passes them (their C types: aot.EXPORTS); it returns (count, first counted pixel)."""
+
+    diff_rows: Callable[..., tuple[int, int]]
+
+
+def _jit() -> RowKernel | None:
     """The numba kernel module, or None when numba is not installed."""
     try:
         from . import jit
@@ -285,7 +304,7 @@ def _jit():
     return jit
 
 
-def _aot():
+def _aot() -> RowKernel | None:
     """The kernel compiled ahead of time (aot.py; built on first use), or None."""
     from .. import aot
 
@@ -301,7 +320,7 @@ def available_engines() -> list[str]:
     return engines
 
 
-def compiled(engine: str):
+def compiled(engine: str) -> RowKernel | None:
     """The module whose diff_rows runs the kernel for `engine`, or None for numpy.
 
     "auto": the ahead-of-time module (no start-up cost), else the JIT, else numpy.
@@ -323,8 +342,8 @@ def compiled(engine: str):
     return _aot() or _jit()
 
 
-def run(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, *, threshold=0.1,
-        include_aa=False, style: Style = Style(), fail_fast=False,
+def run(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, *, threshold: float = 0.1,
+        include_aa: bool = False, style: Style = Style(), fail_fast: bool = False,
         tally: Tally | None = None, engine: str = "auto") -> int:
     """Diff two (H, W, 4) uint8 arrays; draw into `out` if given: (H, W, 4) RGBA, or
     (H, W) uint8 palette indices (index_palette(style); not with diff_mask or fail_fast).
@@ -359,18 +378,23 @@ def run(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, *, threshold
     return sum(map(one, bands))
 
 
-def _numba_band(jit, img1, img2, out, limit, include_aa, style, fail_fast, tally):
+# One band (y0, y1) checked: the pixels it counted.
+BandJob = Callable[[tuple[int, int]], int]
+
+
+def _numba_band(jit: RowKernel, img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, limit: float,
+                include_aa: bool, style: Style, fail_fast: bool, tally: Tally | None) -> BandJob:
     height, width = img1.shape[:2]
     a32, b32 = _u32(img1), _u32(img2)
     draw = out is not None
-    indexed = draw and out.ndim == 2
-    rgba = out if draw and not indexed else np.zeros((1, 1, 4), np.uint8)
-    idx = out if indexed else np.zeros((1, 1), np.uint8)
+    indexed = out is not None and out.ndim == 2
+    rgba = out if out is not None and not indexed else np.zeros((1, 1, 4), np.uint8)
+    idx = out if out is not None and indexed else np.zeros((1, 1), np.uint8)
     aa_rgb = np.array(style.aa_color, np.uint8)
     diff_rgb = np.array(style.diff_color, np.uint8)
     t = tally or Tally(np.zeros(height, np.int32), np.zeros((-(-height // CELL), -(-width // CELL)), np.int32))
 
-    def one(band):
+    def one(band: tuple[int, int]) -> int:
         count, _first = jit.diff_rows(
             img1, img2, a32, b32, rgba, idx, draw, indexed, band[0], band[1], limit, include_aa,
             float(style.alpha), aa_rgb, diff_rgb, style.diff_mask, fail_fast, t.rows, t.cells, CELL)
@@ -379,10 +403,11 @@ def _numba_band(jit, img1, img2, out, limit, include_aa, style, fail_fast, tally
     return one
 
 
-def _numpy_band(img1, img2, out, limit, include_aa, style, fail_fast, tally):
+def _numpy_band(img1: np.ndarray, img2: np.ndarray, out: np.ndarray | None, limit: float, include_aa: bool,
+                style: Style, fail_fast: bool, tally: Tally | None) -> BandJob:
     width = img1.shape[1]
 
-    def one(band):
+    def one(band: tuple[int, int]) -> int:
         y0, y1 = band
         if not fail_fast or out is None:
             r = diff_band(img1, img2, out[y0:y1] if out is not None else None,

@@ -26,7 +26,7 @@ def palette(rgba: np.ndarray, engine: str = "auto") -> tuple[np.ndarray, np.ndar
     return indices, pal[:n].view(np.uint8).reshape(n, 4)
 
 
-def _numpy(px: np.ndarray):
+def _numpy(px: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     colours, inverse = np.unique(px, return_inverse=True)
     if len(colours) > 256:
         return None

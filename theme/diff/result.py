@@ -16,6 +16,7 @@ from .boxes import boxes_of
 
 HALO = kernel.CELL  # rows of context around a band (anti-aliasing reads 2 rows away)
 ALIGNED_BAND = 1024
+DEFAULT_TOLERANCE = Tolerance()  # frozen, so one instance serves every default
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,8 @@ class IndexedImage:
     palette: np.ndarray
 
     def rgba(self) -> np.ndarray:
-        return self.palette[self.indices]
+        rgba: np.ndarray = self.palette[self.indices]
+        return rgba
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class DiffResult:
             lines.append(f"largest change at x={x} y={y} ({w}×{h} px)" + (f", {more} more areas" if more else ""))
         return "\n".join(lines)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "matches": self.matches,
             "diff_pixels": self.diff_pixels,
@@ -88,7 +90,7 @@ def _size(wh: tuple[int, int]) -> str:
     return f"{wh[0]}×{wh[1]}"
 
 
-def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tolerance(), *,
+def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = DEFAULT_TOLERANCE, *,
             diff_image: bool | str = True, engine: str = "auto") -> DiffResult:
     """Compare two (H, W, 4) uint8 RGBA images; see the module docstring for the rules.
 
@@ -106,7 +108,7 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tol
     act_size = (actual.shape[1], actual.shape[0])
     total = max(1, expected.shape[0] * expected.shape[1], actual.shape[0] * actual.shape[1])
     if exp_size == act_size and _identical(expected, actual):  # memory speed
-        return _verdict(0, total, exp_size, act_size, [], [], None, tolerance)
+        return _verdict(0, total, exp_size, act_size, [], None, None, tolerance)
     width = min(expected.shape[1], actual.shape[1])  # different widths: the overlapping columns
     exp_view, act_view = expected[:, :width], actual[:, :width]
     # Content pushed down by a taller heading is not "changed": aligned rows count by pixelmatch, inserted
@@ -120,10 +122,10 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = Tol
     return _verdict(count, total, exp_size, act_size, alignment.shifts, tally, diff, tolerance)
 
 
-def identical(size: tuple[int, int], tolerance: Tolerance = Tolerance()) -> DiffResult:
+def identical(size: tuple[int, int], tolerance: Tolerance = DEFAULT_TOLERANCE) -> DiffResult:
     """The verdict compare() gives two identical images of `size` (width, height), for a
     caller that knows they are identical without reading both (their pixels' digests agree)."""
-    return _verdict(0, max(1, size[0] * size[1]), size, size, [], [], None, tolerance)
+    return _verdict(0, max(1, size[0] * size[1]), size, size, [], None, None, tolerance)
 
 
 def _identical(a: np.ndarray, b: np.ndarray) -> bool:
@@ -144,7 +146,7 @@ def _style() -> kernel.Style:
     return kernel.Style()
 
 
-def _new_diff(shape: tuple, diff_image) -> np.ndarray | None:
+def _new_diff(shape: tuple[int, ...], diff_image: bool | str) -> np.ndarray | None:
     """An uninitialised diff image of `shape` (H, W): RGBA, indices or nothing."""
     if not diff_image:
         return None
@@ -155,13 +157,14 @@ def _new_diff(shape: tuple, diff_image) -> np.ndarray | None:
     raise ValueError(f"diff_image must be True, False or 'indexed', got {diff_image!r}")
 
 
-def _wrap(out: np.ndarray | None):
+def _wrap(out: np.ndarray | None) -> np.ndarray | IndexedImage | None:
     if out is not None and out.ndim == 2:
         return IndexedImage(out, kernel.index_palette(_style()))
     return out
 
 
-def _direct(expected, actual, tol: Tolerance, diff_image: bool, tally, engine) -> tuple[int, np.ndarray | None]:
+def _direct(expected: np.ndarray, actual: np.ndarray, tol: Tolerance, diff_image: bool | str, tally: kernel.Tally,
+            engine: str) -> tuple[int, np.ndarray | IndexedImage | None]:
     """Same size, no shifted rows: exactly pixelmatch."""
     out = _new_diff(actual.shape, diff_image)
     count = kernel.run(np.ascontiguousarray(expected), np.ascontiguousarray(actual), out,
@@ -169,7 +172,8 @@ def _direct(expected, actual, tol: Tolerance, diff_image: bool, tally, engine) -
     return count, _wrap(out)
 
 
-def _aligned(expected, actual, al: shift.Alignment, tol: Tolerance, diff_image: bool, tally, engine):
+def _aligned(expected: np.ndarray, actual: np.ndarray, al: shift.Alignment, tol: Tolerance, diff_image: bool | str,
+             tally: kernel.Tally, engine: str) -> tuple[int, np.ndarray | IndexedImage | None]:
     """Diff each actual row against its paired expected row, band by band (bounded memory).
 
     Inserted rows (no partner) count as different in full and are drawn in the
@@ -200,13 +204,13 @@ def _aligned(expected, actual, al: shift.Alignment, tol: Tolerance, diff_image: 
         elif band_out is not None:
             band_out[inserted, :, :3] = style.diff_color
             band_out[inserted, :, 3] = 255
-        if band_out is not None:
+        if out is not None and band_out is not None:
             out[y0:y1] = band_out[inner]
         _add_cells(tally, local, inserted, y0, y1, lo)
     return count, _wrap(out)
 
 
-def _add_cells(tally, local, inserted, y0, y1, lo) -> None:
+def _add_cells(tally: kernel.Tally, local: kernel.Tally, inserted: np.ndarray, y0: int, y1: int, lo: int) -> None:
     """Move a band's cell counts (halo excluded) into the page's cell map."""
     cell = kernel.CELL
     c0, c1 = (y0 - lo) // cell, -(-(y1 - lo) // cell)
@@ -216,7 +220,8 @@ def _add_cells(tally, local, inserted, y0, y1, lo) -> None:
         tally.cells[np.unique(rows // cell)] += 1
 
 
-def _verdict(count, total, exp_size, act_size, shifts, tally, diff, tol: Tolerance) -> DiffResult:
+def _verdict(count: int, total: int, exp_size: tuple[int, int], act_size: tuple[int, int], shifts: list[shift.Shift],
+             tally: kernel.Tally | None, diff: np.ndarray | IndexedImage | None, tol: Tolerance) -> DiffResult:
     # `count` holds removed rows and inserted rows in full, so after a shift it can pass the
     # larger image's area; a share of that area is never more than all of it.
     ratio = min(1.0, count / total)
@@ -234,7 +239,7 @@ def _verdict(count, total, exp_size, act_size, shifts, tally, diff, tol: Toleran
             rule = f"max_diff_pixels = {_n(tol.max_diff_pixels)}"
         failed = (f"{_n(count)} pixels differ ({ratio:.2%}) beyond threshold {tol.threshold:g}, "
                   f"more than {rule}")
-    boxes, dropped = boxes_of(tally.cells, kernel.CELL, act_size) if count else ([], 0)
+    boxes, dropped = boxes_of(tally.cells, kernel.CELL, act_size) if count and tally is not None else ([], 0)
     return DiffResult(matches=failed is None, diff_pixels=count, total_pixels=total, ratio=ratio,
                       expected_size=exp_size, actual_size=act_size, size_mismatch=size_mismatch,
                       boxes=boxes, failed_rule=failed, shifts=list(shifts), diff=diff,

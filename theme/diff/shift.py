@@ -6,13 +6,26 @@ hashes finds blocks of the same content at another height; a change of offset be
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
 MIN_BLOCK_ROWS = 8  # a shift is only reported between blocks this tall (no 1-row noise)
+Token = tuple[int, int]  # a run of identical rows: (row hash, rows)
+Block = tuple[int, int, int]  # (expected row, actual row, length): rows that match
+
+
+class Moved(TypedDict):
+    """A shift as report.json and the terminal say it (Shift.to_json, describe)."""
+
+    y: int
+    by: int
+    text: str
+    to: NotRequired[int]  # the last row of a run of 1-px snaps
 
 
 @dataclass(frozen=True)
@@ -26,15 +39,15 @@ class Shift:
         way = "down" if self.by > 0 else "up"
         return f"content below y={self.y} moved {way} by {abs(self.by)} px"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Moved:
         return {"y": self.y, "by": self.by, "text": str(self)}
 
 
-def describe(shifts: list[Shift]) -> list[dict]:
+def describe(shifts: list[Shift]) -> list[Moved]:
     """The shifts as a reader should see them: a 1-px move undone by the next shift (rows that
     snapped differently after content above moved by a fraction of a pixel) is not a move,
     so runs of those become one line; real moves keep their own (Shift.to_json)."""
-    out: list[dict] = []
+    out: list[Moved] = []
     i = 0
     while i < len(shifts):
         start = i
@@ -53,15 +66,10 @@ def describe(shifts: list[Shift]) -> list[dict]:
 
 @dataclass(frozen=True)
 class Alignment:
-    blocks: list[tuple[int, int, int]]  # (expected row, actual row, length), increasing
+    blocks: list[Block]  # increasing
     pairs: np.ndarray  # (H_actual,) expected row paired with each actual row, -1: inserted
     removed: int  # expected rows with no partner
     shifts: list[Shift]
-
-    @property
-    def is_identity(self) -> bool:
-        n = len(self.pairs)
-        return self.removed == 0 and bool((self.pairs == np.arange(n)).all())
 
 
 HASH_BAND = 2048  # rows per matrix product: bounded temporaries on odd widths or column slices
@@ -101,7 +109,8 @@ def _weights(words: int) -> np.ndarray:
     z = np.arange(1, words + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return (z ^ (z >> np.uint64(31))) | np.uint64(1)
+    weights: np.ndarray = (z ^ (z >> np.uint64(31))) | np.uint64(1)
+    return weights
 
 
 def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Alignment:
@@ -124,7 +133,7 @@ def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Ali
     return Alignment(blocks, pairs, removed, _shifts(blocks))
 
 
-def _runs(hashes: np.ndarray) -> tuple[list, np.ndarray]:
+def _runs(hashes: np.ndarray) -> tuple[list[Token], np.ndarray]:
     """Runs of identical rows as tokens (hash, length), and each token's first row.
 
     Text lines are runs of repeated rows; as tokens they become unique, which the
@@ -134,22 +143,22 @@ def _runs(hashes: np.ndarray) -> tuple[list, np.ndarray]:
         return [], np.zeros(1, np.int64)
     starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
     bounds = np.r_[starts, len(hashes)]
-    tokens = list(zip(hashes[starts].tolist(), np.diff(bounds).tolist()))
+    tokens = list(zip(hashes[starts].tolist(), np.diff(bounds).tolist(), strict=True))
     return tokens, bounds
 
 
-def _rows_of(blocks, bounds_a, bounds_b) -> list[tuple[int, int, int]]:
+def _rows_of(blocks: list[Block], bounds_a: np.ndarray, bounds_b: np.ndarray) -> list[Block]:
     """Token blocks back to row blocks."""
     return [(int(bounds_a[i]), int(bounds_b[j]), int(bounds_a[i + n] - bounds_a[i]))
             for i, j, n in blocks]
 
 
-def _patience(a: list, b: list) -> list[tuple[int, int, int]]:
+def _patience(a: Sequence[Token], b: Sequence[Token]) -> list[Block]:
     """Matching blocks (i, j, n) of two token lists; explicit stack, no recursion limit.
 
     Bram Cohen's patience diff: match common prefix and suffix, anchor on tokens that occur
     exactly once in both, keep the longest run of anchors increasing in both, then the gaps."""
-    out = []
+    out: list[Block] = []
     stack = [(0, len(a), 0, len(b))]
     while stack:
         a0, a1, b0, b1 = stack.pop()
@@ -179,7 +188,7 @@ def _patience(a: list, b: list) -> list[tuple[int, int, int]]:
     return [blk for blk in out if blk[2] > 0]
 
 
-def _anchors(a, b, a0, a1, b0, b1) -> list[tuple[int, int]]:
+def _anchors(a: Sequence[Token], b: Sequence[Token], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
     """Rows unique in both ranges, reduced to the longest run increasing in both."""
     ca, cb = Counter(a[a0:a1]), Counter(b[b0:b1])
     where_b = {b[j]: j for j in range(b0, b1) if cb[b[j]] == 1}
@@ -211,9 +220,9 @@ def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return run[::-1]
 
 
-def _merge(blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+def _merge(blocks: list[Block]) -> list[Block]:
     """Join touching blocks with the same offset."""
-    out: list[tuple[int, int, int]] = []
+    out: list[Block] = []
     for i, j, n in blocks:
         if out and out[-1][0] + out[-1][2] == i and out[-1][1] + out[-1][2] == j:
             pi, pj, pn = out[-1]
@@ -223,10 +232,9 @@ def _merge(blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     return out
 
 
-def _extend(blocks, a, b) -> list[tuple[int, int, int]]:
+def _extend(blocks: list[Block], a: list[int], b: list[int]) -> list[Block]:
     """Grow blocks row by row into the gaps between them (a token may be cut by an edit:
     a blank run split by inserted rows), so a shift is placed at the exact row."""
-    out: list[list[int]] = []
     bounds = [(0, 0, 0)] + blocks + [(len(a), len(b), 0)]
     grown = [list(blk) for blk in bounds]
     for k in range(len(grown) - 1):
@@ -241,11 +249,10 @@ def _extend(blocks, a, b) -> list[tuple[int, int, int]]:
         while i1 - s > i0 + p and j1 - s > j0 + p and a[i1 - s - 1] == b[j1 - s - 1]:
             s += 1
         right[0], right[1], right[2] = i1 - s, j1 - s, right[2] + s
-    out = [tuple(blk) for blk in grown if blk[2] > 0]
-    return _merge(out)
+    return _merge([(i, j, n) for i, j, n in grown if n > 0])
 
 
-def _shifts(blocks: list[tuple[int, int, int]]) -> list[Shift]:
+def _shifts(blocks: list[Block]) -> list[Shift]:
     """Changes of offset between consecutive tall blocks."""
     tall = [blk for blk in blocks if blk[2] >= MIN_BLOCK_ROWS]
     shifts = []

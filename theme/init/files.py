@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import tomlkit
+from tomlkit.items import Table
 
 # The keys of [tool.theme.visual] init decides; any other key there is the user's and kept.
 # A value init decides for the whole table: kept when it differs, replaced only with --force.
@@ -75,8 +76,9 @@ def merged_pyproject(text: str | None, visual: dict[str, Any], notes: dict[str, 
     return out
 
 
-def _merge_entries(table, key: str, theirs, mine, owned: frozenset[str], out: Merged) -> None:
-    """Add init's entries of `key` (a region, mask selector or route) that are not there."""
+def _merge_entries(table: Table, key: str, theirs: Any, mine: Any, owned: frozenset[str], out: Merged) -> None:
+    """Add init's entries of `key` (a region, mask selector or route) that are not there.
+    `theirs` and `mine`: a list (mask) or a table (regions, route), as TOML holds them."""
     if key in LISTS:
         for selector in mine:
             if selector not in theirs:
@@ -97,7 +99,7 @@ def _merge_entries(table, key: str, theirs, mine, owned: frozenset[str], out: Me
             table[key][name] = value
 
 
-def _table(visual: dict[str, Any], notes: dict[str, str]):
+def _table(visual: dict[str, Any], notes: dict[str, str]) -> Table:
     table = tomlkit.table()
     for key in MANAGED:
         if key == "allow_overflow" and not visual.get(key):
@@ -109,7 +111,7 @@ def _table(visual: dict[str, Any], notes: dict[str, str]):
     return table
 
 
-def _value(value: Any):
+def _value(value: object) -> object:
     """An inline table for a mapping, a multi-line array for a long list."""
     if isinstance(value, dict):
         inline = tomlkit.inline_table()
@@ -156,7 +158,7 @@ def install_spec(dist: importlib.metadata.Distribution | None = None) -> Install
     return _from_direct_url(direct)
 
 
-def _from_direct_url(direct: dict) -> Install:
+def _from_direct_url(direct: dict[str, Any]) -> Install:
     url = str(direct.get("url", ""))
     remote = urlsplit(url).scheme not in ("", "file")
     fragment = f"#subdirectory={direct['subdirectory']}" if direct.get("subdirectory") else ""

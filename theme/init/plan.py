@@ -12,6 +12,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tomlkit
 
@@ -99,7 +100,8 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     plan.lines.append(f"article: {served} ({len(pages)} page{'s' if len(pages) != 1 else ''}: {', '.join(pages)})")
     existing = _existing_visual(project)
     owned = _owned_routes(project)
-    theirs = existing.get("route") if isinstance(existing.get("route"), dict) else {}
+    route = existing.get("route")
+    theirs = route if isinstance(route, dict) else {}
     mine = {prefix: project / str(target) for prefix, target in theirs.items() if prefix not in owned}
     with tempfile.TemporaryDirectory(prefix="theme-init-") as folder:
         staging = Staging(Path(folder), packages or {}, mine)
@@ -118,7 +120,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     return plan
 
 
-def _workflow(plan: Plan, existing: dict, spec: str, *, lfs: bool, build_check: bool) -> None:
+def _workflow(plan: Plan, existing: dict[str, Any], spec: str, *, lfs: bool, build_check: bool) -> None:
     """The workflow; it starts the compose `browser` service when the article has one."""
     compose = next((_read(plan.project / n) for n in COMPOSE_FILES if (plan.project / n).is_file()), None)
     text = files.workflow(lfs=lfs, build_check=build_check, spec=spec,
@@ -150,7 +152,7 @@ def _install_spec(project: Path, requirement: str | None) -> str:
     return spec
 
 
-def _existing_visual(project: Path) -> dict:
+def _existing_visual(project: Path) -> dict[str, Any]:
     """The [tool.theme.visual] table already in pyproject.toml, or {}."""
     path = project / "pyproject.toml"
     try:
@@ -166,7 +168,7 @@ def _owned_routes(project: Path) -> set[str]:
     return set(re.findall(r"`(https?://[^`\s]+)`", _read(project / "vendor/VENDORED.md") or ""))
 
 
-def _survey_routed(served: Path, pages: list[str], staging: Staging, kept: dict) -> Survey:
+def _survey_routed(served: Path, pages: list[str], staging: Staging, kept: dict[str, Any]) -> Survey:
     """Survey at the desktop viewport, offline; route what a package copy can serve to the
     staged package; survey again until nothing new can be routed. Then look at the other
     viewports and schemes the checks will use too (`kept`: the user's, when they stay), so
@@ -185,7 +187,7 @@ def _survey_routed(served: Path, pages: list[str], staging: Staging, kept: dict)
     return found
 
 
-def _looks(found: Survey, kept: dict) -> list[tuple[str, int, int, str]]:
+def _looks(found: Survey, kept: dict[str, Any]) -> list[tuple[str, int, int, str]]:
     """Every viewport and scheme of the checks (the user's kept ones, else init's), desktop
     light first."""
     viewports = kept.get("viewports")
@@ -198,12 +200,12 @@ def _looks(found: Survey, kept: dict) -> list[tuple[str, int, int, str]]:
     return [DESKTOP, *(look for look in looks if look != DESKTOP)]
 
 
-def _size(value) -> bool:
+def _size(value: object) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(isinstance(n, int) and n > 0 for n in value)
 
 
 def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Staging,
-            vendored: list[Vendored]) -> tuple[dict, dict[str, str]]:
+            vendored: list[Vendored]) -> tuple[dict[str, Any], dict[str, str]]:
     """The managed keys of [tool.theme.visual], comments for some, and the plan's lines about them."""
     regions = _regions(found.pages)
     plan.lines.append("regions: " + (", ".join(f"{k} = {v!r}" for k, v in regions.items()) or
@@ -329,7 +331,7 @@ def _schemes(pages: list[PageSurvey]) -> tuple[list[str], str]:
     return ["light"], "no CSS rule depends on prefers-color-scheme and no script asks for it"
 
 
-def _blocked(url: str, element: dict | None, staging: Staging) -> tuple[str | None, str]:
+def _blocked(url: str, element: dict[str, Any] | None, staging: Staging) -> tuple[str | None, str]:
     """(a `mask` selector for what the blocked request would have drawn, or None; the plan's words)."""
     from ..capture.lanes import routed_file
 
@@ -343,7 +345,7 @@ def _blocked(url: str, element: dict | None, staging: Staging) -> tuple[str | No
     return _mask_for(element)
 
 
-def _mask_for(element: dict | None) -> tuple[str | None, str]:
+def _mask_for(element: dict[str, Any] | None) -> tuple[str | None, str]:
     if element is None:
         return None, ("no element asked for it (CSS or a script did): no known package has it; "
                       "copy it into the project and route its address there")
@@ -356,7 +358,7 @@ def _mask_for(element: dict | None) -> tuple[str | None, str]:
     return selector, f"no registry has it; masked as {selector}"
 
 
-def _pyproject(plan: Plan, visual: dict, notes: dict[str, str], force: bool, owned: frozenset[str]) -> None:
+def _pyproject(plan: Plan, visual: dict[str, Any], notes: dict[str, str], force: bool, owned: frozenset[str]) -> None:
     path = plan.project / "pyproject.toml"
     text = _read(path)
     merged = files.merged_pyproject(text, visual, notes, force=force, owned=owned)
@@ -370,13 +372,13 @@ def _pyproject(plan: Plan, visual: dict, notes: dict[str, str], force: bool, own
     plan.writes.append(Write(Path("pyproject.toml"), merged.text.encode(), _state(text, merged.text, added=True), what))
 
 
-def _toml(value) -> str:
+def _toml(value: object) -> str:
     """`value` as TOML writes it (the plan quotes both sides of a kept key)."""
-    item = tomlkit.inline_table() if isinstance(value, dict) else None
-    if item is not None:
+    if isinstance(value, dict):
+        item = tomlkit.inline_table()
         item.update(value)
         return item.as_string().strip()
-    return tomlkit.item(value).as_string()
+    return str(tomlkit.item(value).as_string())
 
 
 def _vendored(plan: Plan, vendored: list[Vendored], force: bool) -> None:
@@ -406,7 +408,7 @@ def _vendored(plan: Plan, vendored: list[Vendored], force: bool) -> None:
         _text(plan, Path("vendor/VENDORED.md"), "versions and integrity of vendor/", vendored_md(rows), added=True)
 
 
-def _gitignore(plan: Plan, existing: dict) -> None:
+def _gitignore(plan: Plan, existing: dict[str, Any]) -> None:
     """The folders runs write (artefacts, report) in .gitignore, appended to what is there."""
     folders = [str(existing.get("artifacts", ".theme-artifacts")), str(existing.get("report", "visual-report"))]
     text = _read(plan.project / ".gitignore")
@@ -449,7 +451,7 @@ def _has_entry(project: Path) -> bool:
         entry = tomllib.loads(text).get("tool", {}).get("theme", {}).get("entry", "scss/style.scss")
     except tomllib.TOMLDecodeError:
         return False
-    return (project / entry).is_file()
+    return (project / str(entry)).is_file()
 
 
 __all__ = ["Plan", "Write", "find_pages", "make_plan"]

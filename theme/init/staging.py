@@ -63,8 +63,8 @@ class Staging:
         if lib.bundled:
             return root / "template.v2.js"
         if lib.default:
-            rel = package.default_file(lib.default)
-            return root / rel if rel else None
+            default = package.default_file(lib.default)
+            return root / default if default else None
         return root / lib.subdir if lib.subdir else root
 
     def vendored(self, routed: list[str]) -> list[Vendored]:

@@ -26,6 +26,7 @@ import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any, Callable
 
 from .errors import InitError
 
@@ -65,16 +66,16 @@ class Library:
         return self.name, self.version
 
 
-def _distill_katex(m: re.Match) -> Library:
+def _distill_katex(m: re.Match[str]) -> Library:
     return Library(m.group(0), "katex", KATEX_VERSION, "dist")
 
 
-def _distill_runtime(m: re.Match) -> Library:
+def _distill_runtime(m: re.Match[str]) -> Library:
     return Library(m.group("address"), DISTILL_NAME, DISTILL_VERSION, bundled=True)
 
 
-def _npm_cdn(cdn: str):
-    def make(m: re.Match) -> Library:
+def _npm_cdn(cdn: str) -> Callable[[re.Match[str]], Library]:
+    def make(m: re.Match[str]) -> Library:
         root = m.group("root")
         if m.group("path") is None:  # no file path: the CDN serves the package's default file
             return Library(root, m.group("name"), m.group("version"), default=cdn)
@@ -111,7 +112,7 @@ class Package:
     licence: str
     source: str  # "npm registry", the local file it came from (its name only), or BUNDLED
     files: dict[str, bytes]  # path inside the package → bytes
-    meta: dict  # its package.json ({} when bundled)
+    meta: dict[str, Any]  # its package.json ({} when bundled)
 
     @property
     def licence_files(self) -> list[str]:
@@ -182,8 +183,9 @@ def _unpack(data: bytes, lib: Library, digest: str, source: str, where: str) -> 
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         for member in tar.getmembers():
             path = PurePosixPath(member.name)
-            if member.isfile() and len(path.parts) > 1 and ".." not in path.parts:
-                files[PurePosixPath(*path.parts[1:]).as_posix()] = tar.extractfile(member).read()
+            extracted = tar.extractfile(member) if member.isfile() else None
+            if extracted is not None and len(path.parts) > 1 and ".." not in path.parts:
+                files[PurePosixPath(*path.parts[1:]).as_posix()] = extracted.read()
     try:
         meta = json.loads(files.get("package.json", b"{}"))
     except json.JSONDecodeError:

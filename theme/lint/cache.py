@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from .. import __version__
 from ..fsutil import atomic_write_text
@@ -41,12 +41,12 @@ def _where(page: Path) -> Path:
     return folder() / (hashlib.sha256(str(page.resolve()).encode()).hexdigest()[:32] + ".json")
 
 
-def _context(page: Path, root: Path, route: Mapping[str, Path]) -> dict:
+def _context(page: Path, root: Path, route: Mapping[str, Path]) -> dict[str, Any]:
     return {"version": VERSION, "theme": __version__, "page": str(page.resolve()), "root": str(root.resolve()),
             "route": {prefix: str(Path(path).resolve()) for prefix, path in sorted(route.items())}}
 
 
-def load(page: Path, root: Path, route: Mapping[str, Path]) -> dict | None:
+def load(page: Path, root: Path, route: Mapping[str, Path]) -> dict[str, Any] | None:
     """The stored result for this page when its context and every input file are unchanged."""
     try:
         entry = json.loads(_where(page).read_text(encoding="utf-8"))
@@ -56,10 +56,11 @@ def load(page: Path, root: Path, route: Mapping[str, Path]) -> dict | None:
         return None
     if any(digest(Path(path)) != value for path, value in entry.get("inputs", {}).items()):
         return None
-    return entry.get("result")
+    result = entry.get("result")
+    return result if isinstance(result, dict) else None
 
 
-def store(page: Path, root: Path, route: Mapping[str, Path], inputs: list[Path], result: dict) -> None:
+def store(page: Path, root: Path, route: Mapping[str, Path], inputs: list[Path], result: dict[str, Any]) -> None:
     files = {str(Path(p).resolve()): digest(p) for p in sorted(set(inputs) | {page})}
     entry = {"context": _context(page, root, route), "inputs": files, "result": result}
     try:

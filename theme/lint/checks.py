@@ -8,10 +8,11 @@ import difflib
 import re
 from typing import Collection, Iterable, Iterator, Mapping
 from urllib.parse import urljoin
+from xml.etree.ElementTree import Element
 
 from .css import ClassDef
 from .model import Problem, display
-from .parse import Document
+from .parse import Document, Token
 
 # HTML's "ASCII whitespace" (the separator of class lists); str.split() would also split on NBSP.
 _CLASS_SEP = re.compile(r"[ \t\n\f\r]+")
@@ -36,11 +37,11 @@ PRISM_LANGUAGES = frozenset({
 KNOWN_LANGUAGES = DISTILL_LANGUAGES | PRISM_LANGUAGES
 
 
-def classes_of(element) -> list[str]:
+def classes_of(element: Element) -> list[str]:
     return [c for c in _CLASS_SEP.split(element.get("class", "")) if c]
 
 
-def _has(element, cls: str) -> bool:
+def _has(element: Element | None, cls: str) -> bool:
     return element is not None and isinstance(element.tag, str) and cls in classes_of(element)
 
 
@@ -49,12 +50,12 @@ def _at(doc: Document, offset: int, code: str, message: str) -> Problem:
     return Problem(doc.path, line, col, code, message)
 
 
-def _on(doc: Document, element, code: str, message: str) -> Problem:
+def _on(doc: Document, element: Element | None, code: str, message: str) -> Problem:
     line, col = doc.where(element)
     return Problem(doc.path, line, col, code, message)
 
 
-def _tag_at(doc: Document, token: dict) -> str:
+def _tag_at(doc: Document, token: Token) -> str:
     line, col = doc.line_col(token["span"][0])
     return f"<{token['name']}> at {line}:{col}"
 
@@ -83,13 +84,13 @@ def check_paragraph_splits(doc: Document) -> list[Problem]:
 # ----------------------------------------------------------------- TL010 TL011 TL012
 
 
-def _describe(element) -> str:
+def _describe(element: Element) -> str:
     classes = classes_of(element)
     return element.tag + "".join(f".{c}" for c in classes if c.startswith("note-box")) \
         if classes else element.tag
 
 
-def _note_box_children(box) -> list[str]:
+def _note_box_children(box: Element) -> list[str]:
     """The parsed children of a note-box, with non-blank text shown as `text`."""
     seen = ["text"] if (box.text or "").strip() else []
     for child in box:
@@ -126,7 +127,7 @@ def check_note_boxes(doc: Document) -> list[Problem]:
 # ----------------------------------------------------------------- TL020
 
 
-def class_positions(doc: Document, element) -> dict[str, int]:
+def class_positions(doc: Document, element: Element) -> dict[str, int]:
     """Offset of each class name inside the element's own start tag (first class attribute)."""
     token = doc.origin.get(element)
     if token is None:
@@ -188,7 +189,7 @@ def check_unused_classes(defined: Mapping[str, ClassDef], used: set[str],
 # ----------------------------------------------------------------- TL030..TL034
 
 
-def _text(element) -> str:
+def _text(element: Element) -> str:
     return "".join(element.itertext())
 
 
@@ -210,7 +211,7 @@ def check_math_and_code(doc: Document) -> list[Problem]:
     return problems
 
 
-def _check_language(doc: Document, el) -> list[Problem]:
+def _check_language(doc: Document, el: Element) -> list[Problem]:
     language = el.get("language")
     if language is None:
         return [_on(doc, el, "TL033",
@@ -257,7 +258,8 @@ def check_copies(doc_a: Document, doc_b: Document) -> list[Problem]:
     a, b = doc_a.text, doc_b.text
     if a == b:
         return []
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    # the texts differ in length when one is the other plus more: zip stops at the shorter
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     line_b, col_b = doc_b.line_col(at) if at <= len(b) else doc_b.line_col(len(b))
     return [_at(doc_a, at, "TL040",
                 f"differs from {display(doc_b.path)}:{line_b}:{col_b} (first difference); "

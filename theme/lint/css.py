@@ -6,13 +6,17 @@ every prelude, inside at-rule blocks and functional pseudo-classes (`:not(.x)`);
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import tinycss2
 
 from ..errors import LintError
+
+if TYPE_CHECKING:
+    from tinycss2.ast import Node
 
 # (line, col) in the parsed text -> (line, col) in its file; a <style> block is not at 1:1 of its page.
 Shift = Callable[[int, int], tuple[int, int]]
@@ -53,20 +57,20 @@ def classes_in_css(text: str, path: Path) -> dict[str, ClassDef]:
     return parse_sheet(text, path).classes
 
 
-def _import_url(prelude) -> str | None:
+def _import_url(prelude: Iterable[Node]) -> str | None:
     """The address of `@import url(x)`, `@import "x"` or `@import url("x")`."""
     first = next((t for t in prelude if t.type not in ("whitespace", "comment")), None)
     if first is None:
         return None
     if first.type in ("url", "string"):
-        return first.value
+        return str(first.value)
     if first.type == "function" and first.lower_name == "url":
         arg = next((t for t in first.arguments if t.type == "string"), None)
-        return arg.value if arg is not None else None
+        return str(arg.value) if arg is not None else None
     return None
 
 
-def _walk_rules(rules, path: Path, found: dict, shift: Shift) -> None:
+def _walk_rules(rules: Iterable[Node], path: Path, found: dict[str, ClassDef], shift: Shift) -> None:
     for rule in rules:
         if rule.type == "error":
             line, col = shift(rule.source_line, rule.source_column)
@@ -80,13 +84,13 @@ def _walk_rules(rules, path: Path, found: dict, shift: Shift) -> None:
             _walk_rules(_nested(rule.content), path, found, shift)
 
 
-def _nested(content):
+def _nested(content: list[Node]) -> list[Node]:
     items = tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True)
     return [item for item in items if item.type in ("qualified-rule", "at-rule", "error")
             and not (item.type == "error" and item.kind == "invalid")]
 
 
-def _classes_in_tokens(tokens, path: Path, found: dict, shift: Shift) -> None:
+def _classes_in_tokens(tokens: Iterable[Node], path: Path, found: dict[str, ClassDef], shift: Shift) -> None:
     previous = None
     for token in tokens:
         if token.type == "ident" and previous is not None and previous.type == "literal" \
@@ -113,7 +117,7 @@ def read_css(path: Path) -> str:
         raise LintError(f"{path}: cannot read stylesheet ({err}); save it as UTF-8 text") from None
 
 
-def classes_in_files(paths) -> dict[str, ClassDef]:
+def classes_in_files(paths: Iterable[Path]) -> dict[str, ClassDef]:
     """Union over several stylesheets (no @import followed); the first file wins for positions."""
     found: dict[str, ClassDef] = {}
     for path in paths:

@@ -7,11 +7,13 @@ tests/fixtures/lint/note_boxes_before.html) become <div class="note-box-content"
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
+from xml.etree.ElementTree import Element
 
 from ..fsutil import atomic_write_text
 from .checks import classes_of
-from .parse import COMMENT, END, START, Document, parse_text, read_text
+from .parse import COMMENT, END, START, Document, Token, parse_text, read_text
 
 # Void elements (HTML spec 13.1.2): no end tag, never on the open-element stack.
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
@@ -42,7 +44,7 @@ class Edit:
     text: str
 
 
-def matching_end(tokens: list[dict], i: int) -> int | None:
+def matching_end(tokens: list[Token], i: int) -> int | None:
     """Index of the end tag that closes the element opened by tokens[i], as the author nested it.
 
     An end tag closes the nearest open element of its name and everything opened
@@ -79,7 +81,7 @@ def _items(doc: Document, first: int, last: int, start: int, end: int) -> list[I
 
     for token in doc.tokens[first:last]:
         s, e = token["span"]
-        kind, name = token["type"], token.get("name")
+        kind, name = token["type"], token.get("name", "")  # comments have no name
         if not stack:
             text_until(s)
         if kind == COMMENT:
@@ -101,11 +103,11 @@ def _items(doc: Document, first: int, last: int, start: int, end: int) -> list[I
         elif kind == END and name in stack:
             while stack.pop() != name:
                 pass
-            if not stack:
+            if not stack and opened is not None:
                 opened.end = e
                 items.append(opened)
         pos = e
-    if stack:  # an element left open runs to the end of the region
+    if stack and opened is not None:  # an element left open runs to the end of the region
         opened.end = end
         items.append(opened)
     else:
@@ -135,7 +137,7 @@ def _paragraph_edits(items: list[Item]) -> list[Edit]:
     edits: list[Edit] = []
     boundaries = [k for k, it in enumerate(items) if it.kind in ("block",) + _MARKERS]
     edges = [-1] + boundaries + [len(items)]
-    for left, right in zip(edges, edges[1:]):
+    for left, right in pairwise(edges):
         inline = [it for it in items[left + 1:right] if it.kind == "inline"]
         if not inline:
             continue
@@ -171,7 +173,7 @@ def _region_edits(items: list[Item], region_start: int, close_div: bool) -> list
     return edits + ([closer] if closer else [])
 
 
-def _content_edits(doc: Document, element, index: dict, split_at: list[int]) -> list[Edit]:
+def _content_edits(doc: Document, element: Element, index: dict[int, int], split_at: list[int]) -> list[Edit]:
     token = doc.origin.get(element)
     if token is None:
         return []
@@ -179,7 +181,8 @@ def _content_edits(doc: Document, element, index: dict, split_at: list[int]) -> 
     # The region the author meant as content: to the parent's end tag for the <p> form (the
     # parser closed the <p> early), to its own </div> for the <div> form.
     if element.tag == "p":
-        parent_token = doc.origin.get(doc.parent(element))
+        parent = doc.parent(element)
+        parent_token = doc.origin.get(parent) if parent is not None else None
         if parent_token is None:
             return []
         end_i = matching_end(doc.tokens, index[id(parent_token)])

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
+from xml.etree.ElementTree import Element
 
 import html5lib
 from html5lib import _tokenizer
@@ -25,34 +27,38 @@ _SPANNED = (START, END, COMMENT)
 # columns are unaffected, so a line table on the same forms maps (line, col) back to offsets of
 # the original text, which `--fix` edits.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+# An html5lib token as its tokenizer makes it (a plain dict: "type", "name", "data", …),
+# plus "span": its (start, end) offsets in the source text, which _SpanTokenizer adds.
+Token = dict[str, Any]
+ToOffset = Callable[[int, int], int]  # (line, column) as html5lib counts them -> offset in the text
 
 
 @dataclass
 class Split:
     """A <p> closed early by a start tag (`breaker`), or a stray </p> (`breaker` is the end tag)."""
 
-    p: Any  # the etree element of the <p> that was closed (None for a stray </p>)
-    breaker: dict  # the token that closed it
+    p: Element | None  # the etree element of the <p> that was closed (None for a stray </p>)
+    breaker: Token  # the token that closed it
 
 
 @dataclass
 class Document:
     path: Path
     text: str  # the decoded original text (newlines untouched)
-    root: Any  # etree root (<html>)
-    tokens: list[dict]  # tag and comment tokens in source order; token["span"] = (start, end) offsets
-    origin: dict  # etree element -> its start-tag token (absent for implied elements)
+    root: Element  # etree root (<html>)
+    tokens: list[Token]  # tag and comment tokens in source order; token["span"] = (start, end) offsets
+    origin: dict[Element, Token]  # etree element -> its start-tag token (absent for implied elements)
     splits: list[Split] = field(default_factory=list)
-    strays: list[dict] = field(default_factory=list)  # stray </p> end-tag tokens
+    strays: list[Token] = field(default_factory=list)  # stray </p> end-tag tokens
     _line_starts: list[int] = field(default_factory=list)
-    _parents: dict = field(default_factory=dict)
+    _parents: dict[Element, Element] = field(default_factory=dict)
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column (in characters) of an offset of `text`."""
         line = bisect.bisect_right(self._line_starts, offset) - 1
         return line + 1, offset - self._line_starts[line] + 1
 
-    def where(self, element) -> tuple[int, int]:
+    def where(self, element: Element | None) -> tuple[int, int]:
         """line:col of an element's start tag, or of its nearest positioned ancestor."""
         while element is not None:
             token = self.origin.get(element)
@@ -61,10 +67,10 @@ class Document:
             element = self._parents.get(element)
         return 1, 1
 
-    def parent(self, element):
+    def parent(self, element: Element) -> Element | None:
         return self._parents.get(element)
 
-    def elements(self) -> Iterator[Any]:
+    def elements(self) -> Iterator[Element]:
         """Every element in document order (comments skipped)."""
         for el in self.root.iter():
             if isinstance(el.tag, str):
@@ -83,35 +89,36 @@ class _SpanTokenizer(_tokenizer.HTMLTokenizer):
     subclass, which only adds state and never changes how tokens are produced.
     """
 
-    def adopt(self, to_offset) -> None:
+    def adopt(self, to_offset: ToOffset) -> None:
         self._open_at = (1, 0)
-        self.recorded: list[dict] = []
+        self.recorded: list[Token] = []
         self.to_offset = to_offset
 
-    def _mark(self):
+    def _mark(self) -> None:
         # Called on entering a state right after the "<" was consumed.
         line, col = self.stream.position()
         self._open_at = (line, col - 1)
 
-    def tagOpenState(self):
+    def tagOpenState(self) -> bool:
         self._mark()
         return super().tagOpenState()
 
-    def rcdataLessThanSignState(self):
+    def rcdataLessThanSignState(self) -> bool:
         self._mark()
         return super().rcdataLessThanSignState()
 
-    def rawtextLessThanSignState(self):
+    def rawtextLessThanSignState(self) -> bool:
         self._mark()
         return super().rawtextLessThanSignState()
 
-    def scriptDataLessThanSignState(self):
+    def scriptDataLessThanSignState(self) -> bool:
         self._mark()
         return super().scriptDataLessThanSignState()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Token]:  # type: ignore[override]  # html5lib's tokens, plus "span"
         tree = self.parser.tree
-        for token in super().__iter__():
+        for made in super().__iter__():
+            token = cast(Token, made)  # the stub's TypedDict knows no "span"
             kind = token["type"]
             if kind in _SPANNED:
                 # The queue is drained after every state step, so "now" is just past the ">".
@@ -133,26 +140,28 @@ class _SpanTokenizer(_tokenizer.HTMLTokenizer):
                 self.parser.strays.append(token)
 
 
-def _origin_tree_builder():
+def _origin_tree_builder() -> type:
     base = getTreeBuilder("etree")
 
-    class _OriginTreeBuilder(base):
-        def reset(self):
+    # html5lib makes its etree builder class at run time: mypy cannot see it as a base.
+    class _OriginTreeBuilder(base):  # type: ignore[valid-type,misc]
+        # html5lib's own element wrappers (etree's Element inside, as `_element`)
+        def reset(self) -> None:
             super().reset()
-            self.origin = {}
+            self.origin: dict[Element, Token] = {}
             self.p_made = 0  # <p> elements inserted so far, implied ones included
 
-        def createElement(self, token):
+        def createElement(self, token: Token) -> Any:
             element = super().createElement(token)
             self._remember(element, token)
             return element
 
-        def insertElementNormal(self, token):
+        def insertElementNormal(self, token: Token) -> Any:
             element = super().insertElementNormal(token)
             self._remember(element, token)
             return element
 
-        def _remember(self, element, token):
+        def _remember(self, element: Any, token: Token) -> None:
             self.p_made += token["name"] == "p"
             if "span" in token:  # implied tokens (html, head, tbody…) have none
                 self.origin.setdefault(element._element, token)
@@ -164,17 +173,21 @@ _TREE = _origin_tree_builder()
 
 
 class _Parser(html5lib.HTMLParser):
-    def __init__(self, to_offset):
+    def __init__(self, to_offset: ToOffset):
         super().__init__(tree=_TREE, namespaceHTMLElements=False)
         self.to_offset = to_offset
 
-    def reset(self):
+    def reset(self) -> None:
         super().reset()
         self.splits: list[Split] = []
-        self.strays: list[dict] = []
+        self.strays: list[Token] = []
         if not isinstance(self.tokenizer, _SpanTokenizer):
             self.tokenizer.__class__ = _SpanTokenizer
-        self.tokenizer.adopt(self.to_offset)
+        self.span_tokenizer().adopt(self.to_offset)
+
+    def span_tokenizer(self) -> _SpanTokenizer:
+        """The tokenizer, re-classed by reset()."""
+        return cast(_SpanTokenizer, self.tokenizer)
 
 
 def parse_text(text: str, path: Path = Path("<string>")) -> Document:
@@ -189,7 +202,7 @@ def parse_text(text: str, path: Path = Path("<string>")) -> Document:
     root = parser.tree.getDocument()
     html = next(el for el in root.iter() if el.tag == "html")
     doc = Document(
-        path=path, text=text, root=html, tokens=parser.tokenizer.recorded,
+        path=path, text=text, root=html, tokens=parser.span_tokenizer().recorded,
         origin=parser.tree.origin, splits=parser.splits, strays=parser.strays,
         _line_starts=starts,
     )

@@ -17,8 +17,8 @@ from ..config import VisualConfig
 from ..errors import LintError, ThemeError
 from . import cache
 from .css import ClassDef, parse_sheet
-from .script_classes import classes_in_script
 from .model import display
+from .script_classes import classes_in_script
 from .sources import Sources
 
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
@@ -68,7 +68,7 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
                               color_schemes=("light",), route=dict(route))
         try:
             with Session(visual) as session:
-                for page, variant in zip(group, variants(visual)):
+                for page, variant in zip(group, variants(visual), strict=True):
                     out[page], inputs = _read(session, variant, pages[page][1], route)
                     if inputs is not None:
                         cache.store(page, root, route, inputs, out[page].to_json())
@@ -106,7 +106,7 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
         rendered.sheets += 1
         if sheet["where"] not in rendered.hosts:
             rendered.hosts.append(sheet["where"])
-        for name, where in classes.items():
+        for name in classes:
             rendered.defined.setdefault(name, ClassDef(name, Path(label), 0, 0))
     resources = found["resources"]
     inputs = None if len(resources) >= RESOURCE_BUFFER else _files(session.server, resources, route)

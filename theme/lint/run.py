@@ -71,7 +71,7 @@ def targets(paths: Sequence[Path] | None, config: Config | None) -> list[Path]:
 def _counterpart(path: Path, config: Config | None) -> tuple[Path, Path] | None:
     """(this copy's folder, the other copy's path) for a page under root or src."""
     src = _src_root(config) if config is not None else None
-    if src is None:
+    if src is None or config is None or config.visual is None:
         return None
     root = config.visual.root
     resolved = path.resolve()
@@ -96,8 +96,8 @@ def _copy_problems(docs: dict[Path, Document], config: Config | None) -> list[Pr
             continue
         seen.add(key)
         if not other.exists():
-            problems.append(Problem(doc.path, 1, 1, "TL041",
-                                    f"no copy at {display(other)}; copy this page there (src/ and dist/ keep the same pages)"))
+            problems.append(Problem(doc.path, 1, 1, "TL041", f"no copy at {display(other)}; "
+                                    "copy this page there (src/ and dist/ keep the same pages)"))
             continue
         other_doc = docs.get(other) or parse_file(other)
         problems += checks.check_copies(doc, other_doc)
@@ -139,7 +139,8 @@ def has_scripts(doc: Document) -> bool:
         for el in doc.elements())
 
 
-def _summary(page: Path, sources: Sources, rendered, scripts: bool, render: bool) -> str:
+def _summary(page: Path, sources: Sources, rendered: render_mod.Rendered | None, scripts: bool,
+             render: bool) -> str:
     said = f"{display(page)}: classes from {', '.join(sources.read) or 'no stylesheet'}"
     if rendered is not None:
         when = " (an earlier render: no file it loaded has changed)" if rendered.cached else ""
@@ -167,7 +168,7 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
     route = config.visual.route if config is not None and config.visual else {}
     sources = {path: page_sources(doc, site_root(path, config), [*css, *outputs], route) for path, doc in docs.items()}
     scripted = [path for path in files if has_scripts(docs[path])]
-    rendered = {}
+    rendered: dict[Path, render_mod.Rendered] = {}
     if render and scripted:
         rendered = render_mod.render({p: (site_root(p, config), sources[p]) for p in scripted}, route)
     problems: list[Problem] = []
@@ -181,7 +182,7 @@ def lint(paths: Sequence[Path] | None, config: Config | None, *, css: Sequence[P
     return LintResult(sorted(set(problems), key=lambda p: (str(p.path), p.line, p.col, p.code)), files, said)
 
 
-def _page_problems(doc: Document, sources: Sources, rendered, scripted: bool, page_url: str,
+def _page_problems(doc: Document, sources: Sources, rendered: render_mod.Rendered | None, scripted: bool, page_url: str,
                    route: Mapping[str, Path]) -> list[Problem]:
     """One page's checks, its classes defined by its own sheets first, then by its rendered ones
     and known to its scripts. A page whose own <script src> was blocked in the render did not
@@ -214,7 +215,8 @@ def _why_blocked(url: str, route: Mapping[str, Path]) -> str:
     return "blocked: it is not on this machine and no [tool.theme.visual] route covers it"
 
 
-def _unused_problems(outputs: list[Path], docs: dict[Path, Document], rendered: dict) -> list[Problem]:
+def _unused_problems(outputs: list[Path], docs: dict[Path, Document],
+                     rendered: dict[Path, render_mod.Rendered]) -> list[Problem]:
     """TL021: theme classes no page uses, in its markup, its rendered DOM or its local scripts."""
     used = {cls for doc in docs.values() for cls, _ in checks.used_classes(doc)}
     used |= {cls for r in rendered.values() for cls in r.dom_classes | r.script_classes}

@@ -9,10 +9,11 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
+from xml.etree.ElementTree import Element
 
-from .css import ClassDef, Sheet, parse_sheet, read_css
+from .css import ClassDef, Sheet, Shift, parse_sheet, read_css
 from .model import Problem, display
 from .parse import Document, line_starts
 
@@ -47,15 +48,16 @@ def resolve(address: str, base: Path, site_root: Path) -> Path:
     return Path(os.path.normpath(joined))  # `..` is taken lexically, as in a URL
 
 
-def stylesheet_links(doc: Document):
+def stylesheet_links(doc: Document) -> Iterator[tuple[Element, str]]:
     """(element, href) of every <link> whose rel includes "stylesheet"."""
     for el in doc.elements():
         rel = (el.get("rel") or "").lower().split()
-        if el.tag == "link" and "stylesheet" in rel and el.get("href"):
-            yield el, el.get("href").strip()
+        href = el.get("href")
+        if el.tag == "link" and "stylesheet" in rel and href:
+            yield el, href.strip()
 
 
-def style_blocks(doc: Document):
+def style_blocks(doc: Document) -> Iterator[tuple[Element, int, str]]:
     """(element, offset of its text in the page, raw text) of every <style> with a known position."""
     for el in doc.elements():
         token = doc.origin.get(el)
@@ -66,7 +68,7 @@ def style_blocks(doc: Document):
         yield el, start, doc.text[start:end.start() if end else len(doc.text)]
 
 
-def page_sources(doc: Document, site_root: Path, extra: list[Path] = (),
+def page_sources(doc: Document, site_root: Path, extra: Sequence[Path] = (),
                  route: Mapping[str, Path] | None = None) -> Sources:
     """Every class the page's own stylesheets define, then those of `extra` (--css, theme outputs).
     A remote sheet is read from its local copy when a `route` prefix covers its address."""
@@ -86,7 +88,7 @@ def page_sources(doc: Document, site_root: Path, extra: list[Path] = (),
     return sources
 
 
-def _shift(doc: Document, start: int, text: str):
+def _shift(doc: Document, start: int, text: str) -> Shift:
     """Maps a position inside a <style> block's text to its position in the page."""
     starts = line_starts(text)
     return lambda line, col: doc.line_col(start + starts[line - 1] + col - 1)

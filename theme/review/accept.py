@@ -16,14 +16,15 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from .. import images
-from . import report, patch
 from ..check.entry import Entry
-from ..check.verdict import artifact_paths
+from ..check.verdict import artefact_path
 from ..errors import StoreError
 from ..fsutil import sha256_file
+from ..status import Status
 from ..store import Store, describe_drift
+from . import patch, report
 
-ACCEPTABLE = ("failed",)  # created/updated baselines were already written by that run
+ACCEPTABLE = (Status.FAILED,)  # created/updated baselines were already written by that run
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def actual_image(folder: Path, entry: Entry, artifacts: Sequence[Path], store: S
             return Source(Path(folder), entry.patch)
         tried.append(f"the report's patch ({store.path(entry.key)} is no longer the baseline it was made against)")
     for where in artifacts:
-        path = artifact_paths(Path(where), entry.key).actual
+        path = artefact_path(Path(where), entry.key, "actual")
         if not path.is_file():
             tried.append(f"{path} (missing)")
         elif sha256_file(path) != entry.actual_sha256:
@@ -121,7 +122,6 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
     todo = [(entry, actual_image(folder, entry, artifacts, store)) for entry in candidates(rep, only)]
     for entry, source in todo:
         # the box too: a later run can then re-render this region at its phase (theme/check/phase.py)
-        store.write(entry.key, source.read(entry.key, store), rep.environment,
-                    box=tuple(entry.box) if entry.box is not None else None)
+        store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box)
         done.append(Accepted(entry.key, source.path))
     return done

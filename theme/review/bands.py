@@ -8,15 +8,15 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
 from .. import images
-from . import patch
 from ..diff import shift
 from ..diff.kernel import Style
 from ..fsutil import atomic_write_bytes, sha256_file
+from . import patch
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
 BAND_ROWS = 1200  # a longer band is cut into bands this tall: a page that changed all over
@@ -51,7 +51,10 @@ def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     """The whole page shrunk by an integer factor (box filter): a minimap to mark bands on."""
     height, width = page.shape[:2]
     factor = max(1, math.ceil(width / OVERVIEW_WIDTH), math.ceil(height / OVERVIEW_HEIGHT))
-    small = images.pillow().fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
+    images.load_pillow()
+    from PIL import Image
+
+    small = Image.fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
     path = rel.with_name(rel.name + ".overview.png")
     atomic_write_bytes(folder / path, images.encode_png(np.asarray(small), level=9))
     return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
@@ -82,7 +85,7 @@ def intervals(rows: np.ndarray, context: int = CONTEXT, longest: int | None = No
     longest = longest or BAND_ROWS
     edges = np.flatnonzero(np.diff(np.concatenate(([0], rows.astype(np.int8), [0]))))
     out: list[list[int]] = []
-    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):
+    for start, end in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
         a0, a1 = max(0, start - context), min(len(rows), end + context)
         if out and a0 <= out[-1][1]:
             out[-1][1] = max(out[-1][1], a1)
@@ -107,8 +110,13 @@ class _Diff:
     """A diff image as Pillow reads it, and where its diff-coloured pixels are."""
 
     def __init__(self, path: Path):
-        self.image = images.pillow().open(path)
+        images.load_pillow()
+        from PIL import Image
+
+        self.image = Image.open(path)
         self.image.load()
+        self._hot: np.ndarray | None  # the diff colour's palette index, for a palette image
+        self._pixels: np.ndarray
         if self.image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
             pal = np.array(self.image.getpalette(), np.uint8).reshape(-1, 3)
             self._hot, self._pixels = np.flatnonzero((pal == DIFF_RGB).all(axis=1)), np.asarray(self.image)
@@ -145,8 +153,18 @@ def columns(hot: np.ndarray | None, band: np.ndarray, context: int = CONTEXT) ->
     return max(0, int(cols[0]) - context), min(width, int(cols[-1]) + 1 + context)
 
 
+class Band(TypedDict):
+    """One changed band of a page entry, as report.json holds it."""
+
+    rows: list[int]  # [a0, a1): rows of the actual image
+    expected_rows: list[int]  # [e0, e1): the expected rows they pair with
+    columns: list[int]  # [x0, x1): the columns the crops keep
+    weight: int  # pixels that differ in it: the most changed bands get crops first
+    images: dict[str, str]  # kind -> its crop, relative to the report folder (none past BAND_BYTES)
+
+
 def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
-           diff_path: Path | None) -> tuple[list[dict], np.ndarray]:
+           diff_path: Path | None) -> tuple[list[Band], np.ndarray]:
     """Every changed band; crops for the most changed ones (diff pixels in them) while they
     fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
     report must stay small. The rest are listed and marked on the overview. Also returns
@@ -154,7 +172,7 @@ def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
     diff = _Diff(diff_path) if diff_path is not None else None
     weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
     spans = intervals(weight > 0)
-    bands = []
+    bands: list[Band] = []
     for a0, a1 in spans:
         e0, e1 = expected_span(pairs, a0, a1, expected.shape[0])
         x0, x1 = columns(diff.hot(a0, a1) if diff else None, actual[a0:a1])
@@ -171,7 +189,7 @@ def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
     return bands, pairs
 
 
-def _crops(band: dict, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:
+def _crops(band: Band, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None) -> dict[str, bytes]:
     """Lossless PNG bytes of a band's expected, actual and diff crops (same columns)."""
     (a0, a1), (e0, e1), (x0, x1) = band["rows"], band["expected_rows"], band["columns"]
     out = {}

@@ -57,7 +57,7 @@ def runs(src: np.ndarray) -> list[list[int]]:
     cont = np.r_[False, copied | ((src[1:] < 0) & (src[:-1] < 0))]
     starts = np.flatnonzero(~cont)
     ends = np.r_[starts[1:], len(src)]
-    return [[int(a), int(b), int(src[a]) if src[a] >= 0 else -1] for a, b in zip(starts, ends)]
+    return [[int(a), int(b), int(src[a]) if src[a] >= 0 else -1] for a, b in zip(starts, ends, strict=True)]
 
 
 def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
@@ -81,10 +81,10 @@ def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
     return patch
 
 
-def apply(patch: dict[str, Any], expected: np.ndarray, folder: Path) -> np.ndarray | None:
+def apply(patch: dict[str, Any], expected: np.ndarray | None, folder: Path) -> np.ndarray | None:
     """The actual image the patch was made from, or None when `expected` is not the
-    baseline it was made against (or the result is not the very image)."""
-    if images.pixels_sha256(expected) != patch["expected_sha256"]:
+    baseline it was made against (none at all, or another), or the result is not the very image."""
+    if expected is None or images.pixels_sha256(expected) != patch["expected_sha256"]:
         return None
     width, height = patch["size"]
     literal = images.read_png(Path(folder) / patch["image"]) if patch["image"] else None
@@ -93,7 +93,9 @@ def apply(patch: dict[str, Any], expected: np.ndarray, folder: Path) -> np.ndarr
     for y0, y1, at in patch["runs"]:
         if at >= 0:
             out[y0:y1] = expected[at:at + (y1 - y0)]
-        else:
+        elif literal is not None:
             out[y0:y1] = literal[taken:taken + (y1 - y0)]
             taken += y1 - y0
+        else:
+            return None  # new rows, and no image holding them
     return out if images.pixels_sha256(out) == patch["sha256"] else None

@@ -18,11 +18,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ..check.entry import ARTEFACT_KINDS, Entry
 from ..fsutil import atomic_write_text
 from ..status import ORDER as STATUS_ORDER
 from ..status import REVIEW as REVIEW_STATUSES
-from ..check.entry import ARTEFACT_KINDS, Entry
-from ..status import Status
+from ..status import Status, unused_baselines
 
 FORMAT = 1  # report.json's "format"
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class Report:
     drift: str | None = None  # one banner for the run, when baselines came from elsewhere
     collected: tuple[str, ...] = ()  # every key the run checked: merging shards finds unused ones
     pages: tuple[str, ...] = ()  # page folders the config owns
+    unchecked: tuple[str, ...] = ()  # variant folders whose render failed: their baselines are not unused
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -54,7 +55,7 @@ def write(folder: Path, report: Report) -> Path:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     entries = [_copy_images(folder, e) for e in sorted(report.entries, key=_order)]
-    final = Report(tuple(entries), report.environment, report.drift, report.collected, report.pages)
+    final = replace(report, entries=tuple(entries))
     atomic_write_text(folder / "report.json", to_json(final))
     atomic_write_text(folder / "summary.md", to_markdown(final))
     atomic_write_text(folder / "index.html", to_html(final))
@@ -135,6 +136,7 @@ def to_json(report: Report) -> str:
         "drift": report.drift,
         "collected": list(report.collected),
         "pages": list(report.pages),
+        "unchecked": list(report.unchecked),
         "entries": [asdict(e) for e in report.entries],
     }
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
@@ -145,7 +147,8 @@ def from_json(text: str) -> Report:
     if data.get("format") != FORMAT:
         raise ValueError(f"unknown report format {data.get('format')!r}")
     return Report(tuple(Entry.from_json(e) for e in data["entries"]), data.get("environment", {}),
-                  data.get("drift"), tuple(data.get("collected", ())), tuple(data.get("pages", ())))
+                  data.get("drift"), tuple(data.get("collected", ())), tuple(data.get("pages", ())),
+                  tuple(data.get("unchecked", ())))
 
 
 def _numbers(e: Entry) -> str:
@@ -244,14 +247,16 @@ def merge(reports: Iterable[Report], baselines: Iterable[str] | None = None) -> 
     drift = None
     collected: set[str] = set()
     pages: set[str] = set()
+    unchecked: set[str] = set()
     for r in reports:
         env = env or r.environment
         drift = drift or r.drift
         collected |= set(r.collected)
         pages |= set(r.pages)
+        unchecked |= set(r.unchecked)
         for e in r.entries:
             by_key[e.key] = e
-    for key in sorted(baselines or ()):
-        if key.split("/", 1)[0] in pages and key not in collected and key not in by_key:
-            by_key[key] = Entry(key=key, status=Status.UNUSED.value)
-    return Report(tuple(by_key.values()), env, drift, tuple(sorted(collected)), tuple(sorted(pages)))
+    for key in unused_baselines(baselines or (), pages, collected | set(by_key), unchecked):
+        by_key[key] = Entry(key=key, status=Status.UNUSED.value)
+    return Report(tuple(by_key.values()), env, drift, tuple(sorted(collected)), tuple(sorted(pages)),
+                  tuple(sorted(unchecked)))

@@ -14,11 +14,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from . import accept
 from ..errors import StoreError
 from ..store import Store
+from . import accept
 
 VERDICTS = ("accepted", "rejected")
+FORBIDDEN = b"forbidden: the URL theme review printed has a token"
 
 
 @dataclass
@@ -117,7 +118,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         rel = self._path()
         if rel is None:
-            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: the URL theme review printed has a token", "text/plain")
+            return self._send(HTTPStatus.FORBIDDEN, FORBIDDEN, "text/plain")
         if rel == "api/state":
             return self._json(self.review.state())
         # Resolved first: `..`, encoded or not, and symlinks out of the report are refused.
@@ -132,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         rel = self._path()
         if rel is None:
-            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: the URL theme review printed has a token", "text/plain")
+            return self._send(HTTPStatus.FORBIDDEN, FORBIDDEN, "text/plain")
         if rel not in ("api/decide", "api/undo"):
             return self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
         try:

@@ -1,0 +1,207 @@
+"""theme/check/causes.py: failures grouped by cause, on the style changes of real specimen
+records (tests/fixtures/styles/) spread over the images a long article has."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from theme.check import causes, styles
+from theme.check.causes import Cause, Failed
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
+RENDERS = json.loads(FIXTURE.read_text(encoding="utf-8"))
+FOLDERS = ("index/desktop-light", "index/desktop-dark", "index/mobile-light", "index/mobile-dark")
+
+
+def found(after: str, region: str) -> tuple[styles.StyleChange, ...]:
+    """What changed in a specimen region's record between the specimen and `after`'s render."""
+    before = styles.from_page(RENDERS["before"][region]["styles"])
+    return tuple(styles.changes(before, styles.from_page(RENDERS[after][region]["styles"])))
+
+
+def box(y: float, h: float) -> causes.Box:
+    return (290.0, y, 680.0, h)
+
+
+def note_boxes(n: int = 36) -> list[Failed]:
+    """The specimen with `.note-box-content` 12 → 13 px: every note-box grew by its own amount."""
+    out = []
+    for i in range(n):
+        region = ("note-box/0", "note-box/1")[i % 2]
+        y, h = 1000.0 + 900 * i, 80.0 + i
+        out.append(Failed(f"{FOLDERS[i % 3]}/note-box/box-{i:02}.png", "note-box", f"Section {i}",
+                          found("note13", region), box(y, h), box(y + 3 * i, h + 3 + (i % 4))))
+    return out
+
+
+def figures_moved_pixels_pages() -> list[Failed]:
+    """A CTC-like article with `figcaption` 14 → 16 px: 38 figures grew (+2 to +27 px), 60 regions
+    below them only moved, one image changed with no style change, and the four whole pages."""
+    out = []
+    for i in range(38):
+        region = ("figure/0", "figure/5")[i % 2]
+        y, h = 500.0 + 1000 * i, 300.0
+        out.append(Failed(f"{FOLDERS[i % 4]}/figure/fig-{i:02}.png", "figure", f"Figure {i}",
+                          found("caption16", region), box(y, h), box(y, h + 2 + (25 * i) // 37)))
+    for i in range(60):
+        key = ("note-box", "code", "math")[i % 3]
+        y = 1200.0 + 700 * i
+        out.append(Failed(f"{FOLDERS[i % 4]}/{key}/below-{i:02}.png", key, f"Part {i}", (),
+                          box(y, 120), box(y + 3 + i, 120)))
+    same = styles.from_page(RENDERS["before"]["figure/5"]["styles"])
+    out.append(Failed("index/desktop-light/figure/gif.png", "figure", "Alignment",
+                      tuple(styles.changes(same, same)), box(40000, 83), box(40000, 83)))
+    out.extend(Failed(f"{folder}/page.png") for folder in FOLDERS)
+    return out
+
+
+def test_every_note_box_is_in_one_group_that_names_the_rule():
+    groups = causes.group(note_boxes())
+    assert len(groups) == 1
+    (g,) = groups
+    assert (g.number, g.cause, g.count) == (1, Cause.STYLE, 36)
+    assert g.summary == ("36 note-boxes: `.note-box-content` font-size 12px → 13px, "
+                         "line-height 19.2px → 20.8px, heights +3 to +6 px")
+    for item in g.items:
+        assert "`.note-box-content` font-size 12px → 13px" in causes.explain(item, groups)
+
+
+def test_figures_moved_regions_a_pixel_change_and_pages_are_four_groups_causes_first():
+    groups = causes.group(figures_moved_pixels_pages())
+    assert [(g.cause, g.count) for g in groups] == [(Cause.STYLE, 38), (Cause.PIXELS, 1), (Cause.MOVED, 60),
+                                                    (Cause.PAGE, 4)]
+    figures, pixels, moved, pages = groups
+    assert figures.summary == ("38 figures: `figcaption` font-size 14px → 16px, line-height 21px → 24px, "
+                               "heights +2 to +27 px")
+    assert pixels.summary == ("1 figure: pixels changed, no computed style did: "
+                              "an image, a canvas or a font file")
+    assert moved.summary == ("60 regions (20 codes, 20 maths, 20 note-boxes) only moved by +3 to +62 px: "
+                             "content above them changed (group 1)")
+    assert moved.pushed_by == (1,) and pages.pushed_by == (1, 2)
+    assert pages.summary == "4 whole pages: the groups above, seen on the whole page (groups 1 and 2)"
+
+
+def test_a_region_that_only_moved_says_so_and_points_at_the_group_that_moved_it():
+    groups = causes.group(figures_moved_pixels_pages())
+    item = next(i for i in groups[2].items if i.id == "index/desktop-light/note-box/below-00.png")
+    assert causes.explain(item, groups) == ("note-box in “Part 0” only moved +3 px: "
+                                            "content above it changed (group 1)")
+    gif = groups[1].items[0]
+    assert causes.explain(gif, groups) == ("figure in “Alignment”: pixels changed, no computed style did: "
+                                           "an image, a canvas or a font file")
+
+
+def test_a_region_at_the_top_of_its_page_was_not_moved_by_what_is_below_it():
+    top = Failed("index/desktop-light/code/intro.png", "code", "Intro", (), box(10, 50), box(12, 50))
+    grew = Failed("index/desktop-light/figure/a.png", "figure", "A", found("caption16", "figure/0"),
+                  box(900, 300), box(900, 309))
+    groups = causes.group([top, grew])
+    assert groups[1].cause is Cause.MOVED and groups[1].pushed_by == ()
+    assert causes.explain(top, groups) == "code in “Intro” only moved +2 px: content above it changed"
+
+
+def test_the_same_failures_in_any_order_give_the_same_groups():
+    items = figures_moved_pixels_pages() + note_boxes()
+    expected = causes.group(items)
+    random.Random(30).shuffle(items)
+    assert causes.group(items) == expected
+    assert [g.ids for g in expected] == [tuple(sorted(g.ids)) for g in expected]
+
+
+def test_equal_groups_are_ordered_by_their_first_id():
+    a = [Failed(f"index/desktop-light/figure/b{i}.png", "figure", "", found("caption16", "figure/0")) for i in range(3)]
+    b = [Failed(f"index/desktop-light/note-box/a{i}.png", "note-box", "", found("note13", "note-box/0"))
+         for i in range(3)]
+    assert [g.items[0].region for g in causes.group(a + b)] == ["figure", "note-box"]
+    assert [g.items[0].region for g in causes.group(a + b[:2])] == ["figure", "note-box"]
+    assert [g.items[0].region for g in causes.group(a[:2] + b)] == ["note-box", "figure"]
+
+
+def test_the_place_of_an_element_among_its_siblings_does_not_split_a_group():
+    first = (styles.StyleChange("div.note-box-content > p:nth-of-type(1)", "margin", "0px 0px 8px 0px",
+                                "0px 0px 12px 0px"),)
+    second = (styles.StyleChange("div.note-box-content > p:nth-of-type(2)", "margin", "0px 0px 8px 0px",
+                                 "0px 0px 12px 0px"),)
+    groups = causes.group([Failed("index/desktop-light/note-box/a.png", "note-box", "", first),
+                           Failed("index/desktop-light/note-box/b.png", "note-box", "", second)])
+    assert len(groups) == 1
+    assert groups[0].summary == "2 note-boxes: `.note-box-content > p` margin 0px 0px 8px 0px → 0px 0px 12px 0px"
+
+
+def test_a_colour_change_keeps_the_heights_and_different_values_are_different_groups():
+    def recoloured(colour: str) -> tuple[styles.StyleChange, ...]:
+        return (styles.StyleChange("", "background-color", "rgb(241, 246, 254)", colour),)
+
+    items = [Failed(f"index/desktop-dark/note-box/n{i}.png", "note-box", "", recoloured("rgb(18, 27, 43)"),
+                    box(100 * i, 90), box(100 * i, 90)) for i in range(5)]
+    items.append(Failed("index/desktop-dark/figure/f.png", "figure", "", recoloured("rgb(0, 0, 0)"),
+                        box(0, 90), box(0, 90)))
+    groups = causes.group(items)
+    assert [g.summary for g in groups] == [
+        "5 note-boxes: background-color rgb(241, 246, 254) → rgb(18, 27, 43), heights unchanged",
+        "1 figure: background-color rgb(241, 246, 254) → rgb(0, 0, 0), heights unchanged"]
+
+
+def test_regions_resized_with_no_style_change_are_one_group_apart_from_pixel_only_ones():
+    same = styles.from_page(RENDERS["before"]["figure/5"]["styles"])
+    taller = styles.StyleRecord({**same.elements, "": {**same.elements[""], "height": "87px"}})
+    items = [Failed("index/desktop-light/figure/a.png", "figure", "A", tuple(styles.changes(same, taller)),
+                    box(100, 83), box(100, 87)),
+             Failed("index/desktop-light/figure/b.png", "figure", "B", (), box(900, 83), box(900, 90)),
+             Failed("index/desktop-light/figure/c.png", "figure", "C", (), box(2000, 83), box(2000, 83))]
+    groups = causes.group(items)
+    assert [(g.cause, g.ids) for g in groups] == [
+        (Cause.RESIZED, ("index/desktop-light/figure/a.png", "index/desktop-light/figure/b.png")),
+        (Cause.PIXELS, ("index/desktop-light/figure/c.png",))]
+    assert groups[0].summary == "2 figures: resized, no computed style changed, heights +4 to +7 px"
+    assert causes.explain(items[0], groups) == "figure in “A”: no computed style changed; height 83 → 87 px"
+
+
+def test_one_cause_in_several_kinds_of_region_is_one_group_naming_each_kind():
+    change = (styles.StyleChange("p", "font-size", "16px", "17px"),)
+    items = [Failed(f"index/desktop-light/{key}/{i}.png", key, "", change)
+             for key, n in (("note-box", 3), ("figure", 2)) for i in range(n)]
+    (g,) = causes.group(items)
+    assert g.summary == "5 regions (3 note-boxes, 2 figures): `p` font-size 16px → 17px"
+
+
+def test_the_terminal_gets_a_header_two_lines_a_group_and_the_way_to_every_item():
+    lines = causes.terminal_lines(causes.group(figures_moved_pixels_pages()))
+    assert lines[0] == "103 failed images in 4 groups by cause:"
+    assert lines[1] == ("  1. 38 figures: `figcaption` font-size 14px → 16px, line-height 21px → 24px, "
+                        "heights +2 to +27 px")
+    assert lines[2] == ("       index/desktop-dark/figure/fig-01.png, index/desktop-dark/figure/fig-05.png, "
+                        "index/desktop-dark/figure/fig-09.png and 35 more")
+    assert lines[4] == "       index/desktop-light/figure/gif.png"
+    assert lines[-1] == "-rf or -v lists every failed image"
+    assert len(lines) == 10
+
+
+@pytest.mark.parametrize("budget", [24, 25])
+@pytest.mark.parametrize("kinds", [1, 11, 12, 40, 500])
+def test_any_number_of_failures_fits_the_line_budget(kinds, budget):
+    items = [Failed(f"index/desktop-light/figure/k{k:03}-{i}.png", "figure", "",
+                    (styles.StyleChange("figcaption", "font-size", "14px", f"{15 + k}px"),))
+             for k in range(kinds) for i in range(k % 5 + 2)]
+    groups = causes.group(items)
+    lines = causes.terminal_lines(groups, budget)
+    assert len(lines) <= budget
+    assert lines[0] == f"{len(items)} failed images in {kinds} group{'s' if kinds > 1 else ''} by cause:"
+    listed = [line for line in lines[1:] if line[:5].strip().rstrip(".").isdigit()]
+    hidden = len(groups) - len(listed)
+    if hidden:
+        n = sum(g.count for g in groups[len(listed):])
+        assert lines[-2] == f"  … {hidden} more group{'s' if hidden > 1 else ''} of {n} images"
+    else:
+        assert all(not line.startswith("  …") for line in lines)
+    assert len(listed) == min(kinds, 11 if kinds <= 11 or budget == 25 else 10)
+
+
+def test_a_budget_too_small_for_one_group_is_refused():
+    with pytest.raises(ValueError, match="budget of 3 lines"):
+        causes.terminal_lines(causes.group(note_boxes(2)), budget=3)
+    assert causes.terminal_lines([]) == []

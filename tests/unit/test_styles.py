@@ -1,0 +1,143 @@
+"""theme/check/styles.py on real records: what computed_styles.js answered for regions of the
+specimen, before and after one rule (tests/fixtures/styles/README.md says how they were made)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from theme.check import styles
+from theme.errors import StoreError
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
+RENDERS = json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def record(render: str, region: str) -> styles.StyleRecord:
+    return styles.from_page(RENDERS[render][region]["styles"])
+
+
+def box(render: str, region: str) -> list[float]:
+    return RENDERS[render][region]["box"]
+
+
+def test_the_sides_fold_into_shorthands_and_what_draws_nothing_is_left_out():
+    own = record("before", "note-box/0").elements[""]
+    assert own["padding"] == "12px 16px 12px 16px"
+    assert own["margin"] == "24px 0px 24px 0px"
+    assert own["border-style"] == "none none none solid"
+    assert own["border-width"] == "0px 0px 0px 4px"
+    assert "text-decoration-color" not in own  # no decoration to colour
+    title = record("before", "note-box/0").elements["p.note-box-title"]
+    assert "border-color" not in title and "border-width" not in title  # no border on any side
+    assert not any(k.startswith(("padding-", "margin-", "border-top")) for k in own)
+
+
+def test_the_json_states_only_what_is_not_usual_or_inherited():
+    compact = styles.to_json(record("before", "note-box/0"))
+    own, content = compact[""], compact["div.note-box-content"]
+    assert own["background-color"] == "rgb(241, 246, 254)"
+    assert "opacity" not in own and "box-shadow" not in own and "display" not in own  # usual values
+    assert content["font-size"] == "12px"  # differs from the note-box's 17.68px
+    assert "font-family" not in content  # the same as the note-box it sits in
+    # the paragraph inherits all its text properties from .note-box-content
+    assert set(compact["div.note-box-content > p"]) <= {"width", "height", "margin"}
+
+
+@pytest.mark.parametrize("render", ["before", "note13", "caption16"])
+@pytest.mark.parametrize("region", ["note-box/0", "note-box/1", "figure/0", "figure/5", "code/0"])
+def test_json_gives_the_record_back(render, region):
+    whole = record(render, region)
+    assert styles.from_json(json.loads(json.dumps(styles.to_json(whole)))) == whole
+
+
+def test_the_text_is_the_same_bytes_for_the_same_records_one_region_a_line():
+    records = {f"index/desktop-light/{k}.png": record("before", k) for k in RENDERS["before"]}
+    text = styles.dumps(records)
+    shuffled = dict(reversed(list(records.items())))
+    assert styles.dumps(shuffled) == text
+    lines = text.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}" and len(lines) == len(records) + 2
+    assert lines[1].startswith('"index/desktop-light/code/0.png":{"":{')
+    assert styles.loads(text) == records
+    assert styles.dumps(styles.loads(text)) == text
+
+
+def test_one_changed_region_is_one_changed_line():
+    keys = list(RENDERS["before"])
+    before = {k: record("before", k) for k in keys}
+    after = {**before, "note-box/0": record("note13", "note-box/0")}
+    old, new = styles.dumps(before).splitlines(), styles.dumps(after).splitlines()
+    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    assert changed == [sorted(keys).index("note-box/0") + 1]
+
+
+def test_records_that_are_not_records_are_one_line_naming_the_file():
+    with pytest.raises(StoreError, match=r"^snapshots/styles.json: not valid style records .*restore it"):
+        styles.loads('{"a.png": {"": {"font-size": 12}}}', "snapshots/styles.json")
+    with pytest.raises(StoreError, match="snapshots/styles.json"):
+        styles.loads("{", "snapshots/styles.json")
+
+
+def test_note_box_content_12_to_13px_is_named_once_not_for_every_paragraph():
+    found = styles.changes(record("before", "note-box/1"), record("note13", "note-box/1"))
+    causes = styles.style_changes(found)
+    # a line-height of 1.6 is computed in px, so it follows the font size
+    assert causes == [styles.StyleChange("div.note-box-content", "font-size", "12px", "13px"),
+                      styles.StyleChange("div.note-box-content", "line-height", "19.2px", "20.8px")]
+    # its paragraph and list items inherit it: their sizes changed, not their own styles
+    assert {c.prop for c in found if c.selector != "div.note-box-content"} <= {"height", "width"}
+
+
+def test_the_sentence_names_the_property_its_values_and_the_height():
+    found = styles.changes(record("before", "note-box/0"), record("note13", "note-box/0"))
+    line = styles.sentence("note-box in “Why count”", found, box("before", "note-box/0"), box("note13", "note-box/0"))
+    assert line == ("note-box in “Why count”: `.note-box-content` font-size 12px → 13px, "
+                    "line-height 19.2px → 20.8px; height 89.56 → 92.78 px")
+
+
+def test_without_boxes_the_own_elements_recorded_height_stands_in():
+    found = styles.changes(record("before", "figure/0"), record("caption16", "figure/0"))
+    line = styles.sentence("figure", found)
+    assert line.startswith("figure: `figcaption` font-size 14px → 16px")
+    assert "; height " in line and " px" in line
+
+
+def test_a_colour_change_names_the_old_and_new_colour_and_no_height():
+    before = record("before", "note-box/0")
+    own = dict(before.elements[""], **{"background-color": "rgb(18, 27, 43)"})
+    after = styles.StyleRecord({**before.elements, "": own})
+    line = styles.sentence("note-box in “Why count”", styles.changes(before, after),
+                           box("before", "note-box/0"), box("before", "note-box/0"))
+    assert line == "note-box in “Why count”: background-color rgb(241, 246, 254) → rgb(18, 27, 43)"
+
+
+def test_pixels_that_changed_with_no_style_say_so():
+    same = record("before", "figure/5")
+    line = styles.sentence("figure in “Checklist”", styles.changes(same, same), box("before", "figure/5"),
+                           box("before", "figure/5"))
+    assert line == "figure in “Checklist”: pixels changed, no computed style did: an image, a canvas or a font file"
+
+
+def test_a_size_change_with_no_style_change_says_no_style_changed():
+    before = record("before", "figure/5")
+    b = box("before", "figure/5")
+    line = styles.sentence("figure", styles.changes(before, before), b, [b[0], b[1], b[2], b[3] + 4])
+    assert line == "figure: no computed style changed; height 83 → 87 px"
+
+
+def test_an_element_that_appears_is_named_and_a_long_list_is_cut():
+    before = record("before", "note-box/0")
+    extra = {**before.elements, "div.note-box-content > ul": before.elements["div.note-box-content > p"]}
+    found = styles.changes(before, styles.StyleRecord(extra))
+    assert found == [styles.StyleChange("div.note-box-content > ul", "", None, "present")]
+    assert styles.phrase(found) == "`.note-box-content > ul` appeared"
+    many = [styles.StyleChange("", p, "1px", "2px") for p in ("a", "b", "c", "d", "e", "f")]
+    assert styles.phrase(many) == "a 1px → 2px, b 1px → 2px, c 1px → 2px, d 1px → 2px (+2 more)"
+
+
+def test_a_shadow_roots_text_is_named_by_its_class():
+    assert styles.shown("#shadow-root > pre > code.language-python") == "#shadow-root > pre > .language-python"
+    assert styles.shown("div.note-box-content > p:nth-of-type(2)") == ".note-box-content > p:nth-of-type(2)"

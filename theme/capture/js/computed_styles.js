@@ -1,0 +1,97 @@
+// The style record of regions (theme/check/styles.py reads it): for each region,
+// its element's computed style for the properties a theme changes, and the same
+// for the elements inside it that hold text, so a failed image can be explained
+// in CSS terms ("`.note-box-content` font-size 12px → 13px") rather than pixels.
+//
+// Input: [{key, selector, index?}]: `selector` is a region's selector path
+// (Region.selector, from path_of.js) or any selector, `index` which match
+// (default 0). Output: {key: {"": props, "<relative selector>": props, …}}, or
+// null for a key whose element is not there. Values are the browser's computed
+// (resolved) strings; theme/check/styles.py compacts them.
+//
+// Properties: what theme tokens set (type, colour, background, border, radius,
+// spacing, colour scheme), what draws text (decoration, transform, alignment,
+// opacity, shadow), and width/height, which say how the box followed (a
+// resolved width/height is the used size, "auto" for an inline box).
+//
+// Text holders: the region's child elements that contain text, breadth first:
+// a child that is only a wrapper (no text node of its own, as .note-box-content
+// around its paragraphs, or a <pre> around <code>) is recorded and its own
+// text-holding children are visited in turn; one with text of its own ends the
+// walk there (a <strong> in a figcaption is part of its text run). An element
+// with an open shadow root is walked through that root: it is what is drawn.
+// At most MAX_HOLDERS, in tree order per level: the same page, the same record.
+// Each is named by a selector path relative to the region: tag and first two
+// classes a step, :nth-of-type(k) when a sibling would read the same, and
+// "#shadow-root" where the walk enters a shadow root.
+(regions) => {
+  const PROPS = [
+    'display', 'width', 'height',
+    'color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height',
+    'letter-spacing', 'text-align', 'text-transform', 'text-decoration-line', 'text-decoration-color',
+    'background-color', 'background-image',
+    'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
+    'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
+    'border-top-color', 'border-right-color', 'border-bottom-color', 'border-left-color',
+    'border-radius',
+    'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+    'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
+    'box-shadow', 'opacity', 'color-scheme',
+  ];
+  const MAX_HOLDERS = 8;
+  const SKIP = new Set(['style', 'script', 'template', 'link', 'meta', 'noscript']);
+  const styleOf = (el) => {
+    const cs = getComputedStyle(el);
+    const out = {};
+    for (const p of PROPS) out[p] = cs.getPropertyValue(p);
+    return out;
+  };
+  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.data.trim() !== '');
+  // Text it draws: in its shadow root when it has one (light text there shows only if slotted),
+  // never a <style>'s text.
+  const holdsText = (el) => {
+    const walk = document.createTreeWalker(el.shadowRoot || el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.data.trim() !== '' && !SKIP.has(n.parentNode.localName)) return true;
+    }
+    return false;
+  };
+  const drawn = (el) => !SKIP.has(el.localName) && el.getClientRects().length > 0;
+  const stepName = (el) => el.localName + [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
+  // The children an element draws, each with the path prefix that leads to it.
+  const childrenOf = (el, path) => {
+    const root = el.shadowRoot || el;
+    const prefix = (path ? path + ' > ' : '') + (el.shadowRoot ? '#shadow-root > ' : '');
+    const kids = [...root.children];
+    return kids.map((kid) => {
+      const name = stepName(kid);
+      const same = kids.filter((k) => k.localName === kid.localName);
+      const ambiguous = kids.some((k) => k !== kid && stepName(k) === name);
+      return [kid, prefix + (ambiguous ? `${name}:nth-of-type(${same.indexOf(kid) + 1})` : name)];
+    });
+  };
+  const holders = (region) => {
+    const out = [];
+    let level = childrenOf(region, '');
+    while (level.length && out.length < MAX_HOLDERS) {
+      const next = [];
+      for (const [el, path] of level) {
+        if (out.length >= MAX_HOLDERS) break;
+        if (!drawn(el) || !holdsText(el)) continue;
+        out.push([el, path]);
+        if (!ownText(el)) next.push(...childrenOf(el, path));
+      }
+      level = next;
+    }
+    return out;
+  };
+  const out = {};
+  for (const { key, selector, index } of regions) {
+    const el = document.querySelectorAll(selector)[index || 0];
+    if (!el) { out[key] = null; continue; }
+    const record = { '': styleOf(el) };
+    for (const [holder, path] of holders(el)) record[path] = styleOf(holder);
+    out[key] = record;
+  }
+  return out;
+}

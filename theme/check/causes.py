@@ -1,0 +1,296 @@
+"""Failures grouped by cause: "38 figures: `figcaption` font-size 12px → 14px, heights +2 to +27 px".
+
+Pure: failed items (what changed in each one's style record, theme/check/styles.py, and its CSS
+box before and now) in, groups, their one-line summaries and a terminal listing of bounded
+length out. One token changed reads as one group, however many images it reached.
+
+Each failed item has one cause:
+- STYLE: computed styles changed; items whose changes are the same (the same properties of
+  the same elements, from the same values to the same values) form one group. Sizes are left
+  out of that sameness: one rule grows each region by its own amount.
+- RESIZED: its size changed, no computed style did (its text, or an ancestor's width).
+- PIXELS: neither changed: an image, a canvas or a font file did.
+- MOVED: only its position changed (content above it grew or shrank, as
+  theme/check/attribution.py finds from the baseline's recorded box); it points at the
+  groups above it that did.
+- PAGE: a whole page image: it shows every group of its page at once.
+Causes come first, biggest group first, ties by first id; then what followed from them
+(MOVED, then PAGE), so the first lines name the rules and a MOVED group can point up at them.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .styles import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, sentence, style_changes
+
+Box = tuple[float, float, float, float]  # a CSS box: x, y, w, h
+Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before, after)
+
+BUDGET = 25  # terminal lines for any number of failures
+SHOWN = 3  # ids a group lists
+SUMMARY_LIMIT = 3  # property changes a group's summary names
+
+
+class Cause(enum.StrEnum):
+    STYLE = "style"
+    RESIZED = "resized"
+    PIXELS = "pixels"
+    MOVED = "moved"
+    PAGE = "page"
+
+
+FOLLOWED = (Cause.MOVED, Cause.PAGE)  # effects of the other groups, listed after them
+
+
+@dataclass(frozen=True)
+class Failed:
+    """One failed image, as grouping reads it."""
+
+    id: str  # its key, e.g. index/desktop-dark/note-box/memory-usage.png
+    region: str = ""  # the region's config key ("note-box"); "" for a whole page
+    heading: str = ""  # its nearest heading
+    changes: tuple[StyleChange, ...] = ()  # styles.changes() of its records
+    before_box: Box | None = None  # its CSS box in the baseline (the manifest's "box")
+    after_box: Box | None = None  # its CSS box now (Region.css_box)
+    moved: bool = False  # the caller knows it only moved (when the boxes do not tell)
+
+    @property
+    def folder(self) -> str:
+        """The page variant it belongs to: index/desktop-dark."""
+        return "/".join(self.id.split("/")[:2])
+
+    @property
+    def grew(self) -> float | None:
+        """Its height now minus its height before, CSS px; None when a box is unknown."""
+        if self.before_box is None or self.after_box is None:
+            return None
+        return self.after_box[3] - self.before_box[3]
+
+    @property
+    def dy(self) -> float | None:
+        """How far down it moved, CSS px; None when a box is unknown."""
+        if self.before_box is None or self.after_box is None:
+            return None
+        return self.after_box[1] - self.before_box[1]
+
+    @property
+    def label(self) -> str:
+        """How a sentence names it: `note-box in “Memory usage”` (theme.check.attribution.label)."""
+        return f"{self.region} in “{self.heading}”" if self.heading else self.region
+
+
+@dataclass(frozen=True)
+class Group:
+    """Failed items with one cause, numbered in display order from 1."""
+
+    number: int
+    cause: Cause
+    signature: Signature  # STYLE: the changes every item shares; () for the others
+    items: tuple[Failed, ...]  # in id order
+    summary: str
+    pushed_by: tuple[int, ...] = ()  # MOVED, PAGE: the numbers of the groups that moved it
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(item.id for item in self.items)
+
+
+def cause_of(item: Failed) -> tuple[Cause, Signature]:
+    """An item's cause, and for STYLE the signature it is grouped by."""
+    if not item.region:
+        return Cause.PAGE, ()
+    found = style_changes(item.changes)
+    if found:
+        return Cause.STYLE, signature(found)
+    if item.moved or (item.grew == 0 and item.dy):
+        return Cause.MOVED, ()
+    if item.changes or (item.grew or 0) != 0 or _widened(item):  # sizes, the only changes left
+        return Cause.RESIZED, ()
+    return Cause.PIXELS, ()
+
+
+def _widened(item: Failed) -> bool:
+    return item.before_box is not None and item.after_box is not None and item.before_box[2] != item.after_box[2]
+
+
+def signature(found: Iterable[StyleChange]) -> Signature:
+    """The changes as a set, with each element's place among its siblings (:nth-of-type) left
+    out: the second paragraph of one note-box is the first of another."""
+    return tuple(sorted({(_placeless(c.selector), c.prop, c.before, c.after) for c in found}))
+
+
+def _placeless(selector: str) -> str:
+    return re.sub(r":nth-of-type\(\d+\)", "", selector)
+
+
+# ------------------------------------------------------------------ grouping
+
+
+def group(failed: Iterable[Failed]) -> list[Group]:
+    """The groups of `failed`, in display order (module docstring), each with its summary."""
+    buckets: dict[tuple[Cause, Signature], list[Failed]] = {}
+    for item in sorted(failed, key=lambda f: f.id):
+        buckets.setdefault(cause_of(item), []).append(item)
+
+    def order(entry: tuple[tuple[Cause, Signature], list[Failed]]) -> tuple[int, int, str]:
+        (cause, _), items = entry
+        followed = FOLLOWED.index(cause) + 1 if cause in FOLLOWED else 0
+        return followed, -len(items), items[0].id
+
+    ordered = sorted(buckets.items(), key=order)
+    numbered = {key: n for n, (key, _) in enumerate(ordered, 1)}
+    groups = []
+    for (cause, sig), items in ordered:
+        pushed = _pushers(cause, items, buckets, numbered)
+        groups.append(Group(numbered[(cause, sig)], cause, sig, tuple(items),
+                            summary(cause, sig, items, pushed), pushed))
+    return groups
+
+
+def _pushers(cause: Cause, items: list[Failed], buckets: dict[tuple[Cause, Signature], list[Failed]],
+             numbered: dict[tuple[Cause, Signature], int]) -> tuple[int, ...]:
+    """For MOVED, the groups with an item that grew or shrank above one of `items` on its page;
+    for PAGE, every cause group with an item on one of the pages."""
+    if cause not in FOLLOWED:
+        return ()
+    found = set()
+    for key, members in buckets.items():
+        if key[0] in FOLLOWED:
+            continue
+        for item in items:
+            if any(_pushes(m, item) if cause is Cause.MOVED else m.folder == item.folder for m in members):
+                found.add(numbered[key])
+                break
+    return tuple(sorted(found))
+
+
+def _pushes(m: Failed, item: Failed) -> bool:
+    """Whether `m` changed height above `item` on the same page (above: when both boxes tell)."""
+    if m.folder != item.folder or not m.grew:
+        return False
+    if m.after_box is None or item.after_box is None:
+        return True
+    return m.after_box[1] < item.after_box[1]
+
+
+# ------------------------------------------------------------------ in words
+
+
+def plural(word: str, n: int) -> str:
+    if n == 1:
+        return word
+    return word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+
+
+def noun(items: Sequence[Failed]) -> str:
+    """"38 figures", "12 regions (8 note-boxes, 4 figures)", "4 whole pages"."""
+    n = len(items)
+    if all(not i.region for i in items):
+        return f"{n} whole {plural('page', n)}"
+    kinds = Counter(i.region for i in items)
+    if len(kinds) == 1:
+        return f"{n} {plural(next(iter(kinds)), n)}"
+    parts = ", ".join(f"{c} {plural(k, c)}" for k, c in sorted(kinds.items(), key=lambda kc: (-kc[1], kc[0])))
+    return f"{n} {plural('region', n)} ({parts})"
+
+
+def signed(v: float) -> str:
+    return ("+" if v > 0 else "") + number(v)
+
+
+def spread(values: Sequence[float]) -> str:
+    """"+2 to +27", "+7"."""
+    lo, hi = min(values), max(values)
+    return signed(lo) if round(lo, 2) == round(hi, 2) else f"{signed(lo)} to {signed(hi)}"
+
+
+def heights(items: Sequence[Failed]) -> str:
+    """", heights +2 to +27 px", ", heights unchanged", or "" when no item's boxes are known."""
+    grown = [g for i in items if (g := i.grew) is not None]
+    if not grown:
+        return ""
+    if all(round(g, 2) == 0 for g in grown):
+        return ", heights unchanged"
+    return f", heights {spread(grown)} px"
+
+
+def _groups(numbers: Sequence[int]) -> str:
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f" (group {numbers[0]})"
+    return f" (groups {', '.join(map(str, numbers[:-1]))} and {numbers[-1]})"
+
+
+def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Sequence[int] = ()) -> str:
+    """One line for a group: how many of what, and why."""
+    who = noun(items)
+    if cause is Cause.STYLE:
+        shared = [StyleChange(*s) for s in sig]
+        return f"{who}: {phrase(shared, SUMMARY_LIMIT)}{heights(items)}"
+    if cause is Cause.RESIZED:
+        return f"{who}: resized, {NO_STYLE}{heights(items)}"
+    if cause is Cause.PIXELS:
+        return f"{who}: {PIXELS_ONLY}"
+    if cause is Cause.MOVED:
+        moves = [d for i in items if (d := i.dy) is not None]
+        by = f" by {spread(moves)} px" if moves else ""
+        return f"{who} only moved{by}: content above them changed{_groups(pushed)}"
+    return f"{who}: the groups above, seen on the whole page{_groups(pushed)}"
+
+
+def explain(item: Failed, groups: Sequence[Group]) -> str:
+    """The one line a failed item's card and `theme why` say: its style changes and box, or
+    that it only moved and which group moved it."""
+    mine = next((g for g in groups if item in g.items), None)
+    if mine is None:
+        raise ValueError(f"{item.id} is in none of the groups")
+    if mine.cause is Cause.PAGE:
+        return f"{item.id}: whole page{_groups(_pushers(Cause.PAGE, [item], _buckets(groups), _numbers(groups)))}"
+    if mine.cause is Cause.MOVED:
+        pushed = _pushers(Cause.MOVED, [item], _buckets(groups), _numbers(groups))
+        by = f" {signed(d)} px" if (d := item.dy) is not None else ""
+        return f"{item.label} only moved{by}: content above it changed{_groups(pushed)}"
+    return sentence(item.label, item.changes, item.before_box, item.after_box)
+
+
+def _buckets(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], list[Failed]]:
+    return {(g.cause, g.signature): list(g.items) for g in groups}
+
+
+def _numbers(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], int]:
+    return {(g.cause, g.signature): g.number for g in groups}
+
+
+def terminal_lines(groups: Sequence[Group], budget: int = BUDGET, shown: int = SHOWN) -> list[str]:
+    """At most `budget` lines for any number of failures: a header, then per group its
+    summary and its first `shown` ids, and when groups do not fit, how many more there are."""
+    if budget < 4:
+        raise ValueError(f"a budget of {budget} lines cannot show one group (it takes at least 4)")
+    total = sum(g.count for g in groups)
+    if not groups:
+        return []
+    lines = [f"{total} failed {plural('image', total)} in {len(groups)} {plural('group', len(groups))} by cause:"]
+    footer = "-rf or -v lists every failed image"
+    room = (budget - 2) // 2  # groups that fit with the header and footer
+    if len(groups) > room:
+        room = (budget - 3) // 2  # and a line for the rest
+    for g in groups[:room]:
+        lines.append(f"{g.number:>3}. {g.summary}")
+        more = f" and {g.count - shown} more" if g.count > shown else ""
+        lines.append(f"       {', '.join(g.ids[:shown])}{more}")
+    rest = groups[room:]
+    if rest:
+        n = sum(g.count for g in rest)
+        lines.append(f"  … {len(rest)} more {plural('group', len(rest))} of {n} {plural('image', n)}")
+    lines.append(footer)
+    return lines

@@ -1,0 +1,296 @@
+"""The style record: what a region's elements computed, kept with its baseline, and what
+changed between two records, in CSS terms ("`.note-box-content` font-size 12px → 13px").
+
+Pure: the page's record (theme/capture/js/computed_styles.js) in, records, their canonical
+JSON and sentences out. A record maps each element, by a selector relative to the region
+("" is the region's own element), to its computed properties.
+
+In memory a record is whole; its JSON is compact, so a changed baseline diffs readably:
+- the four sides of padding, margin and border are one value, "12px" when all sides agree,
+  else "top right bottom left" (CSS order);
+- what draws nothing is left out: border widths and colours when no side has a border, the
+  decoration colour when there is no decoration;
+- a property at its usual value (DEFAULTS) is left out, and so is an inherited one a
+  text-holding element shares with its parent element in the record (it follows from it).
+`dumps` writes one region a line, keys sorted: the same records, the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import StoreError
+
+Props = Mapping[str, str]
+OWN = ""  # the selector of the region's own element
+
+SIDES = ("top", "right", "bottom", "left")
+# shorthand -> its four longhands, as the page records them
+FOLDED = {
+    "padding": tuple(f"padding-{s}" for s in SIDES),
+    "margin": tuple(f"margin-{s}" for s in SIDES),
+    "border-width": tuple(f"border-{s}-width" for s in SIDES),
+    "border-style": tuple(f"border-{s}-style" for s in SIDES),
+    "border-color": tuple(f"border-{s}-color" for s in SIDES),
+}
+# Values most article elements have (the CSS initial value, but `display: block`, which
+# regions and their text holders nearly always are), left out of the JSON.
+DEFAULTS: Mapping[str, str] = {
+    "display": "block", "font-style": "normal", "font-weight": "400", "letter-spacing": "normal",
+    "line-height": "normal", "text-align": "start", "text-transform": "none", "text-decoration-line": "none",
+    "background-color": "rgba(0, 0, 0, 0)", "background-image": "none", "border-style": "none",
+    "border-radius": "0px", "padding": "0px", "margin": "0px", "box-shadow": "none", "opacity": "1",
+    "color-scheme": "normal",
+}
+# Properties an element inherits from its parent (CSS Fonts, Text, Color Adjust): a text holder
+# states them only where they differ from the element it sits in.
+INHERITED = frozenset({"color", "font-family", "font-size", "font-weight", "font-style", "line-height",
+                       "letter-spacing", "text-align", "text-transform", "color-scheme"})
+# How the box followed, not a cause: they vary from region to region under one cause.
+SIZES = ("width", "height")
+
+PIXELS_ONLY = "pixels changed, no computed style did: an image, a canvas or a font file"
+NO_STYLE = "no computed style changed"
+LIMIT = 4  # property changes a sentence names before "+N more"
+
+
+@dataclass(frozen=True)
+class StyleRecord:
+    """Each recorded element of one region: selector (OWN first in sorted order) -> property -> value."""
+
+    elements: Mapping[str, Props]
+
+
+@dataclass(frozen=True, order=True)
+class StyleChange:
+    """One property of one element that differs between two records. `prop` (the property) is "" when
+    the element itself is in one record only; `before`/`after` is None where it is absent."""
+
+    selector: str
+    prop: str
+    before: str | None
+    after: str | None
+
+    @property
+    def is_size(self) -> bool:
+        return self.prop in SIZES
+
+
+# ------------------------------------------------------------------ the record
+
+
+def from_page(raw: Mapping[str, Props]) -> StyleRecord:
+    """A record from computed_styles.js's answer for one region (longhands as computed)."""
+    return StyleRecord({selector: normalized(props) for selector, props in sorted(raw.items())})
+
+
+def normalized(props: Props) -> dict[str, str]:
+    """Longhands folded into their shorthands; what draws nothing left out."""
+    out = {k: v for k, v in props.items() if not any(k in sides for sides in FOLDED.values())}
+    for short, sides in FOLDED.items():
+        if all(s in props for s in sides):
+            values = [props[s] for s in sides]
+            out[short] = values[0] if len(set(values)) == 1 else " ".join(values)
+    if out.get("border-style", "none") == "none":  # no side draws a border
+        out.pop("border-width", None)
+        out.pop("border-color", None)
+    if out.get("text-decoration-line", "none") == "none":
+        out.pop("text-decoration-color", None)
+    return dict(sorted(out.items()))
+
+
+def parent_of(selector: str, recorded: Iterable[str]) -> str:
+    """The nearest recorded element `selector` sits in: its longest recorded prefix path, else OWN."""
+    if selector == OWN:
+        raise ValueError("the region's own element has no parent in its record")
+    recorded = set(recorded)
+    steps = selector.split(" > ")
+    for n in range(len(steps) - 1, 0, -1):
+        if (prefix := " > ".join(steps[:n])) in recorded:
+            return prefix
+    return OWN
+
+
+def to_json(record: StyleRecord) -> dict[str, dict[str, str]]:
+    """The compact form (module docstring); from_json gives the record back."""
+    out = {}
+    for selector, props in record.elements.items():
+        parent = record.elements.get(parent_of(selector, record.elements)) if selector != OWN else None
+        out[selector] = {k: v for k, v in sorted(props.items()) if not _implied(k, v, parent)}
+    return dict(sorted(out.items()))
+
+
+def _implied(prop: str, value: str, parent: Props | None) -> bool:
+    if parent is not None and prop in INHERITED:
+        return parent.get(prop) == value
+    return DEFAULTS.get(prop) == value
+
+
+def from_json(data: Any) -> StyleRecord:
+    """A record from its compact form; ValueError when `data` is not one."""
+    if not isinstance(data, dict) or not all(
+            isinstance(p, dict) and all(isinstance(v, str) for v in p.values()) for p in data.values()):
+        raise ValueError("a style record maps each selector to its properties, as strings")
+    elements: dict[str, dict[str, str]] = {}
+    for selector in sorted(data):  # a parent's path sorts before the paths inside it
+        parent = elements.get(parent_of(selector, data)) if selector != OWN else None
+        props = {k: v for k, v in DEFAULTS.items() if parent is None or k not in INHERITED}
+        if parent is not None:
+            props.update({k: v for k, v in parent.items() if k in INHERITED})
+        props.update(data[selector])
+        elements[selector] = _drop_undrawn(props)
+    return StyleRecord(elements)
+
+
+def _drop_undrawn(props: dict[str, str]) -> dict[str, str]:
+    """normalized()'s rule again: a default border-style means none of its width or colour."""
+    if props.get("border-style", "none") == "none":
+        props = {k: v for k, v in props.items() if k not in ("border-width", "border-color")}
+    if props.get("text-decoration-line", "none") == "none":
+        props = {k: v for k, v in props.items() if k != "text-decoration-color"}
+    return dict(sorted(props.items()))
+
+
+def dumps(records: Mapping[str, StyleRecord]) -> str:
+    """Records by baseline key as JSON text, one region a line, keys sorted: the same records,
+    the same bytes, and a changed region is one changed line in a pull request."""
+    lines = [f"{_compact(key)}:{_compact(to_json(records[key]))}" for key in sorted(records)]
+    return "{\n" + ",\n".join(lines) + "\n}\n" if lines else "{}\n"
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def loads(text: str, where: str = "style records") -> dict[str, StyleRecord]:
+    """dumps()'s text back; StoreError naming `where` (a file) when it is not that."""
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object of records by baseline key")
+        return {key: from_json(value) for key, value in data.items()}
+    except ValueError as err:
+        raise StoreError(f"{where}: not valid style records ({err}); restore it from git "
+                         "or record it again with --update-snapshots") from None
+
+
+# ------------------------------------------------------------------ what changed
+
+
+def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
+    """Every element's changed properties, elements in selector order, properties by name.
+
+    A text holder's change of an inherited property that repeats its parent's (the same
+    before and after) is left out: it follows from the parent's, which is named."""
+    out: list[StyleChange] = []
+    b, a = before.elements, after.elements
+    for selector in sorted(b.keys() | a.keys()):
+        if selector not in b or selector not in a:
+            out.append(StyleChange(selector, "", "present" if selector in b else None,
+                                   "present" if selector in a else None))
+            continue
+        for prop in sorted(b[selector].keys() | a[selector].keys()):
+            old, new = b[selector].get(prop), a[selector].get(prop)
+            if old != new:
+                out.append(StyleChange(selector, prop, old, new))
+    return _without_inherited(out, b.keys() | a.keys())
+
+
+def _without_inherited(found: list[StyleChange], recorded: set[str]) -> list[StyleChange]:
+    seen = {(c.selector, c.prop): c for c in found}
+    out = []
+    for c in found:
+        if c.selector != OWN and c.prop in INHERITED:
+            up = seen.get((parent_of(c.selector, recorded), c.prop))
+            if up is not None and (up.before, up.after) == (c.before, c.after):
+                continue
+        out.append(c)
+    return out
+
+
+def style_changes(found: Iterable[StyleChange]) -> list[StyleChange]:
+    """The changes that are causes: all but the sizes (SIZES)."""
+    return [c for c in found if not c.is_size]
+
+
+# ------------------------------------------------------------------ in words
+
+
+def shown(selector: str) -> str:
+    """A selector as a sentence names it: a step with a class reads as the class alone
+    (`div.note-box-content` -> `.note-box-content`)."""
+    return " > ".join(re.sub(r"^[a-z][a-z0-9-]*(?=\.)", "", step) for step in selector.split(" > "))
+
+
+def value(v: str | None) -> str:
+    return "—" if v is None else v
+
+
+def phrase(found: Sequence[StyleChange], limit: int = LIMIT) -> str:
+    """`.note-box-content` font-size 12px → 13px, line-height 19.2px → 20.8px; `figcaption` …:
+    per element, in order; the region's own element unnamed; at most `limit` properties."""
+    parts: list[str] = []
+    current: str | None = None
+    for c in found[:limit]:
+        if c.prop == "":
+            words = "appeared" if c.after else "is gone"
+            parts.append(f"`{shown(c.selector)}` {words}")
+            current = None
+            continue
+        text = f"{c.prop} {value(c.before)} → {value(c.after)}"
+        if c.selector == current:
+            parts[-1] += f", {text}"
+        else:
+            parts.append(f"`{shown(c.selector)}` {text}" if c.selector else text)
+            current = c.selector
+    more = f" (+{len(found) - limit} more)" if len(found) > limit else ""
+    return "; ".join(parts) + more
+
+
+def number(v: float) -> str:
+    """84.0 -> "84", 84.5 -> "84.5", 84.015625 -> "84.02": a CSS size as read."""
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+def box_phrase(before: Sequence[float] | None, after: Sequence[float] | None) -> str:
+    """"width 640 → 600 px, height 84 → 91 px" from two CSS boxes (x, y, w, h); "" when the
+    size is the same or either box is unknown."""
+    if not before or not after:
+        return ""
+    parts = [f"{name} {number(old)} → {number(new)} px"
+             for name, old, new in (("width", before[2], after[2]), ("height", before[3], after[3]))
+             if round(old, 2) != round(new, 2)]
+    return ", ".join(parts)
+
+
+def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[float] | None = None,
+             after_box: Sequence[float] | None = None) -> str:
+    """"note-box in “Memory usage”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px".
+
+    `label` names the region (theme.check.attribution.label), `found` is changes() of its
+    records, the boxes its CSS box in the baseline and now. Without a box, the region's own
+    element's recorded width and height stand in."""
+    causes = style_changes(found)
+    box = box_phrase(before_box, after_box) if before_box and after_box else _own_size(found)
+    if not causes:
+        return f"{label}: {NO_STYLE}; {box}" if box else f"{label}: {PIXELS_ONLY}"
+    return f"{label}: {phrase(causes)}" + (f"; {box}" if box else "")
+
+
+def _own_size(found: Sequence[StyleChange]) -> str:
+    parts = []
+    for c in found:
+        if c.selector == OWN and c.is_size and c.before and c.after:
+            old, new = px(c.before), px(c.after)
+            parts.append(f"{c.prop} {number(old)} → {number(new)} px" if old is not None and new is not None
+                         else f"{c.prop} {c.before} → {c.after}")
+    return ", ".join(parts)
+
+
+def px(v: str) -> float | None:
+    """"84.5px" -> 84.5; None for anything else ("auto")."""
+    m = re.fullmatch(r"(-?[0-9.]+)px", v)
+    return float(m.group(1)) if m else None
