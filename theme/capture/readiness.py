@@ -24,7 +24,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
 from ..config import VisualConfig
@@ -32,11 +32,14 @@ from ..errors import CaptureError, RenderError, UnstableRender
 from . import resources, scripts
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
-from .model import Nudges, Progress, label, mark
+from .model import JsonObject, Nudges, Progress, label, mark
 from .naming import Variant
 from .regions import nudge
 from .tiles import TileTimes
 from .unmoved import check_unmoved
+
+if TYPE_CHECKING:
+    from playwright.sync_api import CDPSession, Page
 
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_FLAG = "__themeStable"  # set on a page once its screenshot-only CSS is in (screenshot())
@@ -46,6 +49,9 @@ OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 MOVING_NAMED = 3  # elements that keep changing a failure names
 MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
 POLL_MS = 40  # how often settle() asks the page
+# One look of wait_stable: the layout hash (layout_hash.js: [hash, elements, width, height])
+# and the first screen's hash (None: the layout only).
+Look = tuple[list[int], str | None]
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,7 @@ LINT = Mode("lint", quiet_s=0.5, network_quiet=True, blocked_maths=False, restle
 class Settled:
     """What settle() saw last: `status` is scripts.PROBE's answer."""
 
-    status: dict
+    status: JsonObject
     seconds: float
     quiet: bool  # the quiet was reached (not left after restless_s)
     pending: list[str] = field(default_factory=list)  # hard conditions still unmet, in words: timed out
@@ -93,8 +99,8 @@ class Settled:
         return bool(self.pending)
 
 
-def settle(page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
-           on_probe: Callable[[dict], None] | None = None) -> Settled:
+def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
+           on_probe: Callable[[JsonObject], None] | None = None) -> Settled:
     """Wait until `page` (on `lane`) is done as `mode` has it; past the timeout
     (the mode's, else `timeout_s`), return what is still pending. `data_theme` is held on
     <html> while waiting; `on_probe(status)` runs after each look (the capture refuses a
@@ -104,9 +110,9 @@ def settle(page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data
         raise ValueError(f"settle mode {mode.name!r} has no timeout: give timeout_s")
     t0 = time.monotonic()
     blocked, blocked_at = len(lane.aborted), t0
-    hard_done = None
+    hard_done: float | None = None
     while True:
-        status = page.evaluate(scripts.PROBE, {"dataTheme": data_theme})
+        status: JsonObject = page.evaluate(scripts.PROBE, {"dataTheme": data_theme})
         if on_probe is not None:
             on_probe(status)
         now = time.monotonic()
@@ -125,9 +131,9 @@ def settle(page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data
         page.wait_for_timeout(POLL_MS)
 
 
-def waiting_for(lane: Lane, status: dict, mode: Mode, net_quiet: float) -> list[str]:
+def waiting_for(lane: Lane, status: JsonObject, mode: Mode, net_quiet: float) -> list[str]:
     """The hard conditions not met yet, in words for an error."""
-    out = []
+    out: list[str] = []
     if lane.inflight:
         urls = sorted(r.url for r in lane.inflight)
         out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
@@ -150,7 +156,7 @@ def waiting_for(lane: Lane, status: dict, mode: Mode, net_quiet: float) -> list[
 class Shots:
     """Viewport screenshots for the stability check, timed (the benchmark counts them)."""
 
-    def __init__(self, cdp):
+    def __init__(self, cdp: CDPSession) -> None:
         self.cdp = cdp
         self.calls = 0
         self.seconds = 0.0
@@ -159,10 +165,10 @@ class Shots:
         """sha256 of a PNG of the viewport, or of its top-left `clip` = (width, height) px:
         the same pixels give the same bytes either way (one encoder, same options)."""
         t0 = time.perf_counter()
-        params = {"format": "png", "optimizeForSpeed": True}
+        params: JsonObject = {"format": "png", "optimizeForSpeed": True}
         if clip is not None:
             params["clip"] = {"x": 0, "y": 0, "width": clip[0], "height": clip[1], "scale": 1}
-        data = self.cdp.send("Page.captureScreenshot", params)["data"]
+        data: str = self.cdp.send("Page.captureScreenshot", params)["data"]
         self.seconds += time.perf_counter() - t0
         self.calls += 1
         return hashlib.sha256(data.encode()).hexdigest()
@@ -174,17 +180,19 @@ class Ready:
 
     job: Pending
     where: str
-    cdp: object
+    cdp: CDPSession
     shots: Shots
     tile_times: TileTimes
-    before: tuple = ()  # the stable look (layout hash, first-screen hash) the tiles were started from
+    # The stable look (layout hash, first-screen hash) the tiles were started from; before
+    # measure(), ([], None), which no layout hash equals.
+    before: Look = field(default_factory=lambda: ([], None))
     width: int = 0
     height: int = 0
     tiles_started: float = 0.0
-    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
+    nudged: dict[str, tuple[float, float]] = field(default_factory=dict)  # region path -> (dx, dy) applied
 
 
-def wait_loaded(page, url: str, where: str) -> None:
+def wait_loaded(page: Page, url: str, where: str) -> None:
     """Wait for the navigation to `url` to reach its load event."""
     from playwright.sync_api import Error as PlaywrightError
 
@@ -194,13 +202,14 @@ def wait_loaded(page, url: str, where: str) -> None:
         raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
 
-def moving(page, masks: tuple[str, ...] | list[str], wait_ms: int | None = None) -> list[str]:
+def moving(page: Page, masks: tuple[str, ...] | list[str], wait_ms: int | None = None) -> list[str]:
     """Selectors of what changes on the page over `wait_ms` (scripts.MOVING), to name or mask."""
-    return page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
-                                          "limit": MOVING_NAMED})
+    found: list[str] = page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
+                                                      "limit": MOVING_NAMED})
+    return found
 
 
-def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:
+def keeps_changing(page: Page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:
     """The end of an UnstableRender message: what changes, and the key that helps."""
     found = moving(page, masks)
     named = f"what changes: {', '.join(found)}; " if found else ""
@@ -209,8 +218,8 @@ def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> st
             f"(mask = [{quoted}] in {mask_at}) or stop the animation")
 
 
-def wait_stable(page, shots: Shots, where: str, masks: tuple[str, ...] = (), mask_at: str = "[tool.theme.visual]",
-                pixels: bool = True) -> tuple:
+def wait_stable(page: Page, shots: Shots, where: str, masks: tuple[str, ...] = (), mask_at: str = "[tool.theme.visual]",
+                pixels: bool = True) -> Look:
     """Return once two consecutive looks at the page agree.
 
     Taking a tall page twice and comparing would cost seconds (benchmarks/README.md);
@@ -225,10 +234,10 @@ def wait_stable(page, shots: Shots, where: str, masks: tuple[str, ...] = (), mas
     taken once more, so a change *during* the capture is caught too. Changes
     inside masked elements (`masks`) do not count; what keeps changing is named.
     """
-    previous = None
+    previous: Look | None = None
     for _ in range(STABLE_CHECKS):
-        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
-        look = (layout, shots.viewport_hash() if pixels else None)
+        layout: list[int] = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
+        look: Look = (layout, shots.viewport_hash() if pixels else None)
         if look == previous:
             return look
         previous = look
@@ -334,7 +343,8 @@ class Readiness:
                                  allow_at=config_position(self.source, "allow_blocked"), more=len(bad) - 1)
         raise RenderError(f"{where}: {line}", kind="broken")
 
-    def settle(self, lane: Lane, variant: Variant, where: str, explain: dict, again: bool = False) -> dict | None:
+    def settle(self, lane: Lane, variant: Variant, where: str, explain: JsonObject,
+               again: bool = False) -> JsonObject | None:
         """Wait until the page has done what it does after load (wait_quiet), give it the
         reader's view (scrolled through once when something observes scrolling, back at
         the top, then frozen: FREEZE_VIEW), then screenshot-only CSS. Returns the first
@@ -354,19 +364,20 @@ class Readiness:
         explain["frozen"] = page.evaluate(scripts.FREEZE_VIEW)
         sheets = [scripts.STABLE_CSS] + ([self.style_css] if self.style_css is not None else [])
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
-        bad = page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
+        bad: JsonObject | None = page.evaluate(scripts.FREEZE,
+                                               {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
         explain["pinned_width"] = page.evaluate(scripts.PIN_WIDTH)  # after the sheets: they may change it
         explain["unmoved"] = check_unmoved(page, where)  # none of the above moved an element
         return bad
 
-    def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: dict, what: str) -> None:
+    def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: JsonObject, what: str) -> None:
         """Return once the page is done (settle(), mode CAPTURE: the hard conditions up to
         settle_timeout, then a CaptureError names what was still pending), every image decoded.
         A blocked request allow_blocked does not name fails the render at once (check_resources)."""
         page = lane.page
         t0 = time.monotonic()
 
-        def refuse_broken(_status: dict) -> None:
+        def refuse_broken(_status: JsonObject) -> None:
             if lane.missed:
                 self.check_resources(lane, variant, where)
 
@@ -379,7 +390,7 @@ class Readiness:
         page.evaluate(scripts.DECODE_IMAGES)
         explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": done.status, "quiet": done.quiet}
 
-    def _advice(self, lane: Lane, status: dict) -> str:
+    def _advice(self, lane: Lane, status: JsonObject) -> str:
         """The config key that helps with what was pending."""
         if status["mathsPending"] and lane.aborted:
             return (f"the page's maths library may be among the {len(lane.aborted)} aborted request(s) "

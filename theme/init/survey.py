@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..capture import Session, readiness, remote, scripts
-from ..capture.lanes import scheme_read
+from ..capture.lanes import Pending, scheme_read
+from ..capture.model import JsonObject
 from ..capture.naming import Variant
 from ..config import VisualConfig
 
@@ -20,18 +21,19 @@ DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")
 # animation on a loop (the CTC article's typing rests ~1.2 s between rounds).
 WATCH_MS = 2500
 
+
 @dataclass
 class PageSurvey:
     """What one page showed: see theme/capture/js/survey.js."""
 
     page: str
     aborted: list[str]
-    notes: list[dict]
+    notes: list[JsonObject]  # survey.js's answer: {cls, selector, count} a note-box class
     components: dict[str, int]
     figure_in_d_figure: bool
-    scheme: dict
+    scheme: JsonObject  # survey.js's answer: {rules, unreadable, meta, sources}
     scheme_read: str | None  # how a script learned the scheme (scripts.SCHEME_PROBE), or None
-    blocked: dict[str, dict]
+    blocked: dict[str, JsonObject]  # URL -> the element that asked for it (survey.js)
     missing: list[tuple[str, int]]  # local paths that answered 4xx/5xx
     maths: int = 0
     maths_pending: int = 0
@@ -40,7 +42,7 @@ class PageSurvey:
     # no capture can hold them still, so they are proposed as masks.
     moving: list[str] = field(default_factory=list)
     # Viewport name -> scripts.OVERFLOW's answer, where the page is wider than the viewport.
-    overflow: dict[str, dict] = field(default_factory=dict)
+    overflow: dict[str, JsonObject] = field(default_factory=dict)
 
     def joined(self, other: "PageSurvey") -> "PageSurvey":
         """These facts, with the requests, moving elements and overflow of `other` (another
@@ -80,16 +82,17 @@ def survey(root: Path, pages: list[str], route: dict[str, Path], *,
     out = Survey()
     with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
         for page in pages:
-            seen = None
+            seen: PageSurvey | None = None
             for look in looks:
                 with session.loaded(Variant(page, *look)) as job:
                     found = _look(job, page, timeout, look[0], watch=seen is None)
                 seen = found if seen is None else seen.joined(found)
-            out.pages.append(seen)
+            if seen is not None:  # None: no look
+                out.pages.append(seen)
     return out
 
 
-def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: bool = True) -> PageSurvey:
+def _look(job: Pending, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: bool = True) -> PageSurvey:
     """Wait until the page is done (maths aside: offline, its library may be blocked), read
     it through once when something observes scrolling (lazy requests), then read it: whether
     it is wider than the viewport and, with `watch`, what still changes once it is done."""
@@ -99,11 +102,11 @@ def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: 
         page.evaluate(scripts.READ_THROUGH)
         status = _wait_done(job, timeout)
     moving = readiness.moving(page, (), WATCH_MS) if watch else []
-    over = page.evaluate(scripts.OVERFLOW, {"limit": readiness.OVERFLOW_NAMED})
+    over: JsonObject = page.evaluate(scripts.OVERFLOW, {"limit": readiness.OVERFLOW_NAMED})
     overflow = {viewport: over} if over["widest"] or over["width"] > over["view"] else {}
     aborted = sorted(job.aborted)
     routed = sorted(job.lane.routed)
-    facts = page.evaluate(scripts.SURVEY, {"urls": aborted})
+    facts: JsonObject = page.evaluate(scripts.SURVEY, {"urls": aborted})
     return PageSurvey(page=page_name, aborted=aborted, notes=facts["notes"], components=facts["components"],
                       figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
                       scheme_read=scheme_read(page), blocked=facts["blocked"],
@@ -112,7 +115,7 @@ def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: 
                       moving=moving, overflow=overflow)
 
 
-def _wait_done(job, timeout: int) -> dict:
+def _wait_done(job: Pending, timeout: int) -> JsonObject:
     """The page done as init has it (readiness.settle in mode SURVEY: its requests answered,
     blocked ones too, for half a second; maths typeset unless a request was blocked); past
     `timeout` s it stops waiting: what is still pending is what init reports. Returns

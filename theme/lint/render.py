@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
@@ -20,6 +20,11 @@ from .css import ClassDef, parse_sheet
 from .model import display
 from .script_classes import classes_in_script
 from .sources import Sources
+
+if TYPE_CHECKING:
+    from ..capture.naming import Variant
+    from ..capture.server import LocalServer
+    from ..capture.session import Session
 
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
 # that many may have fetched more than the list shows, so its render is not cached.
@@ -38,13 +43,13 @@ class Rendered:
     blocked: list[str] = field(default_factory=list)  # scripts the render aborted (no `route` covers them)
     cached: bool = False  # taken from the cache: no file it loaded has changed since
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"defined": {n: str(d.path) for n, d in sorted(self.defined.items())}, "sheets": self.sheets,
                 "hosts": self.hosts, "dom_classes": sorted(self.dom_classes),
                 "script_classes": sorted(self.script_classes), "blocked": self.blocked}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Rendered":
+    def from_json(cls, data: dict[str, Any]) -> "Rendered":
         return cls({n: ClassDef(n, Path(label), 0, 0) for n, label in data["defined"].items()}, data["sheets"],
                    data["hosts"], set(data["dom_classes"]), set(data["script_classes"]), data["blocked"], cached=True)
 
@@ -79,7 +84,8 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
     return out
 
 
-def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
+def _read(session: Session, variant: Variant, static: Sources,
+          route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
     """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
     from ..capture import scripts
     from ..capture.readiness import LINT, settle
@@ -89,14 +95,16 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
         # fetch after the load event (Distill's bibliography) may still add sheets. A page that
         # never gets there within the mode's timeout is read as it is.
         settle(job.page, job.lane, LINT)
-        found = job.page.evaluate(scripts.COLLECT)
+        found: dict[str, Any] = job.page.evaluate(scripts.COLLECT)  # collect.js's answer
         blocked = sorted(url for url in found["scripts"] if url in job.aborted)
+    server = session.server
+    assert server is not None  # started by session.loaded()
     rendered = Rendered(dom_classes=set(found["classes"]), blocked=blocked)
-    rendered.script_classes = _script_classes(session.server, found["scripts"], found["inline"], route)
+    rendered.script_classes = _script_classes(server, found["scripts"], found["inline"], route)
     for sheet in found["sheets"]:
         if sheet["again"]:
             continue  # the same rules as a sheet already read
-        text, label = _new_sheet(session, sheet, static, route)
+        text, label = _new_sheet(server, sheet, static, route)
         if text is None:
             continue
         try:
@@ -109,11 +117,11 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
         for name in classes:
             rendered.defined.setdefault(name, ClassDef(name, Path(label), 0, 0))
     resources = found["resources"]
-    inputs = None if len(resources) >= RESOURCE_BUFFER else _files(session.server, resources, route)
+    inputs = None if len(resources) >= RESOURCE_BUFFER else _files(server, resources, route)
     return rendered, inputs
 
 
-def _script_classes(server, urls: list[str], inline: list[str], route: Mapping[str, Path]) -> set[str]:
+def _script_classes(server: LocalServer, urls: list[str], inline: list[str], route: Mapping[str, Path]) -> set[str]:
     """The classes the page's scripts write or look up: inline ones, and each served or
     routed file (a blocked one has no text: the page says so through Rendered.blocked)."""
     found: set[str] = set()
@@ -127,12 +135,12 @@ def _script_classes(server, urls: list[str], inline: list[str], route: Mapping[s
     return found
 
 
-def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
+def _files(server: LocalServer, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
     """The local files behind fetched URLs: served ones (a missing one too: creating it changes
     what the page gets) and routed ones. Aborted remote requests have no file."""
     from ..capture.lanes import routed_file
 
-    files = []
+    files: list[Path] = []
     for url in urls:
         if url.startswith(server.origin + "/"):
             path = unquote(urlsplit(url).path).lstrip("/")
@@ -144,13 +152,14 @@ def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
     return files
 
 
-def _new_sheet(session, sheet: dict, static: Sources, route: Mapping[str, Path]) -> tuple[str | None, str]:
+def _new_sheet(server: LocalServer, sheet: dict[str, Any], static: Sources,
+               route: Mapping[str, Path]) -> tuple[str | None, str]:
     """(css text, label) of a sheet the static read missed; (None, "") for one it already read.
     A cross-origin sheet's rules are hidden from the page: a routed one is read from its file."""
     from ..capture.lanes import routed_file
 
     href = sheet["href"]
-    local = (session.server.local_file(href) or routed_file(route, href)[1]) if href else None
+    local = (server.local_file(href) or routed_file(route, href)[1]) if href else None
     if local is not None and local.resolve() in static.files:
         return None, ""
     if sheet["style"] is not None and sheet["where"] == "document" and sheet["style"] in static.style_texts:

@@ -72,7 +72,7 @@ def append_step_summary(report: Report, env: Mapping[str, str] = os.environ) -> 
     return True
 
 
-def _order(e: Entry) -> tuple:
+def _order(e: Entry) -> tuple[int, str]:
     rank = {s: i for i, s in enumerate(STATUS_ORDER)}
     return (rank.get(e.status, len(rank)), e.key)
 
@@ -257,6 +257,6 @@ def merge(reports: Iterable[Report], baselines: Iterable[str] | None = None) -> 
         for e in r.entries:
             by_key[e.key] = e
     for key in unused_baselines(baselines or (), pages, collected | set(by_key), unchecked):
-        by_key[key] = Entry(key=key, status=Status.UNUSED.value)
+        by_key[key] = Entry(key=key, status=Status.UNUSED)
     return Report(tuple(by_key.values()), env, drift, tuple(sorted(collected)), tuple(sorted(pages)),
                   tuple(sorted(unchecked)))
