@@ -10,6 +10,8 @@ import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from importlib.resources import files
+from string import Template
 from typing import TYPE_CHECKING
 
 import tinycss2
@@ -109,35 +111,9 @@ def render(css: str, title: str = "Design tokens", prefix: str = tokens_mod.PREF
                      for t in found)
     sizes = "\n".join(_size_row(size, selectors) for size, selectors in font_sizes(css).items())
     e = html.escape
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{e(title)}</title>
-<style>{_PAGE_CSS}</style>
-</head>
-<body>
-<h1>{e(title)}</h1>
-<p class="lead">{len(found)} tokens read from the compiled stylesheet: the custom properties
-<code>--{e(prefix)}-*</code> with their light and dark values, and the rules that read each one.
-Colours show a swatch per scheme; font stacks show a specimen.</p>
-<table id="tokens">
-<thead><tr><th>Token</th><th>Light</th><th>Dark</th><th>Used by</th></tr></thead>
-<tbody>
-{rows}
-</tbody>
-</table>
-<h2 id="sizes">Type sizes</h2>
-<table id="type-sizes">
-<thead><tr><th>Size</th><th>Specimen</th><th>Set by</th></tr></thead>
-<tbody>
-{sizes}
-</tbody>
-</table>
-</body>
-</html>
-"""
+    # The page and its own look (plain, readable in either scheme, no external resources).
+    page = Template((files("theme") / "tokens_page.html").read_text(encoding="utf-8"))
+    return page.substitute(title=e(title), count=len(found), prefix=e(prefix), rows=rows, sizes=sizes)
 
 
 def _resolved(value: str, table: dict[str, str]) -> str:
@@ -185,21 +161,3 @@ def _size_row(size: str, selectors: list[str]) -> str:
     return (f'<tr class="size" data-size="{e(size)}"><th scope="row"><code>{e(size)}</code></th>'
             f'<td><p class="specimen" style="font-size: {e(size)}">{e(SPECIMEN)}</p></td>'
             f'<td><ul class="uses">{where}</ul></td></tr>')
-
-
-# The page's own look: plain, readable in either scheme, no external resources.
-_PAGE_CSS = """
-:root { color-scheme: light dark; }
-body { margin: 2rem auto; max-width: 1200px; padding: 0 1rem; font: 15px/1.5 system-ui, sans-serif; }
-table { width: 100%; border-collapse: collapse; }
-th, td { padding: 6px 8px; border-bottom: 1px solid #8884; text-align: left; vertical-align: top; }
-thead th { position: sticky; top: 0; background: Canvas; }
-code { font-size: 13px; overflow-wrap: anywhere; }
-.swatch { display: block; width: 64px; height: 28px; margin-bottom: 4px;
-          border: 1px solid #8888; border-radius: 4px; }
-.value.dark .swatch { outline: 3px solid #121519; }
-.specimen { margin: 0 0 4px; }
-.uses { margin: 0; padding-left: 1.1em; }
-.media, .unused, small { color: GrayText; }
-.lead { max-width: 70ch; }
-"""

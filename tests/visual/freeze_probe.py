@@ -1,6 +1,6 @@
 """Every element's box on a page before and after the capture engine freezes it.
 
-The engine's own guard (scripts.UNMOVED) looks at the document's elements; this probe is
+The engine's own guard (theme/capture/js/unmoved.js) looks at the document's elements; this probe is
 the tests' independent and wider look: the document's elements and those of every shadow
 root, open or closed (the WATCH init script keeps them), and the page's scroll size.
 

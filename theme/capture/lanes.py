@@ -6,7 +6,6 @@ every request is routed and tracked; between variants a lane forgets what was st
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import time
 from collections.abc import Callable, Mapping
@@ -42,7 +41,7 @@ class Lane:
     # The current variant's requests that got nothing usable (blocked, a route without the
     # file, an HTTP error, a network error), by URL: resources.broken judges them.
     missed: dict[str, resources.Missed] = field(default_factory=dict)
-    script: str | None = None  # id of the current variant's DATA_THEME script
+    script: str | None = None  # id of the current variant's data_theme() init script (scripts.py)
     routed: set[str] = field(default_factory=set)  # the current variant's URLs served from a route
     inflight: set[Request] = field(default_factory=set)  # requests to our origin or a route not yet answered
     net_last: float = 0.0  # time.monotonic() of the last such request's start or end
@@ -109,7 +108,7 @@ class Lanes:
             page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
             lane.aborted, lane.routed, lane.inflight, lane.missed = set(), set(), set(), {}
             if variant.data_theme is not None:
-                source = scripts.DATA_THEME % {"data_theme": json.dumps(variant.data_theme)}
+                source = scripts.data_theme(variant.data_theme)
                 lane.script = lane.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
             url = self._server.url(variant.page)
             # Navigation started from inside the page returns at once (page.goto would block).

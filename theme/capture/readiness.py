@@ -1,42 +1,162 @@
 """When a loaded page is ready for its tiles (Readiness.prepare): settled (what it
 does after load is done, the reader's view frozen), nudged and masked, two
-agreeing looks in a row, and its size measured."""
+agreeing looks in a row, and its size measured.
+
+"Done" is decided by one routine, settle(), for the capture, `theme init`
+(theme/init/survey.py) and `theme lint` (theme/lint/render.py), in named modes whose
+differences are data (Mode: CAPTURE, SURVEY, LINT). After its load event a page keeps
+working: it fetches, defines custom elements, typesets, decodes. settle() asks the page
+(scripts.PROBE, every POLL_MS) and its lane (the requests) until:
+  1. the hard conditions hold, each waited for up to the mode's timeout, then named:
+     no request to our server or a route in flight; the load event; web fonts loaded;
+     every image complete; maths typeset (every <d-math> holds KaTeX output or a KaTeX
+     error, and <html data-typeset>, where a page has it, is "done"); and, in a mode with
+     `network_quiet`, no request, not even a blocked one, for `quiet_s`;
+  2. then the quiet: `quiet_s` with no request, no DOM change, no custom element defined
+     and no short timer pending (the watch.js init script). A page that never stops
+     changing (a clock, an animation on a loop) is left `restless_s` after the hard
+     conditions: the stability check (wait_stable), or init's watch, names what moves.
+Custom tags nothing defines are listed, never waited for."""
 
 from __future__ import annotations
 
 import hashlib
 import time
-from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+from urllib.parse import urlsplit
 
 from ..config import VisualConfig
 from ..errors import CaptureError, RenderError, UnstableRender
 from . import resources, scripts
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
-from .model import Nudges, Progress, label, mark
+from .model import JsonObject, Nudges, Progress, label, mark
 from .naming import Variant
 from .regions import nudge
 from .tiles import TileTimes
 from .unmoved import check_unmoved
 
+if TYPE_CHECKING:
+    from playwright.sync_api import CDPSession, Page
+
 MASK_COLOR = "#ff00ff"  # loud on purpose: a masked box is never mistaken for content
 STABLE_FLAG = "__themeStable"  # set on a page once its screenshot-only CSS is in (screenshot())
 STABLE_CHECKS = 20  # rounds of (layout hash, viewport shot) before UnstableRender
 NAV_TIMEOUT_MS = 60_000
-QUIET_MS = 250  # no request, definition, DOM change or short timer for this long: the page is done
-SOFT_WAIT_S = 3.0  # how long past everything else a page's DOM may keep changing before we move on
-POLL_MS = 40
 OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 MOVING_NAMED = 3  # elements that keep changing a failure names
 MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
+POLL_MS = 40  # how often settle() asks the page
+# One look of wait_stable: the layout hash (layout_hash.js: [hash, elements, width, height])
+# and the first screen's hash (None: the layout only).
+Look = tuple[list[int], str | None]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How one caller decides that a page is done (settle(); the module docstring)."""
+
+    name: str
+    quiet_s: float  # how long nothing new must happen
+    # Whether a quiet network (a blocked request counting as traffic) is a hard
+    # condition. Otherwise only requests in flight are, and the network's quiet is
+    # part of the soft quiet.
+    network_quiet: bool
+    blocked_maths: bool  # maths is waited for even once a request was blocked
+    restless_s: float  # how long past the hard conditions a page that keeps changing is waited for
+    timeout_s: float | None = None  # the hard conditions' limit; None: the caller's (settle_timeout)
+
+
+# The capture: a blocked request is refused at once unless allow_blocked names it
+# (Readiness.check_resources), so one that is allowed is no sign of work; maths must be
+# typeset, or the page is not the page; 250 ms of quiet is enough, as the stability
+# checks after it (wait_stable) catch whatever still moves.
+CAPTURE = Mode("capture", quiet_s=0.25, network_quiet=False, blocked_maths=True, restless_s=3.0)
+# `theme init` reads what a page asks for before any route exists: a blocked request
+# is the page still working (a lazy fetch), and maths whose library was blocked never
+# typesets, so it is not waited for; past the timeout init reports what was pending.
+SURVEY = Mode("survey", quiet_s=0.5, network_quiet=True, blocked_maths=False, restless_s=3.0)
+# `theme lint` reads the stylesheets and classes a page's scripts added, which come with
+# what they fetch (Distill's bibliography, after the load event): the network's quiet, as
+# Playwright's networkidle measures it (500 ms), up to 5 s. What a page keeps changing
+# after that (an animation) adds no stylesheet, so it is not waited for.
+LINT = Mode("lint", quiet_s=0.5, network_quiet=True, blocked_maths=False, restless_s=0.0, timeout_s=5.0)
+
+
+@dataclass
+class Settled:
+    """What settle() saw last: `status` is scripts.PROBE's answer."""
+
+    status: JsonObject
+    seconds: float
+    quiet: bool  # the quiet was reached (not left after restless_s)
+    pending: list[str] = field(default_factory=list)  # hard conditions still unmet, in words: timed out
+
+    @property
+    def timed_out(self) -> bool:
+        return bool(self.pending)
+
+
+def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
+           on_probe: Callable[[JsonObject], None] | None = None) -> Settled:
+    """Wait until `page` (on `lane`) is done as `mode` has it; past the timeout
+    (the mode's, else `timeout_s`), return what is still pending. `data_theme` is held on
+    <html> while waiting; `on_probe(status)` runs after each look (the capture refuses a
+    broken render there)."""
+    limit = mode.timeout_s if mode.timeout_s is not None else timeout_s
+    if limit is None:
+        raise ValueError(f"settle mode {mode.name!r} has no timeout: give timeout_s")
+    t0 = time.monotonic()
+    blocked, blocked_at = len(lane.aborted), t0
+    hard_done: float | None = None
+    while True:
+        status: JsonObject = page.evaluate(scripts.PROBE, {"dataTheme": data_theme})
+        if on_probe is not None:
+            on_probe(status)
+        now = time.monotonic()
+        if len(lane.aborted) != blocked:
+            blocked, blocked_at = len(lane.aborted), now
+        last = max(lane.net_last, blocked_at) if mode.network_quiet else lane.net_last
+        net_quiet = 0.0 if lane.inflight else now - last
+        still = waiting_for(lane, status, mode, net_quiet)
+        quiet = 0.0 if status["timers"] else min(net_quiet, status["quietMs"] / 1000)
+        if not still:
+            hard_done = hard_done or now
+            if quiet >= mode.quiet_s or now - hard_done >= mode.restless_s:
+                return Settled(status, now - t0, quiet >= mode.quiet_s)
+        elif now > t0 + limit:
+            return Settled(status, now - t0, False, still)
+        page.wait_for_timeout(POLL_MS)
+
+
+def waiting_for(lane: Lane, status: JsonObject, mode: Mode, net_quiet: float) -> list[str]:
+    """The hard conditions not met yet, in words for an error."""
+    out: list[str] = []
+    if lane.inflight:
+        urls = sorted(r.url for r in lane.inflight)
+        out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
+    elif mode.network_quiet and net_quiet < mode.quiet_s:
+        out.append(f"{mode.quiet_s} s without a request (the last {net_quiet:.2f} s ago)")
+    if status["readyState"] != "complete":
+        out.append(f"the load event (document is {status['readyState']!r})")
+    if mode.blocked_maths or not lane.aborted:
+        if status["mathsPending"]:
+            out.append(f"{status['mathsPending']} of {status['maths']} d-math elements to be typeset")
+        if status["typeset"] not in (None, "done"):
+            out.append(f"<html data-typeset> to be 'done' (it is {status['typeset']!r})")
+    if status["images"]:
+        out.append(f"{len(status['images'])} image(s) ({status['images'][0]})")
+    if status["fonts"] != "loaded":
+        out.append("web fonts to load")
+    return out
 
 
 class Shots:
     """Viewport screenshots for the stability check, timed (the benchmark counts them)."""
 
-    def __init__(self, cdp):
+    def __init__(self, cdp: CDPSession) -> None:
         self.cdp = cdp
         self.calls = 0
         self.seconds = 0.0
@@ -45,10 +165,10 @@ class Shots:
         """sha256 of a PNG of the viewport, or of its top-left `clip` = (width, height) px:
         the same pixels give the same bytes either way (one encoder, same options)."""
         t0 = time.perf_counter()
-        params = {"format": "png", "optimizeForSpeed": True}
+        params: JsonObject = {"format": "png", "optimizeForSpeed": True}
         if clip is not None:
             params["clip"] = {"x": 0, "y": 0, "width": clip[0], "height": clip[1], "scale": 1}
-        data = self.cdp.send("Page.captureScreenshot", params)["data"]
+        data: str = self.cdp.send("Page.captureScreenshot", params)["data"]
         self.seconds += time.perf_counter() - t0
         self.calls += 1
         return hashlib.sha256(data.encode()).hexdigest()
@@ -60,36 +180,19 @@ class Ready:
 
     job: Pending
     where: str
-    cdp: object
+    cdp: CDPSession
     shots: Shots
     tile_times: TileTimes
-    before: tuple = ()  # the stable look (layout hash, first-screen hash) the tiles were started from
+    # The stable look (layout hash, first-screen hash) the tiles were started from; before
+    # measure(), ([], None), which no layout hash equals.
+    before: Look = field(default_factory=lambda: ([], None))
     width: int = 0
     height: int = 0
     tiles_started: float = 0.0
-    nudged: dict = field(default_factory=dict)  # region path -> (dx, dy) applied
+    nudged: dict[str, tuple[float, float]] = field(default_factory=dict)  # region path -> (dx, dy) applied
 
 
-def pending(lane: Lane, status: dict) -> list[str]:
-    """What a settled page must not still be doing, in words for the error."""
-    out = []
-    if lane.inflight:
-        urls = sorted(r.url for r in lane.inflight)
-        out.append(f"{len(urls)} request(s) ({urls[0]}{', …' if len(urls) > 1 else ''})")
-    if status["readyState"] != "complete":
-        out.append(f"the load event (document is {status['readyState']!r})")
-    if status["mathsPending"]:
-        out.append(f"{status['mathsPending']} of {status['maths']} d-math elements to be typeset")
-    if status["typeset"] not in (None, "done"):
-        out.append(f"<html data-typeset> to be 'done' (it is {status['typeset']!r})")
-    if status["images"]:
-        out.append(f"{len(status['images'])} image(s) ({status['images'][0]})")
-    if status["fonts"] != "loaded":
-        out.append("web fonts to load")
-    return out
-
-
-def wait_loaded(page, url: str, where: str) -> None:
+def wait_loaded(page: Page, url: str, where: str) -> None:
     """Wait for the navigation to `url` to reach its load event."""
     from playwright.sync_api import Error as PlaywrightError
 
@@ -99,13 +202,14 @@ def wait_loaded(page, url: str, where: str) -> None:
         raise CaptureError(f"{where}: the page did not load ({str(err).splitlines()[0]})") from None
 
 
-def moving(page, masks: tuple[str, ...] | list[str], wait_ms: int | None = None) -> list[str]:
+def moving(page: Page, masks: tuple[str, ...] | list[str], wait_ms: int | None = None) -> list[str]:
     """Selectors of what changes on the page over `wait_ms` (scripts.MOVING), to name or mask."""
-    return page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
-                                          "limit": MOVING_NAMED})
+    found: list[str] = page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
+                                                      "limit": MOVING_NAMED})
+    return found
 
 
-def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:
+def keeps_changing(page: Page, masks: tuple[str, ...] | list[str], mask_at: str) -> str:
     """The end of an UnstableRender message: what changes, and the key that helps."""
     found = moving(page, masks)
     named = f"what changes: {', '.join(found)}; " if found else ""
@@ -114,8 +218,8 @@ def keeps_changing(page, masks: tuple[str, ...] | list[str], mask_at: str) -> st
             f"(mask = [{quoted}] in {mask_at}) or stop the animation")
 
 
-def wait_stable(page, shots: Shots, where: str, masks: tuple[str, ...] = (), mask_at: str = "[tool.theme.visual]",
-                pixels: bool = True) -> tuple:
+def wait_stable(page: Page, shots: Shots, where: str, masks: tuple[str, ...] = (), mask_at: str = "[tool.theme.visual]",
+                pixels: bool = True) -> Look:
     """Return once two consecutive looks at the page agree.
 
     Taking a tall page twice and comparing would cost seconds (benchmarks/README.md);
@@ -130,10 +234,10 @@ def wait_stable(page, shots: Shots, where: str, masks: tuple[str, ...] = (), mas
     taken once more, so a change *during* the capture is caught too. Changes
     inside masked elements (`masks`) do not count; what keeps changing is named.
     """
-    previous = None
+    previous: Look | None = None
     for _ in range(STABLE_CHECKS):
-        layout = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
-        look = (layout, shots.viewport_hash() if pixels else None)
+        layout: list[int] = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
+        look: Look = (layout, shots.viewport_hash() if pixels else None)
         if look == previous:
             return look
         previous = look
@@ -239,7 +343,8 @@ class Readiness:
                                  allow_at=config_position(self.source, "allow_blocked"), more=len(bad) - 1)
         raise RenderError(f"{where}: {line}", kind="broken")
 
-    def settle(self, lane: Lane, variant: Variant, where: str, explain: dict, again: bool = False) -> dict | None:
+    def settle(self, lane: Lane, variant: Variant, where: str, explain: JsonObject,
+               again: bool = False) -> JsonObject | None:
         """Wait until the page has done what it does after load (wait_quiet), give it the
         reader's view (scrolled through once when something observes scrolling, back at
         the top, then frozen: FREEZE_VIEW), then screenshot-only CSS. Returns the first
@@ -259,47 +364,33 @@ class Readiness:
         explain["frozen"] = page.evaluate(scripts.FREEZE_VIEW)
         sheets = [scripts.STABLE_CSS] + ([self.style_css] if self.style_css is not None else [])
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
-        bad = page.evaluate(scripts.FREEZE, {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
+        bad: JsonObject | None = page.evaluate(scripts.FREEZE,
+                                               {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
         explain["pinned_width"] = page.evaluate(scripts.PIN_WIDTH)  # after the sheets: they may change it
         explain["unmoved"] = check_unmoved(page, where)  # none of the above moved an element
         return bad
 
-    def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: dict, what: str) -> None:
-        """Return once the page is done: no request to our server or a route in flight,
-        fonts loaded, every image complete, maths typeset (d-math shadow roots, or
-        <html data-typeset="done">), and then QUIET_MS with no request, no new custom
-        element definition, no DOM change and no short timer pending.
-
-        The first four are waited for up to settle_timeout, then a CaptureError names
-        what was still pending. The quiet is waited for up to SOFT_WAIT_S more: a page
-        whose DOM never stops changing (a clock) is left to the stability check, which
-        says what to mask. Custom tags nothing defines are listed, never waited for."""
+    def wait_quiet(self, lane: Lane, variant: Variant, where: str, explain: JsonObject, what: str) -> None:
+        """Return once the page is done (settle(), mode CAPTURE: the hard conditions up to
+        settle_timeout, then a CaptureError names what was still pending), every image decoded.
+        A blocked request allow_blocked does not name fails the render at once (check_resources)."""
         page = lane.page
         t0 = time.monotonic()
-        deadline = t0 + self.visual.settle_timeout
-        hard_done = None
-        while True:
-            status = page.evaluate(scripts.PROBE, {"dataTheme": variant.data_theme})
+
+        def refuse_broken(_status: JsonObject) -> None:
             if lane.missed:
                 self.check_resources(lane, variant, where)
-            now = time.monotonic()
-            still = pending(lane, status)
-            net_quiet = 0.0 if lane.inflight else (now - lane.net_last) * 1000
-            quiet = min(net_quiet, status["quietMs"]) if not status["timers"] else 0.0
-            if not still:
-                hard_done = hard_done or now
-                if quiet >= QUIET_MS or now - hard_done > SOFT_WAIT_S:
-                    break
-            elif now > deadline:
-                raise CaptureError(
-                    f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(still)}; "
-                    f"{self._advice(lane, status)}")
-            page.wait_for_timeout(POLL_MS)
-        page.evaluate(scripts.DECODE_IMAGES)
-        explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": status,
-                         "quiet": quiet >= QUIET_MS}
 
-    def _advice(self, lane: Lane, status: dict) -> str:
+        done = settle(page, lane, CAPTURE, timeout_s=self.visual.settle_timeout, data_theme=variant.data_theme,
+                      on_probe=refuse_broken)
+        if done.timed_out:
+            raise CaptureError(
+                f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(done.pending)}; "
+                f"{self._advice(lane, done.status)}")
+        page.evaluate(scripts.DECODE_IMAGES)
+        explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": done.status, "quiet": done.quiet}
+
+    def _advice(self, lane: Lane, status: JsonObject) -> str:
         """The config key that helps with what was pending."""
         if status["mathsPending"] and lane.aborted:
             return (f"the page's maths library may be among the {len(lane.aborted)} aborted request(s) "

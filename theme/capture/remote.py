@@ -12,6 +12,7 @@ import re
 import secrets
 import subprocess
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Mapping
 from urllib.parse import urlsplit, urlunsplit
@@ -20,22 +21,6 @@ from ..errors import ConfigError
 from .browser import find_browser, launch_flags
 
 ENV = "THEME_BROWSER_ENDPOINTS"
-
-# Run by the Node.js that ships inside Playwright for Python, against its own
-# playwright-core: launchServer is in Node's API only. One JSON line out, then it waits.
-_SERVE_JS = r"""
-const pw = require(process.env.THEME_PLAYWRIGHT_PACKAGE);
-(async () => {
-  const server = await pw.chromium.launchServer(JSON.parse(process.argv[1]));
-  process.stdout.write(JSON.stringify({endpoint: server.wsEndpoint()}) + "\n");
-  const stop = async () => { await server.close(); process.exit(0); };
-  process.on("SIGTERM", stop); process.on("SIGINT", stop);
-  process.stdin.on("end", stop); process.stdin.resume();  // the parent went away
-})().catch(e => {
-  process.stdout.write(JSON.stringify({error: String(e && e.message || e)}) + "\n");
-  process.exit(2);
-});
-"""
 
 
 def endpoints(configured: tuple[str, ...] = (), env: Mapping[str, str] | None = None) -> tuple[str, ...]:
@@ -106,7 +91,8 @@ def serve(host: str = "127.0.0.1", port: int = 0, path: str | None = None, *,
     options = {"executablePath": str(info.executable), "args": launch_flags(offline=offline),
                "headless": True, "host": host, "port": port,
                "wsPath": path or "/" + secrets.token_urlsafe(16)}
-    process = subprocess.Popen([str(node), "-e", _SERVE_JS, json.dumps(options)],
+    script = (files("theme.capture") / "serve.js").read_text(encoding="utf-8")
+    process = subprocess.Popen([str(node), "-e", script, json.dumps(options)],
                                env={**os.environ, "THEME_PLAYWRIGHT_PACKAGE": str(driver / "package")},
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline() if process.stdout is not None else ""  # a pipe: never None

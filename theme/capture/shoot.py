@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, cast
+from typing import Callable
 
 import numpy as np
 
@@ -20,9 +20,6 @@ from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
 from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_rows
-
-if TYPE_CHECKING:
-    from playwright.sync_api import CDPSession
 
 CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
 SMALLER_TILES = 2  # times a page image that is not whole is taken again, each time with half the rows
@@ -59,8 +56,7 @@ class Shooter:
         return Shooting(ready, self._tiles(ready, tile_rows(ready.width, self.visual.tile_height), hook))
 
     def _tiles(self, ready: Ready, rows: int, hook: TileHook | None) -> TileJob:
-        cdp = cast("CDPSession", ready.cdp)  # what Lane.cdp is; readiness.Ready types it as object for now
-        return TileJob(cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook).start()
+        return TileJob(ready.cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook).start()
 
     def complete(self, shooting: Shooting, say: Progress, hook: TileHook | None = None) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""

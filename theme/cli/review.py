@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from . import main, project_options
+from . import LoadConfig, main, project_options
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..review.report import Report
 
 
-def artifacts_option(command):
+def artifacts_option(command: Callable[..., None]) -> Callable[..., None]:
     return click.option(
         "--artifacts", "artifacts", multiple=True, type=click.Path(file_okay=False, path_type=Path),
         metavar="DIR", help="Where the run's full-size page images are (e.g. an unzipped visual-artifacts "
         "artefact; repeatable); the configured artifacts folder is looked in after them.")(command)
 
 
-def _artifacts(given: tuple[Path, ...], cfg) -> tuple[Path, ...]:
+def _artifacts(given: tuple[Path, ...], cfg: Config) -> tuple[Path, ...]:
     """--artifacts folders first, then the project's own (config `artifacts`)."""
     own = cfg.visual.artifacts if cfg.visual else cfg.project_dir / ".theme-artifacts"
     return tuple(given) + (Path(own),)
@@ -29,7 +35,8 @@ def _artifacts(given: tuple[Path, ...], cfg) -> tuple[Path, ...]:
 @click.option("--force", is_flag=True, help="Accept even when the report's environment differs from the baselines'.")
 @artifacts_option
 @project_options
-def accept(report_dir: Path, only: tuple[str, ...], force: bool, artifacts: tuple[Path, ...], load_config) -> None:
+def accept(report_dir: Path, only: tuple[str, ...], force: bool, artifacts: tuple[Path, ...],
+           load_config: LoadConfig) -> None:
     """Copy the actual images of a finished run's report into the baselines."""
     from ..review.accept import accept as run_accept
     from ..store import Store
@@ -54,14 +61,14 @@ def report() -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("visual-report"),
               show_default=True, help="Folder for the merged report.")
 @project_options
-def merge(folders: tuple[Path, ...], out: Path, load_config) -> None:
+def merge(folders: tuple[Path, ...], out: Path, load_config: LoadConfig) -> None:
     """Merge the report.json of several shards into one report and summary.
 
     Baselines in the project's snapshots/ that no shard checked are reported as unused.
     """
+    from ..errors import ConfigError
     from ..review import report as report_mod
     from ..review.accept import load_report
-    from ..errors import ConfigError
     from ..store import Store
 
     try:
@@ -79,7 +86,7 @@ def merge(folders: tuple[Path, ...], out: Path, load_config) -> None:
         raise SystemExit(1)
 
 
-def _absolute_images(rep, folder: Path):
+def _absolute_images(rep: Report, folder: Path) -> Report:
     """Image paths in a shard are relative to its folder; make them absolute so write() copies them."""
     from dataclasses import replace
 
@@ -105,7 +112,7 @@ def _absolute_images(rep, folder: Path):
 @artifacts_option
 @project_options
 def review(report_dir: Path | None, port: int, no_open: bool, force: bool, artifacts: tuple[Path, ...],
-           load_config) -> None:
+           load_config: LoadConfig) -> None:
     """Serve a report on 127.0.0.1 with Accept, Reject and Undo on every card; Ctrl-C stops."""
     import threading
     import webbrowser

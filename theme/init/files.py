@@ -7,8 +7,10 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import re
+import textwrap
 import tomllib
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -343,7 +345,7 @@ jobs:
           ARTIFACTS_URL: ${{{{ steps.upload-artifacts.outputs.artifact-url }}}}
         with:
           script: |
-{_COMMENT_SCRIPT}
+{_comment_script()}
   update-baselines:
     if: github.event_name == 'workflow_dispatch'
     runs-on: ubuntu-latest
@@ -359,6 +361,15 @@ jobs:
           name: baselines
           path: snapshots/
 """
+
+
+def _comment_script() -> str:
+    """The comment step's script (theme/init/comment.js without its `//` header), indented
+    under `script: |`; actions/github-script runs it as the body of an async function."""
+    lines = (files("theme.init") / "comment.js").read_text(encoding="utf-8").splitlines(keepends=True)
+    while lines and lines[0].startswith("//"):
+        lines.pop(0)
+    return textwrap.indent("".join(lines), " " * 12)
 
 
 def _setup_steps(lfs: bool, spec: str, build_check: bool, browser_service: bool) -> str:
@@ -383,28 +394,3 @@ def _setup_steps(lfs: bool, spec: str, build_check: bool, browser_service: bool)
                 "          docker compose logs browser\n"
                 "          exit 1\n")
     return out
-
-
-_COMMENT_SCRIPT = """\
-            const fs = require("fs");
-            const marker = "<!-- theme visual report -->";
-            const summary = fs.existsSync("visual-report/summary.md")
-              ? fs.readFileSync("visual-report/summary.md", "utf8")
-              : "## Visual check\\n\\nThe checks failed before a report was written; see the run's log.\\n";
-            const link = process.env.REPORT_URL
-              ? `[Download the review report](${process.env.REPORT_URL}), unzip it and open \\`index.html\\`.`
-              : "The review report is attached to this run as the `visual-report` artefact.";
-            const pages = process.env.ARTIFACTS_URL
-              ? `Should \\`theme accept\\` ask for a page's full-size image (its baseline changed since this run), [download them](${process.env.ARTIFACTS_URL}) and pass \\`--artifacts\\` with their folder.`
-              : "";
-            const body = `${marker}\\n${summary.slice(0, 60000)}\\n${link}\\n${pages}\\n`;
-            const { owner, repo } = context.repo;
-            const issue_number = context.payload.pull_request.number;
-            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number, per_page: 100 });
-            const mine = comments.find(c => c.user.type === "Bot" && c.body.startsWith(marker));
-            if (mine) {
-              await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
-            } else {
-              await github.rest.issues.createComment({ owner, repo, issue_number, body });
-            }
-"""  # noqa: E501  (JavaScript for actions/github-script, written into the workflow as it stands)

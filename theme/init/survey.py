@@ -6,12 +6,12 @@ drawn it), and local files that were missing."""
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..capture import Session, readiness, remote, scripts
-from ..capture.lanes import scheme_read
+from ..capture.lanes import Pending, scheme_read
+from ..capture.model import JsonObject
 from ..capture.naming import Variant
 from ..config import VisualConfig
 
@@ -20,107 +20,20 @@ DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")
 # How long a done page is watched for what still changes: longer than the pauses of an
 # animation on a loop (the CTC article's typing rests ~1.2 s between rounds).
 WATCH_MS = 2500
-QUIET_S = 0.5  # no request, DOM change or short timer for this long: the page did what it does
-POLL_MS = 50
-
-# What init reads from a loaded page. Components: for each candidate selector, how many
-# matches have a box (a region needs one). Note-boxes: class names containing "note"
-# (not footnotes) on block-level boxes, outermost only (.note-box, not .note-box-title).
-# Scheme: CSS that changes with prefers-color-scheme, in every sheet the page and its
-# shadow roots use. Blocked: for each URL, the element whose attribute asked for it.
-SURVEY_JS = r"""
-({ urls }) => {
-  const w = window.__themeWatch || { roots: [] };
-  const roots = [document, ...w.roots];
-  const shown = (el) => {
-    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && cs.display !== 'inline' && cs.display !== 'contents';
-  };
-  const count = (sel) => [...document.querySelectorAll(sel)].filter(shown).length;
-
-  const noteClasses = new Map();
-  for (const el of document.querySelectorAll('[class]')) {
-    for (const c of el.classList) {
-      if (/note/i.test(c) && !/footnote/i.test(c) && shown(el)) {
-        if (!noteClasses.has(c)) noteClasses.set(c, []);
-        noteClasses.get(c).push(el);
-      }
-    }
-  }
-  const names = [...noteClasses.keys()];
-  const inOther = (el, c) => names.some((o) => o !== c && el.parentElement && el.parentElement.closest('.' + CSS.escape(o)));
-  const notes = names.filter((c) => noteClasses.get(c).some((el) => !inOther(el, c))).sort()
-    .map((c) => ({ cls: c, selector: '.' + CSS.escape(c), count: noteClasses.get(c).length }));
-
-  const figureInDFigure = [...document.querySelectorAll('d-figure figure')].length > 0;
-  const components = {};
-  for (const sel of ['d-math[block]', 'd-code[block]', 'figure', 'd-figure', 'table', 'aside']) components[sel] = count(sel);
-
-  const scheme = { rules: 0, unreadable: 0, meta: '', sources: 0 };
-  const seen = new Set();
-  const walk = (rules) => {
-    for (const rule of rules) {
-      const cond = rule.conditionText || (rule.media && rule.media.mediaText) || '';
-      if (/prefers-color-scheme/i.test(cond)) scheme.rules++;
-      else if (rule.style && (/light-dark\(/i.test(rule.cssText) || /dark/i.test(rule.style.getPropertyValue('color-scheme')))) scheme.rules++;
-      if (rule.styleSheet) visit(rule.styleSheet);  // @import
-      if (rule.cssRules) walk(rule.cssRules);
-    }
-  };
-  const visit = (sheet) => {
-    if (!sheet || seen.has(sheet)) return;
-    seen.add(sheet);
-    if (sheet.media && /prefers-color-scheme/i.test(sheet.media.mediaText)) scheme.rules++;
-    let rules;
-    try { rules = sheet.cssRules; } catch (e) { scheme.unreadable++; return; }
-    walk(rules);
-  };
-  for (const r of roots) {
-    for (const s of r.styleSheets || []) visit(s);
-    for (const s of r.adoptedStyleSheets || []) visit(s);
-  }
-  const meta = document.querySelector('meta[name="color-scheme"]');
-  scheme.meta = meta && /dark/i.test(meta.content) ? meta.content : '';
-  scheme.sources = document.querySelectorAll('source[media*="prefers-color-scheme"]').length;
-
-  const blocked = {};
-  const attrs = ['src', 'href', 'data', 'poster', 'srcset'];
-  for (const r of roots) {
-    for (const el of r.querySelectorAll(attrs.map((a) => `[${a}]`).join(','))) {
-      for (const a of attrs) {
-        const value = el.getAttribute(a);
-        if (!value) continue;
-        for (const part of a === 'srcset' ? value.split(',').map((s) => s.trim().split(/\s+/)[0]) : [value]) {
-          let abs;
-          try { abs = new URL(part, document.baseURI).href; } catch (e) { continue; }
-          if (urls.includes(abs) && !blocked[abs]) {
-            const host = el.localName === 'source' && el.parentElement ? el.parentElement : el;
-            blocked[abs] = { tag: host.localName, own: el.localName, attr: a, value, inShadow: r !== document };
-          }
-        }
-      }
-    }
-  }
-  const missing = performance.getEntriesByType('resource')
-    .filter((e) => e.name.startsWith(location.origin) && e.responseStatus >= 400)
-    .map((e) => [e.name.slice(location.origin.length), e.responseStatus]);
-  return { notes, components, figureInDFigure, scheme, blocked, missing };
-}
-"""
 
 
 @dataclass
 class PageSurvey:
-    """What one page showed: see SURVEY_JS."""
+    """What one page showed: see theme/capture/js/survey.js."""
 
     page: str
     aborted: list[str]
-    notes: list[dict]
+    notes: list[JsonObject]  # survey.js's answer: {cls, selector, count} a note-box class
     components: dict[str, int]
     figure_in_d_figure: bool
-    scheme: dict
+    scheme: JsonObject  # survey.js's answer: {rules, unreadable, meta, sources}
     scheme_read: str | None  # how a script learned the scheme (scripts.SCHEME_PROBE), or None
-    blocked: dict[str, dict]
+    blocked: dict[str, JsonObject]  # URL -> the element that asked for it (survey.js)
     missing: list[tuple[str, int]]  # local paths that answered 4xx/5xx
     maths: int = 0
     maths_pending: int = 0
@@ -129,7 +42,7 @@ class PageSurvey:
     # no capture can hold them still, so they are proposed as masks.
     moving: list[str] = field(default_factory=list)
     # Viewport name -> scripts.OVERFLOW's answer, where the page is wider than the viewport.
-    overflow: dict[str, dict] = field(default_factory=dict)
+    overflow: dict[str, JsonObject] = field(default_factory=dict)
 
     def joined(self, other: "PageSurvey") -> "PageSurvey":
         """These facts, with the requests, moving elements and overflow of `other` (another
@@ -169,16 +82,17 @@ def survey(root: Path, pages: list[str], route: dict[str, Path], *,
     out = Survey()
     with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
         for page in pages:
-            seen = None
+            seen: PageSurvey | None = None
             for look in looks:
                 with session.loaded(Variant(page, *look)) as job:
                     found = _look(job, page, timeout, look[0], watch=seen is None)
                 seen = found if seen is None else seen.joined(found)
-            out.pages.append(seen)
+            if seen is not None:  # None: no look
+                out.pages.append(seen)
     return out
 
 
-def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: bool = True) -> PageSurvey:
+def _look(job: Pending, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: bool = True) -> PageSurvey:
     """Wait until the page is done (maths aside: offline, its library may be blocked), read
     it through once when something observes scrolling (lazy requests), then read it: whether
     it is wider than the viewport and, with `watch`, what still changes once it is done."""
@@ -188,11 +102,11 @@ def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: 
         page.evaluate(scripts.READ_THROUGH)
         status = _wait_done(job, timeout)
     moving = readiness.moving(page, (), WATCH_MS) if watch else []
-    over = page.evaluate(scripts.OVERFLOW, {"limit": readiness.OVERFLOW_NAMED})
+    over: JsonObject = page.evaluate(scripts.OVERFLOW, {"limit": readiness.OVERFLOW_NAMED})
     overflow = {viewport: over} if over["widest"] or over["width"] > over["view"] else {}
     aborted = sorted(job.aborted)
     routed = sorted(job.lane.routed)
-    facts = page.evaluate(SURVEY_JS, {"urls": aborted})
+    facts: JsonObject = page.evaluate(scripts.SURVEY, {"urls": aborted})
     return PageSurvey(page=page_name, aborted=aborted, notes=facts["notes"], components=facts["components"],
                       figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
                       scheme_read=scheme_read(page), blocked=facts["blocked"],
@@ -201,30 +115,9 @@ def _look(job, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: 
                       moving=moving, overflow=overflow)
 
 
-def _wait_done(job, timeout: int) -> dict:
-    """The page's requests to 127.0.0.1 and routes answered, fonts and images loaded, maths
-    typeset, and QUIET_S with nothing new (no blocked request either). Past `timeout` s it
-    stops waiting: what is still pending is what init reports."""
-    page, lane = job.page, job.lane
-    deadline = time.monotonic() + timeout
-    seen, since = len(job.aborted), time.monotonic()
-    done = None
-    while True:
-        status = page.evaluate(scripts.PROBE, {"dataTheme": None})
-        now = time.monotonic()
-        if len(job.aborted) != seen or lane.inflight:
-            seen, since = len(job.aborted), now
-        # Maths whose library was blocked never typesets; then only quiet is waited for.
-        maths = status["mathsPending"] and not job.aborted
-        loading = (status["readyState"] != "complete" or status["fonts"] != "loaded" or status["images"]
-                   or maths or now - since < QUIET_S or now - lane.net_last < QUIET_S)
-        restless = status["timers"] or status["quietMs"] < QUIET_S * 1000
-        if not loading:
-            done = done or now
-            # A page whose scripts keep changing it (an animation on a loop) is done loading
-            # after SOFT_WAIT_S more: what keeps changing is then named (_look).
-            if not restless or now - done > readiness.SOFT_WAIT_S:
-                return status
-        if now > deadline:
-            return status
-        page.wait_for_timeout(POLL_MS)
+def _wait_done(job: Pending, timeout: int) -> JsonObject:
+    """The page done as init has it (readiness.settle in mode SURVEY: its requests answered,
+    blocked ones too, for half a second; maths typeset unless a request was blocked); past
+    `timeout` s it stops waiting: what is still pending is what init reports. Returns
+    scripts.PROBE's answer."""
+    return readiness.settle(job.page, job.lane, readiness.SURVEY, timeout_s=timeout).status

@@ -10,62 +10,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
 from ..errors import LintError, ThemeError
 from . import cache
 from .css import ClassDef, parse_sheet
-from .script_classes import classes_in_script
 from .model import display
+from .script_classes import classes_in_script
 from .sources import Sources
 
-# After load, network idle: what runtimes fetch after the load event (Distill's bibliography)
-# may still add sheets. Waited for at most this long; a page that never idles is read as it is.
-IDLE_TIMEOUT_MS = 5000
+if TYPE_CHECKING:
+    from ..capture.naming import Variant
+    from ..capture.server import LocalServer
+    from ..capture.session import Session
 
-COLLECT = """() => {
-  const sheets = [], seen = new Set(), texts = new Set(), classes = new Set();
-  const rules = (sheet) => {
-    try { return [...sheet.cssRules]; } catch (e) { return null; }  // cross-origin: unreadable
-  };
-  const add = (sheet, where) => {
-    if (!sheet || seen.has(sheet)) return;
-    seen.add(sheet);
-    const node = sheet.ownerNode, list = rules(sheet);
-    const css = list && list.map((r) => r.cssText).join('\\n');
-    // Every <d-math> has its own copy of the same sheet: each text is sent and parsed once.
-    const again = css !== null && texts.has(css);
-    texts.add(css);
-    sheets.push({where, href: sheet.href, style: node && node.localName === 'style' ? node.textContent : null,
-                 css: again ? null : css, again});
-    for (const rule of list || []) if (rule.styleSheet) add(rule.styleSheet, where);  // @import
-  };
-  // The page's scripts: addresses of those with a src, the text of inline ones (not JSON data).
-  const scripts = new Set(), inline = [], JS = ['', 'module', 'text/javascript', 'application/javascript'];
-  const script = (el) => {
-    if (el.src) scripts.add(el.src);
-    else if (JS.includes((el.getAttribute('type') || '').trim().toLowerCase())) inline.push(el.text);
-  };
-  // Closed shadow roots too: the capture's WATCH init script keeps every root attached.
-  const closed = new Map(((window.__themeWatch || {}).roots || []).map((r) => [r.host, r]));
-  const visit = (root, where) => {
-    for (const s of root.styleSheets || []) add(s, where);
-    for (const s of root.adoptedStyleSheets || []) add(s, where);
-    for (const el of root.querySelectorAll('*')) {
-      for (const c of el.classList || []) classes.add(c);
-      if (el.localName === 'script') script(el);
-      const shadow = el.shadowRoot || closed.get(el);
-      if (shadow) visit(shadow, 'shadow root of <' + el.localName + '>');
-    }
-  };
-  visit(document, 'document');
-  // Every file fetched, scripts' fetches included: the inputs the cache is keyed on.
-  const entries = performance.getEntriesByType('resource');
-  for (const e of entries) if (e.initiatorType === 'script') scripts.add(e.name);  // module imports too
-  return {sheets, classes: [...classes], resources: entries.map((e) => e.name), scripts: [...scripts], inline};
-}"""
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
 # that many may have fetched more than the list shows, so its render is not cached.
 RESOURCE_BUFFER = 250
@@ -83,13 +43,13 @@ class Rendered:
     blocked: list[str] = field(default_factory=list)  # scripts the render aborted (no `route` covers them)
     cached: bool = False  # taken from the cache: no file it loaded has changed since
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"defined": {n: str(d.path) for n, d in sorted(self.defined.items())}, "sheets": self.sheets,
                 "hosts": self.hosts, "dom_classes": sorted(self.dom_classes),
                 "script_classes": sorted(self.script_classes), "blocked": self.blocked}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Rendered":
+    def from_json(cls, data: dict[str, Any]) -> "Rendered":
         return cls({n: ClassDef(n, Path(label), 0, 0) for n, label in data["defined"].items()}, data["sheets"],
                    data["hosts"], set(data["dom_classes"]), set(data["script_classes"]), data["blocked"], cached=True)
 
@@ -113,7 +73,7 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
                               color_schemes=("light",), route=dict(route))
         try:
             with Session(visual) as session:
-                for page, variant in zip(group, variants(visual)):
+                for page, variant in zip(group, variants(visual), strict=True):
                     out[page], inputs = _read(session, variant, pages[page][1], route)
                     if inputs is not None:
                         cache.store(page, root, route, inputs, out[page].to_json())
@@ -124,22 +84,27 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
     return out
 
 
-def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
+def _read(session: Session, variant: Variant, static: Sources,
+          route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
     """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
+    from ..capture import scripts
+    from ..capture.readiness import LINT, settle
+
     with session.loaded(variant) as job:
-        page = job.page
-        try:
-            page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
-        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: read the page as it is
-            pass
-        found = page.evaluate(COLLECT)
+        # Done as lint has it (theme/capture/readiness.py, settle in mode LINT): what runtimes
+        # fetch after the load event (Distill's bibliography) may still add sheets. A page that
+        # never gets there within the mode's timeout is read as it is.
+        settle(job.page, job.lane, LINT)
+        found: dict[str, Any] = job.page.evaluate(scripts.COLLECT)  # collect.js's answer
         blocked = sorted(url for url in found["scripts"] if url in job.aborted)
+    server = session.server
+    assert server is not None  # started by session.loaded()
     rendered = Rendered(dom_classes=set(found["classes"]), blocked=blocked)
-    rendered.script_classes = _script_classes(session.server, found["scripts"], found["inline"], route)
+    rendered.script_classes = _script_classes(server, found["scripts"], found["inline"], route)
     for sheet in found["sheets"]:
         if sheet["again"]:
             continue  # the same rules as a sheet already read
-        text, label = _new_sheet(session, sheet, static, route)
+        text, label = _new_sheet(server, sheet, static, route)
         if text is None:
             continue
         try:
@@ -149,14 +114,14 @@ def _read(session, variant, static: Sources, route: Mapping[str, Path]) -> tuple
         rendered.sheets += 1
         if sheet["where"] not in rendered.hosts:
             rendered.hosts.append(sheet["where"])
-        for name, where in classes.items():
+        for name in classes:
             rendered.defined.setdefault(name, ClassDef(name, Path(label), 0, 0))
     resources = found["resources"]
-    inputs = None if len(resources) >= RESOURCE_BUFFER else _files(session.server, resources, route)
+    inputs = None if len(resources) >= RESOURCE_BUFFER else _files(server, resources, route)
     return rendered, inputs
 
 
-def _script_classes(server, urls: list[str], inline: list[str], route: Mapping[str, Path]) -> set[str]:
+def _script_classes(server: LocalServer, urls: list[str], inline: list[str], route: Mapping[str, Path]) -> set[str]:
     """The classes the page's scripts write or look up: inline ones, and each served or
     routed file (a blocked one has no text: the page says so through Rendered.blocked)."""
     found: set[str] = set()
@@ -170,12 +135,12 @@ def _script_classes(server, urls: list[str], inline: list[str], route: Mapping[s
     return found
 
 
-def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
+def _files(server: LocalServer, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
     """The local files behind fetched URLs: served ones (a missing one too: creating it changes
     what the page gets) and routed ones. Aborted remote requests have no file."""
     from ..capture.lanes import routed_file
 
-    files = []
+    files: list[Path] = []
     for url in urls:
         if url.startswith(server.origin + "/"):
             path = unquote(urlsplit(url).path).lstrip("/")
@@ -187,13 +152,14 @@ def _files(server, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
     return files
 
 
-def _new_sheet(session, sheet: dict, static: Sources, route: Mapping[str, Path]) -> tuple[str | None, str]:
+def _new_sheet(server: LocalServer, sheet: dict[str, Any], static: Sources,
+               route: Mapping[str, Path]) -> tuple[str | None, str]:
     """(css text, label) of a sheet the static read missed; (None, "") for one it already read.
     A cross-origin sheet's rules are hidden from the page: a routed one is read from its file."""
     from ..capture.lanes import routed_file
 
     href = sheet["href"]
-    local = (session.server.local_file(href) or routed_file(route, href)[1]) if href else None
+    local = (server.local_file(href) or routed_file(route, href)[1]) if href else None
     if local is not None and local.resolve() in static.files:
         return None, ""
     if sheet["style"] is not None and sheet["where"] == "document" and sheet["style"] in static.style_texts:

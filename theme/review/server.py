@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from . import accept
 from ..errors import StoreError
-from ..store import Store
+from ..store import Snapshot, Store
+from . import accept
 
 VERDICTS = ("accepted", "rejected")
+FORBIDDEN = b"forbidden: the URL theme review printed has a token"
 
 
 @dataclass
@@ -30,15 +32,16 @@ class Review:
     force: bool = False
     artifacts: tuple[Path, ...] = ()  # where full-size page images are (theme/review/accept.py actual_image)
     decisions: dict[str, str] = field(default_factory=dict)  # key -> accepted | rejected
-    _undo: list[list[tuple[str, str | None, object]]] = field(default_factory=list)
+    # each step: (key, its decision before, its baseline before when an accept rewrote it)
+    _undo: list[list[tuple[str, str | None, Snapshot | None]]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.report = accept.load_report(self.folder)
         self.entries = {e.key: e for e in accept.candidates(self.report)}
         self.conflict = accept.environment_conflict(self.store, self.report)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         reviewed = sum(1 for k in self.entries if k in self.decisions)
         accepted = sorted(k for k, v in self.decisions.items() if v == "accepted")
         folder = self.store.root
@@ -48,7 +51,7 @@ class Review:
                 "commit": (f"git add {folder} && git commit -m \"Accept {len(accepted)} visual change(s)\""
                            if accepted else None)}
 
-    def decide(self, keys: list[str], verdict: str) -> dict:
+    def decide(self, keys: list[str], verdict: str) -> dict[str, Any]:
         """Accept (write the actual images as baselines) or reject `keys`; one undo step."""
         if verdict not in VERDICTS:
             raise StoreError(f"{verdict!r}: a decision is one of {', '.join(VERDICTS)}")
@@ -62,7 +65,7 @@ class Review:
             for key in keys:
                 accept.actual_image(self.folder, self.entries[key], self.artifacts, self.store)
         with self._lock:
-            step = []
+            step: list[tuple[str, str | None, Snapshot | None]] = []
             for key in keys:
                 before = self.store.snapshot(key) if verdict == "accepted" else None
                 step.append((key, self.decisions.get(key), before))
@@ -76,9 +79,9 @@ class Review:
         entry = self.entries[key]
         pixels = accept.actual_image(self.folder, entry, self.artifacts, self.store).read(key, self.store)
         self.store.write(key, pixels, self.report.environment,
-                         box=tuple(entry.box) if entry.box is not None else None)
+                         box=entry.box)
 
-    def undo(self) -> dict:
+    def undo(self) -> dict[str, Any]:
         """Take the last decision back: a baseline an accept rewrote gets its bytes back."""
         with self._lock:
             if not self._undo:
@@ -106,7 +109,7 @@ class _Handler(BaseHTTPRequestHandler):
     review: Review
     token: str
 
-    def log_message(self, *args) -> None:  # quiet: the terminal shows the URL and nothing else
+    def log_message(self, *args: object) -> None:  # quiet: the terminal shows the URL and nothing else
         pass
 
     def _path(self) -> str | None:
@@ -117,7 +120,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         rel = self._path()
         if rel is None:
-            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: the URL theme review printed has a token", "text/plain")
+            return self._send(HTTPStatus.FORBIDDEN, FORBIDDEN, "text/plain")
         if rel == "api/state":
             return self._json(self.review.state())
         # Resolved first: `..`, encoded or not, and symlinks out of the report are refused.
@@ -132,7 +135,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         rel = self._path()
         if rel is None:
-            return self._send(HTTPStatus.FORBIDDEN, b"forbidden: the URL theme review printed has a token", "text/plain")
+            return self._send(HTTPStatus.FORBIDDEN, FORBIDDEN, "text/plain")
         if rel not in ("api/decide", "api/undo"):
             return self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
         try:
@@ -143,7 +146,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (StoreError, ValueError) as err:
             return self._json({"error": str(err)}, HTTPStatus.CONFLICT)
 
-    def _json(self, data: dict, status: HTTPStatus = HTTPStatus.OK) -> None:
+    def _json(self, data: dict[str, Any], status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(status, json.dumps(data).encode(), "application/json")
 
     def _send(self, status: HTTPStatus, body: bytes, kind: str) -> None:

@@ -1,0 +1,2 @@
+// Resolves after two animation frames: style, layout and media queries brought up to date, and painted.
+() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
