@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
-from .causes import Failed, explain, group
+from .causes import Failed, Group, explain, group
 from .styles import StyleChange, StyleRecord, changes, to_json
 
 if TYPE_CHECKING:
@@ -79,7 +79,8 @@ class Entry:
 
     def failed(self) -> Failed:
         """What grouping by cause reads of it (theme/check/causes.py)."""
-        return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box)
+        return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box,
+                      recorded=bool(self.why))
 
     @classmethod
     def from_check(cls, result: CheckResult, variant: Variant | None = None, region: Region | None = None,
@@ -111,6 +112,19 @@ class Entry:
             if region.css_box is not None:  # `theme accept` records it with the baseline (theme/check/phase.py)
                 fields["box"] = tuple(float(v) for v in region.css_box)
         return cls(**fields)
+
+
+def cause_groups(entries: Iterable[Entry]) -> list[Group]:
+    """The failed images that were compared, grouped by cause (theme/check/causes.py): what
+    the terminal, summary.md and report.json show first. An image with nothing to compare
+    against (no baseline, a render that failed) is a failure of another kind, left out."""
+    return group(e.failed() for e in entries if e.status is Status.FAILED and e.diff is not None)
+
+
+def group_json(g: Group) -> dict[str, Any]:
+    """A group as report.json carries it (for the report page)."""
+    return {"number": g.number, "cause": g.cause.value, "summary": g.summary, "count": g.count,
+            "ids": list(g.ids), "pushed_by": list(g.pushed_by), "signature": [list(s) for s in g.signature]}
 
 
 Box = tuple[float, float, float, float]
