@@ -85,3 +85,25 @@ def test_summary_md_and_report_json_put_the_groups_first(data):
     groups = json.loads(report.to_json(rep))["groups"]
     assert [(g["cause"], g["count"]) for g in groups] == [("style", 6), ("moved", 3), ("page", 2)]
     assert groups[2]["pushed_by"] == [1]
+
+
+def test_theme_why_explains_one_failure_of_a_written_report_and_refuses_an_unknown_id(data, tmp_path):
+    from click.testing import CliRunner
+
+    from theme.cli import main
+
+    report.write(tmp_path / "visual-report", report.Report(tuple(many(data, 9)), {}, None))
+    run = CliRunner().invoke(main, ["why", "index[desktop-light]::note-box/r-000", "--report",
+                                    str(tmp_path / "visual-report")])
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0] == "index[desktop-light]::note-box/r-000  (index/desktop-light/note-box/r-000.png)"
+    assert "style:  `.note-box-content` font-size 12px → 13px" in lines
+    assert "box:    height 89.56 → 92.78 px" in lines
+    assert any(line.startswith("group:  1 of 3: 6 note-boxes: ") for line in lines)
+    listed = CliRunner().invoke(main, ["why", "--list", "--report", str(tmp_path / "visual-report")])
+    assert "index[desktop-dark]::page" in listed.output.splitlines()
+    unknown = CliRunner().invoke(main, ["why", "index[desktop-light]::nope", "--report",
+                                        str(tmp_path / "visual-report")])
+    assert unknown.exit_code == 2
+    assert unknown.output.strip().endswith("list them with `theme why --list`")
