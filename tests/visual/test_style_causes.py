@@ -70,6 +70,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for n, flag in enumerate(("--update-snapshots", "--update-snapshots=all"), 1):
         done = pytest_run(root, flag)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        said = next(line for line in done.stdout.splitlines() if line.startswith("theme: "))
+        assert "failed" in said and "updated" not in said, said  # reading styles changed no pixel
         shutil.copyfile(root / "snapshots" / "styles.json", root / f"styles.{n}.json")
     return root
 
@@ -156,7 +158,7 @@ def test_theme_why_explains_one_failure(project, bigger):
     assert "style:  `.note-box-content` font-size 12px → 13px" in out
     assert any(line.startswith("box:    ") and "height" in line for line in out)
     assert any(line.startswith("group:  1 of ") for line in out)
-    assert any(line.startswith("diff:   ") and Path(line.split(None, 1)[1]).is_file() for line in out)
+    assert any(line.startswith("diff:    ") and Path(line.split(None, 1)[1]).is_file() for line in out)
     unknown = theme(project, "why", "index[desktop-dark]::note-box/no-such-box")
     assert unknown.returncode == 2 and len(unknown.stderr.strip().splitlines()) == 1
     assert "theme why --list" in unknown.stderr

@@ -99,7 +99,8 @@ class Entry:
                 attribution = (extra["why"],)
         fields: dict[str, Any] = {**extra,
             "key": result.key, "status": result.status,
-            "message": result.message + "".join(f"\n  in: {line}" for line in attribution),
+            "message": result.message + "".join(f"\n  {'why' if extra.get('why') else 'in'}: {line}"
+                                                for line in attribution),
             "diff": result.diff.to_json() if result.diff is not None else None,
             "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),
             "images": {kind: str(path) for kind in ARTEFACT_KINDS if (path := getattr(arts, kind)) is not None},

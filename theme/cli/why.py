@@ -80,6 +80,7 @@ def pytest_id(key: str) -> str:
 def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
     """What `theme why` prints for one failed image."""
     from ..check.causes import explain as sentence
+    from ..check.entry import ARTEFACT_KINDS
     from ..check.styles import phrase, style_changes
 
     lines = [f"{pytest_id(entry.key)}  ({entry.key})"]
@@ -96,7 +97,8 @@ def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
     lines.append(f"box:    {_box(entry)}")
     if mine is not None:
         lines.append(f"group:  {mine.number} of {len(groups)}: {mine.summary}")
-    lines += [f"{kind + ':':<8}{_path(folder, p)}" for kind, p in sorted(entry.images.items())]
+    lines += [f"{kind + ':':<8} {_path(folder, entry.images[kind])}" for kind in ARTEFACT_KINDS
+              if kind in entry.images]
     lines += [f"band:   {_path(folder, b['images']['diff'])}" for b in entry.bands if "diff" in b.get("images", {})]
     return lines
 
