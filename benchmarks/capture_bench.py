@@ -13,6 +13,7 @@
     calls for the same tiles (target <= 1.3x), and against a bare Playwright script
     taking the same tiles as its own process; all four variants (target < 60 s);
     peak RSS of pytest and its browser (target < 2 GiB).
+(a') the specimen captured with and without the style record of its regions.
 (c) N consecutive captures of the specimen (desktop, light): differing pixels
     against the first (target 0).
 Tile heights are passed explicitly (--tile-height), not read from the config.
@@ -260,6 +261,34 @@ def timed_pytest(project: Path, *args: str) -> tuple[float, float, str, float]:
     return seconds, rss.peak, tail, rss.peak_pss
 
 
+def bench_styles(visual, rounds: int) -> None:
+    """(a') the specimen's variants captured with and without each region's style record
+    (theme/capture/shoot.py RECORD_STYLES), alternating, in one warm browser."""
+    from theme.capture import shoot
+
+    todo = variants(visual)
+    took: dict[bool, list[float]] = {True: [], False: []}
+    reading: list[float] = []
+    with Session(visual) as session:
+        list(session.capture_all(todo))  # warm, as in (a)
+        try:
+            for _ in range(rounds):
+                for record in (False, True):
+                    shoot.RECORD_STYLES = record
+                    t0 = time.perf_counter()
+                    caps = list(session.capture_all(todo))
+                    took[record].append(time.perf_counter() - t0)
+                    if record:
+                        reading.append(sum(c.timings.get("styles", 0.0) for c in caps))
+        finally:
+            shoot.RECORD_STYLES = True
+    with_, without = min(took[True]), min(took[False])
+    print(f"(a') specimen, {len(todo)} variants, best of {rounds}: with style records {with_:.2f} s, "
+          f"without {without:.2f} s; reading them {min(reading):.2f} s "
+          f"({sum(len(c.styles) for c in caps)} regions)")
+    print(f"RATIO specimen capture with style records / without = {with_ / without:.2f}x (best of {rounds} each)")
+
+
 def bench_long(workdir: Path, rounds: int) -> None:
     """(b) the long runtime page: the whole check (pytest: capture, compare, report) against
     the bare DevTools calls for the same tiles; then all four variants; peak RSS of each."""
@@ -355,6 +384,7 @@ def main() -> None:
     parser.add_argument("--tile-height", type=int, default=32768,
                         help="px per capture call, for every part (default 32768; the config's default is 16384)")
     parser.add_argument("--rounds", type=int, default=2, help="engine/peer pairs measured back to back; best of each")
+    parser.add_argument("--styles-only", action="store_true", help="only part (a'): the style record's cost")
     parser.add_argument("--bare-script", type=Path, help=argparse.SUPPRESS)  # part (b)'s peer, run as its own process
     args = parser.parse_args()
     if args.bare_script:
@@ -362,7 +392,10 @@ def main() -> None:
     visual = dataclasses_replace(config.load(REPO / "pyproject.toml").visual, tile_height=args.tile_height)
     if not (visual.root / "index.html").is_file():
         sys.exit("article/dist/index.html is missing: the specimen must exist")
+    if args.styles_only:
+        return bench_styles(visual, args.rounds)
     bench_specimen(visual, args.rounds)
+    bench_styles(visual, args.rounds)
     bench_remote(visual, args.rounds)
     if not args.skip_tall:
         with tempfile.TemporaryDirectory() as tmp:

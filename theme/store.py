@@ -1,4 +1,4 @@
-"""The baselines folder (`snapshots/` by default) and its manifest.
+"""The baselines folder (`snapshots/` by default), its manifest and its style records.
 
 Keys (relative PNG paths) are checked before any file operation, so none can leave the folder. Writes are
 atomic and the manifest is updated under an exclusive `flock`: concurrent runs both land, as valid JSON.
@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 
 from . import images
+from .check import styles
+from .check.styles import StyleRecord
 from .errors import StoreError
 from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 
@@ -24,10 +26,13 @@ from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 # so a key reads e.g. index/desktop-dark/note-box/memory-usage-2.png.
 MANIFEST = "manifest.json"  # sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline
 _LOCK = ".manifest.lock"
+# Each region baseline's style record (theme/check/styles.py), one region a line, keys sorted:
+# written with its baseline, under the manifest's lock, so the two always agree.
+STYLES = "styles.json"
 _FORMAT = 1
-# A baseline as it was: its file's bytes, its manifest entry, the environment that entry names
-# (each None when absent), as Store.snapshot() takes it and Store.restore() puts it back.
-Snapshot = tuple[bytes | None, dict[str, Any] | None, dict[str, Any] | None]
+# A baseline as it was: its file's bytes, its manifest entry, the environment that entry names,
+# its style record (each None when absent), as Store.snapshot() takes it and Store.restore() puts it back.
+Snapshot = tuple[bytes | None, dict[str, Any] | None, dict[str, Any] | None, StyleRecord | None]
 
 def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of an environment fingerprint that change pixels, flattened for comparing.
@@ -120,6 +125,7 @@ class Store:
 
     def __init__(self, root: Path):
         self.root = Path(root)
+        self._styles: tuple[tuple[int, int, int], dict[str, StyleRecord]] | None = None
 
     # ------------------------------------------------------------------ paths
 
@@ -168,11 +174,12 @@ class Store:
         return images.read_png(path)
 
     def write(self, key: str, image: np.ndarray, fingerprint: Mapping[str, Any],
-              box: tuple[float, float, float, float] | None = None) -> bool:
+              box: tuple[float, float, float, float] | None = None, style: StyleRecord | None = None) -> bool:
         """Store `image` as the baseline of `key`; False when the bytes were already there.
 
         `box` is the region's CSS box as captured (x, y, w, h), recorded so a later
         check can tell a region moved by a fraction of a pixel (theme/check/phase.py).
+        `style` is its style record (None: it has none, and any old one is dropped).
         """
         path = self.path(key)
         data = _encode_baseline(image)
@@ -191,6 +198,7 @@ class Store:
             if box is not None:
                 entry["box"] = [float(v) for v in box]
             m["baselines"][key] = entry
+            self._restyle({key: style})
         return not unchanged
 
     def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
@@ -214,11 +222,11 @@ class Store:
         data = path.read_bytes() if path.is_file() else None
         m = self.read_manifest()
         entry = m["baselines"].get(key)
-        return data, entry, m["environments"].get(entry["environment"]) if entry else None
+        return data, entry, m["environments"].get(entry["environment"]) if entry else None, self.style(key)
 
     def restore(self, key: str, snap: Snapshot) -> None:
         """Put a baseline back as snapshot() saw it (atomic; absent then means removed now)."""
-        data, entry, env = snap
+        data, entry, env, style = snap
         path = self.path(key)
         if data is None:
             path.unlink(missing_ok=True)
@@ -230,6 +238,7 @@ class Store:
             else:
                 m["baselines"][key] = entry
                 m["environments"][entry["environment"]] = env
+            self._restyle({key: style})
 
     def delete(self, keys: list[str]) -> None:
         for key in keys:
@@ -238,12 +247,49 @@ class Store:
         with self.manifest() as m:
             for key in keys:
                 m["baselines"].pop(key, None)
+            self._restyle(dict.fromkeys(keys))
         self._remove_empty_folders()
 
     def _remove_empty_folders(self) -> None:
         for folder in sorted((p for p in self.root.rglob("*") if p.is_dir()), reverse=True):
             with contextlib.suppress(OSError):
                 folder.rmdir()
+
+    # ------------------------------------------------------------------ style records
+
+    def style(self, key: str) -> StyleRecord | None:
+        """The style record of `key`'s baseline; None when none was recorded (made before
+        records were, a page image, or an element the capture did not find)."""
+        return self.read_styles().get(key)
+
+    def read_styles(self) -> dict[str, StyleRecord]:
+        """Every recorded style, by key; StoreError when styles.json is not valid."""
+        path = self.root / STYLES
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return {}
+        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        if self._styles is None or self._styles[0] != stamp:  # parsed once per version of the file
+            self._styles = (stamp, styles.loads(path.read_text(encoding="utf-8"), str(path)))
+        return dict(self._styles[1])
+
+    def _restyle(self, changed: Mapping[str, StyleRecord | None]) -> None:
+        """Set (or drop, for None) the records of `changed`; only under the manifest's lock.
+        The file is rewritten only when its bytes change, and removed when it would be empty."""
+        path = self.root / STYLES
+        records = self.read_styles()
+        for key, record in changed.items():
+            if record is None:
+                records.pop(key, None)
+            else:
+                records[key] = record
+        if not records:
+            path.unlink(missing_ok=True)
+            return
+        text = styles.dumps(records)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            atomic_write_text(path, text)
 
     # ------------------------------------------------------------------ manifest
 
@@ -360,4 +406,4 @@ def verify(store: Store) -> list[str]:
     return problems
 
 
-__all__ = ["Store", "check_key", "describe_drift", "fingerprint_id", "verify", "MANIFEST"]
+__all__ = ["Store", "check_key", "describe_drift", "fingerprint_id", "verify", "MANIFEST", "STYLES"]

@@ -274,6 +274,7 @@ class VisualRun:
         counts = summarize(self.statuses)
         lines += [(f"{status:>8}  {key}", _COLOUR[status]) for key, status in sorted(self.statuses.items())
                   if status in _COLOUR]
+        lines += [(line, {}) for line in self._causes()]
         lines.append((summary_line(counts), {"bold": True}))
         if counts.get(Status.UNUSED) and self.visual:
             hint = ("--snapshot-warn-unused was given" if self.options.warn_unused
@@ -289,6 +290,15 @@ class VisualRun:
             reasons = sorted(self.partial_reasons - ({"deselected items"} if len(self.partial_reasons) > 1 else set()))
             lines.append((f"unused-baseline check skipped: partial run ({', '.join(reasons)})", {}))
         return lines
+
+
+    def _causes(self) -> list[str]:
+        """The failed images grouped by cause (theme/check/causes.py), in at most 25 lines
+        however many failed; pytest's own FAILED lines (-rf, -v) still list every item."""
+        from .check import causes
+        from .check.entry import Entry, cause_groups
+
+        return causes.terminal_lines(cause_groups(Entry.from_json(e) for e in self.entries.values()))
 
 
 def _swap_in(fresh: Path, folder: Path) -> None:

@@ -129,6 +129,9 @@ def test_one_token_changed_finds_the_box_and_the_page_not_the_card(repo, tmp_pat
     assert (out / box["images"]["diff"]).is_file()
     assert "in: box in “Tokens”" in found[KEYS["page"]]["message"]
     assert "failed" in run.stdout and KEYS["box"] in run.stdout and KEYS["card"] not in run.stdout
+    # both sides' style records, live: the box says its rule, and the terminal groups it
+    assert box["why"] == "box in “Tokens”: background-color rgb(30, 136, 229) → rgb(229, 57, 53)"
+    assert "  1. 1 box: background-color rgb(30, 136, 229) → rgb(229, 57, 53), heights unchanged" in run.stdout
     revisions = json.loads((out / "report.json").read_text())["environment"]["revisions"]
     assert revisions["base"]["commit"] == git(repo, "rev-parse", "one")
     assert revisions["head"]["commit"] == git(repo, "rev-parse", "two")

@@ -34,6 +34,12 @@ def test_markdown_summary_golden(tmp_path):
         "",
         "**1** failed · **1** created · **1** unused · **1** matched",
         "",
+        "**Failures by cause**",
+        "",
+        "1. 1 note-box: no style record to compare with (baselines made before records were; "
+        "--update-snapshots=all records them)  ",
+        "   `index/desktop-dark/note-box/memory.png`",
+        "",
         "| status | image | where | difference | files |",
         "|---|---|---|---|---|",
         f"| failed | `index/desktop-dark/note-box/memory.png` | note-box in “Memory” | "

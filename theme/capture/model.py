@@ -20,6 +20,9 @@ Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> 
 # A JSON object as theme writes it (fingerprint.json, the manifest's environments, report.json)
 # or reads it back: values are whatever json.dumps takes.
 JsonObject = dict[str, Any]
+# A region's style record as computed_styles.js gives it: element (a selector relative to the
+# region, "" for its own) -> property -> computed value; theme/check/styles.py reads it.
+PageStyles = dict[str, dict[str, str]]
 # Seconds per step of a capture, and counts and flags (tile calls, a switched scheme), for
 # benchmarks and --explain.
 Timings = dict[str, float]
@@ -66,6 +69,9 @@ class Capture:
     pixels: str | None = None
     # What the capture did that the run should say (tiles taken smaller to get a whole image).
     notes: list[str] = field(default_factory=list)
+    # region path ("note-box/memory-usage.png") -> its style record, read on the frozen page
+    # after the regions were measured (a region whose element was not found has none)
+    styles: dict[str, PageStyles] = field(default_factory=dict)
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -15,17 +15,23 @@ from ..config import VisualConfig
 from ..errors import UnstableRender
 from . import scripts
 from .fonts import fallback_fonts, split_stack, web_fonts
-from .model import Capture, JsonObject, Progress, mark
+from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
 from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_rows
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CAPTURE_ATTEMPTS = 3  # full captures before UnstableRender when layout moved during one
 SMALLER_TILES = 2  # times a page image that is not whole is taken again, each time with half the rows
 TEXT_SAMPLES = 20000  # text lines checked by the wholeness guard (evenly spread)
 
 MIN_ROWS = 1024  # the smallest tiles a page image that is not whole is taken again with
+# Whether captures read each region's style record (benchmarks/capture_bench.py turns it off
+# to measure what it costs).
+RECORD_STYLES = True
 TileHook = Callable[[int, np.ndarray], None]
 
 
@@ -90,7 +96,9 @@ class Shooter:
         t = mark(timings, "guard", t)
         found = regions(after["found"], self.visual.regions, ready.width, ready.height)
         fingerprint = self._fingerprint(after)
-        mark(timings, "regions", t)
+        t = mark(timings, "regions", t)
+        styles = style_records(page, found) if RECORD_STYLES else {}
+        mark(timings, "styles", t)
         tt, shots = ready.tile_times, ready.shots
         timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
                        check_shots=shots.calls, check_shot_seconds=shots.seconds, decode_seconds=tt.decode,
@@ -101,7 +109,7 @@ class Shooter:
             full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
             explain={**ready.job.explain, "undefined_tags": after["undefined"],
                      "routed": sorted(ready.job.lane.routed), "aborted": sorted(ready.job.aborted)},
-            notes=notes,
+            notes=notes, styles=styles,
         )
 
     def _whole(self, shooting: Shooting, after: JsonObject, say: Progress,
@@ -141,3 +149,18 @@ class Shooter:
         system = self.fingerprint.get("system_fonts") or fallback_fonts(families)
         return {**self.fingerprint, "fonts": web_fonts(after["resources"], self.server, self.visual.route),
                 "system_fonts": system}
+
+
+def style_records(page: Page, found: list[Region]) -> dict[str, PageStyles]:
+    """Region path -> its style record (theme/capture/js/computed_styles.js), read on the page
+    as its tiles were taken: after the layout hash agreed, before the lane is released or
+    switched. Reading computed styles draws nothing, so the pixels are those of the tiles."""
+    if not found:
+        return {}
+    asked = [{"key": r.path.as_posix(), "selector": r.selector} for r in found]
+    # As one JSON string: Playwright's own serialisation of ~60 000 nested values took most of the time
+    got: dict[str, Any] = json.loads(page.evaluate(_AS_JSON, asked))
+    return {key: record for key, record in got.items() if record is not None}
+
+
+_AS_JSON = f"(regions) => JSON.stringify(({scripts.COMPUTED_STYLES})(regions))"

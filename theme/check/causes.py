@@ -10,6 +10,7 @@ Each failed item has one cause:
   out of that sameness: one rule grows each region by its own amount.
 - RESIZED: its size changed, no computed style did (its text, or an ancestor's width).
 - PIXELS: neither changed: an image, a canvas or a font file did.
+- UNRECORDED: its baseline has no style record (made before records were): nothing to say.
 - MOVED: only its position changed (content above it grew or shrank, as
   theme/check/attribution.py finds from the baseline's recorded box); it points at the
   groups above it that did.
@@ -31,6 +32,8 @@ from .styles import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, sentence
 Box = tuple[float, float, float, float]  # a CSS box: x, y, w, h
 Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before, after)
 
+UNRECORDED = ("no style record to compare with (baselines made before records were; "
+              "--update-snapshots=all records them)")
 BUDGET = 25  # terminal lines for any number of failures
 SHOWN = 3  # ids a group lists
 SUMMARY_LIMIT = 3  # property changes a group's summary names
@@ -40,6 +43,7 @@ class Cause(enum.StrEnum):
     STYLE = "style"
     RESIZED = "resized"
     PIXELS = "pixels"
+    UNRECORDED = "unrecorded"
     MOVED = "moved"
     PAGE = "page"
 
@@ -58,6 +62,7 @@ class Failed:
     before_box: Box | None = None  # its CSS box in the baseline (the manifest's "box")
     after_box: Box | None = None  # its CSS box now (Region.css_box)
     moved: bool = False  # the caller knows it only moved (when the boxes do not tell)
+    recorded: bool = True  # whether both sides have a style record (False: `changes` says nothing)
 
     @property
     def folder(self) -> str:
@@ -108,6 +113,8 @@ def cause_of(item: Failed) -> tuple[Cause, Signature]:
     """An item's cause, and for STYLE the signature it is grouped by."""
     if not item.region:
         return Cause.PAGE, ()
+    if not item.recorded:
+        return Cause.UNRECORDED, ()
     found = style_changes(item.changes)
     if found:
         return Cause.STYLE, signature(found)
@@ -241,6 +248,8 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         return f"{who}: resized, {NO_STYLE}{heights(items)}"
     if cause is Cause.PIXELS:
         return f"{who}: {PIXELS_ONLY}"
+    if cause is Cause.UNRECORDED:
+        return f"{who}: {UNRECORDED}"
     if cause is Cause.MOVED:
         moves = [d for i in items if (d := i.dy) is not None]
         by = f" by {spread(moves)} px" if moves else ""
@@ -256,6 +265,8 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
         raise ValueError(f"{item.id} is in none of the groups")
     if mine.cause is Cause.PAGE:
         return f"{item.id}: whole page{_groups(_pushers(Cause.PAGE, [item], _buckets(groups), _numbers(groups)))}"
+    if mine.cause is Cause.UNRECORDED:
+        return f"{item.label}: {UNRECORDED}"
     if mine.cause is Cause.MOVED:
         pushed = _pushers(Cause.MOVED, [item], _buckets(groups), _numbers(groups))
         by = f" {signed(d)} px" if (d := item.dy) is not None else ""

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
+from .causes import Failed, Group, explain, group
+from .styles import StyleChange, StyleRecord, changes, to_json
 
 if TYPE_CHECKING:
     from ..capture.model import Region
@@ -43,6 +45,13 @@ class Entry:
     overview: Mapping[str, Any] | None = None
     actual_sha256: str = ""
     patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/review/patch.py)
+    # A differing region whose style was recorded on both sides (theme/check/styles.py): what
+    # changed, as (selector, property, before, after), and the one line that says it
+    # ("note-box in “…”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px").
+    style_changes: tuple[tuple[str, str, str | None, str | None], ...] = ()
+    why: str = ""  # "" when either side has no record: then `attribution` is today's words
+    expected_box: tuple[float, float, float, float] | None = None  # the CSS box its expected image had
+    style: Mapping[str, Mapping[str, str]] | None = None  # its record now (styles.to_json), for `theme accept`
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # frozen: set once, here
@@ -58,22 +67,40 @@ class Entry:
         fields = {k: v for k, v in data.items() if k in known}
         if "bands" in fields:
             fields["bands"] = tuple(fields["bands"])
-        if fields.get("box") is not None:  # a JSON list
-            fields["box"] = tuple(fields["box"])
+        for name in ("box", "expected_box"):
+            if fields.get(name) is not None:  # a JSON list
+                fields[name] = tuple(fields[name])
+        if "style_changes" in fields:
+            fields["style_changes"] = tuple(tuple(c) for c in fields["style_changes"])
         return cls(**fields)
+
+    def changes(self) -> tuple[StyleChange, ...]:
+        return tuple(StyleChange(*c) for c in self.style_changes)
+
+    def failed(self) -> Failed:
+        """What grouping by cause reads of it (theme/check/causes.py)."""
+        return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box,
+                      recorded=bool(self.why))
 
     @classmethod
     def from_check(cls, result: CheckResult, variant: Variant | None = None, region: Region | None = None,
-                   attribution: Iterable[str] = ()) -> "Entry":
+                   attribution: Iterable[str] = (), styled: Styled | None = None) -> "Entry":
         """The one place a check's result (theme.check.verdict.CheckResult) becomes a report entry.
 
         The message is what the user reads in the terminal too: the check's own
-        message, then one `in:` line per element the difference was found in."""
+        message, then one `in:` line per element the difference was found in. A
+        differing region with `styled` (its records and boxes) says why in CSS terms instead."""
         arts = result.artifacts
         attribution = tuple(attribution)
-        fields: dict[str, Any] = {
+        extra: dict[str, Any] = {}
+        if styled is not None and region is not None and result.status in (Status.FAILED, Status.UPDATED):
+            extra = styled.fields(result.key, region)
+            if extra.get("why"):
+                attribution = (extra["why"],)
+        fields: dict[str, Any] = {**extra,
             "key": result.key, "status": result.status,
-            "message": result.message + "".join(f"\n  in: {line}" for line in attribution),
+            "message": result.message + "".join(f"\n  {'why' if extra.get('why') else 'in'}: {line}"
+                                                for line in attribution),
             "diff": result.diff.to_json() if result.diff is not None else None,
             "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),
             "images": {kind: str(path) for kind in ARTEFACT_KINDS if (path := getattr(arts, kind)) is not None},
@@ -86,3 +113,44 @@ class Entry:
             if region.css_box is not None:  # `theme accept` records it with the baseline (theme/check/phase.py)
                 fields["box"] = tuple(float(v) for v in region.css_box)
         return cls(**fields)
+
+
+def cause_groups(entries: Iterable[Entry]) -> list[Group]:
+    """The failed images that were compared, grouped by cause (theme/check/causes.py): what
+    the terminal, summary.md and report.json show first. An image with nothing to compare
+    against (no baseline, a render that failed) is a failure of another kind, left out."""
+    return group(e.failed() for e in entries if e.status is Status.FAILED and e.diff is not None)
+
+
+def group_json(g: Group) -> dict[str, Any]:
+    """A group as report.json carries it (for the report page)."""
+    return {"number": g.number, "cause": g.cause.value, "summary": g.summary, "count": g.count,
+            "ids": list(g.ids), "pushed_by": list(g.pushed_by), "signature": [list(s) for s in g.signature]}
+
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Styled:
+    """A region's style records and CSS boxes on both sides of a check, as read before it
+    (an update rewrites the expected side): what Entry.from_check explains a difference with."""
+
+    before: StyleRecord | None  # the expected image's record; None for a baseline made before records
+    after: StyleRecord | None  # the capture's
+    before_box: Box | None = None
+    after_box: Box | None = None
+
+    def fields(self, key: str, region: Region) -> dict[str, Any]:
+        """Entry fields: its record now always (for `theme accept`); its changes and the line
+        that says them when both records are known."""
+        out: dict[str, Any] = {"expected_box": self.before_box}
+        if self.after is not None:
+            out["style"] = to_json(self.after)
+        if self.before is None or self.after is None:
+            return out
+        found = tuple(changes(self.before, self.after))
+        item = Failed(key, region.key, region.heading, found, self.before_box, self.after_box)
+        out["style_changes"] = tuple((c.selector, c.prop, c.before, c.after) for c in found)
+        out["why"] = explain(item, group([item]))
+        return out

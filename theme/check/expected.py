@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
 import numpy as np
 
+from .styles import StyleRecord, from_page
+
 if TYPE_CHECKING:
     from ..capture.model import Capture, Region
 
@@ -29,6 +31,10 @@ class ExpectedImages(Protocol):
 
     def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
         """Whether the image of `key` is known to have the pixels whose digest `pixels()` gives."""
+
+    def style(self, key: str) -> StyleRecord | None:
+        """The style record of `key`'s region (theme/check/styles.py); None when none was
+        recorded (a baseline made before records were, or a page image)."""
 
 
 class CapturedImages:
@@ -83,6 +89,11 @@ class CapturedImages:
     def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
         """A capture records no digest of its images: they are always compared."""
         return False
+
+    def style(self, key: str) -> StyleRecord | None:
+        shot, rest = self._find(key)
+        raw = None if shot is None or rest is None else shot.styles.get(rest)
+        return None if raw is None else from_page(raw)
 
     def folders(self) -> list[str]:
         return list(self._shots)

@@ -17,8 +17,8 @@ from ..capture.naming import Variant
 from ..capture.tiles import release
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
-from . import attribution, phase, verdict
-from .entry import Entry
+from . import attribution, phase, styles, verdict
+from .entry import Entry, Styled
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
@@ -155,18 +155,30 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
     folder = shot.variant.folder.as_posix()
     if sizes is None:
         sizes = ctx.expected.sizes(folder)
+    styled = None
     if region is None:
         key, pixels, box, again = f"{folder}/page.png", shot.image, None, None
     else:
         path = region.path.as_posix()
         key, pixels, box, again = f"{folder}/{path}", shot.crop(region), region.css_box, shot.realigned.get(path)
+        styled = _styled(ctx, shot, region, key)
     result = verdict.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
-                           box=box, realigned=again, pixels=shot.pixels if region is None else None)
+                           box=box, style=styled.after if styled else None, realigned=again,
+                           pixels=shot.pixels if region is None else None)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
         release(shot.image)
     where = attribution.of_check(result.diff, region, shot.regions, sizes, passing)
-    return Checked(result, Entry.from_check(result, shot.variant, region, where))
+    return Checked(result, Entry.from_check(result, shot.variant, region, where, styled))
+
+
+def _styled(ctx: verdict.CheckContext, shot: Capture, region: Region, key: str) -> Styled:
+    """The region's records and boxes on both sides, read before its check may rewrite them."""
+    path = region.path.as_posix()
+    raw = shot.styles.get(path)
+    before_box = ctx.expected.boxes(shot.variant.folder.as_posix()).get(path)
+    return Styled(ctx.expected.style(key), styles.from_page(raw) if raw is not None else None,
+                  before_box, region.css_box)
 
 
 def _passing(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture,

@@ -25,6 +25,9 @@ from .expected import ExpectedImages
 
 if TYPE_CHECKING:
     from ..diff import DiffResult
+    from .styles import StyleRecord
+
+Box = tuple[float, float, float, float]
 
 
 class Update(enum.Enum):
@@ -113,11 +116,12 @@ class CheckContext:
 
 
 def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
-          box: tuple[float, float, float, float] | None = None,
+          box: Box | None = None, style: StyleRecord | None = None,
           realigned: np.ndarray | None = None, pixels: str | None = None) -> CheckResult:
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
-    box: the region's CSS box, recorded with the baseline whenever one is written.
+    box: the region's CSS box, recorded with the baseline whenever one is written;
+    style: its style record (theme/check/styles.py), recorded with it the same way.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
     (theme/check/phase.py); when `actual` differs but this matches, the region only
     moved by a fraction of a pixel and the check passes, saying so.
@@ -130,11 +134,11 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         try:
             expected = ctx.expected.read(key)
         except ImageError as err:
-            return _corrupt(ctx, key, actual, err, box)
+            return _corrupt(ctx, key, actual, err, box, style)
         if expected is None:
             if ctx.policy.baselines is None:
                 return _added(ctx, key, actual)
-            return _missing(ctx, ctx.policy.baselines, key, actual, box)
+            return _missing(ctx, ctx.policy.baselines, key, actual, box, style)
         # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
         # and it writes straight out as an 8-bit palette PNG.
         result, moved = phase.compare(expected, actual, realigned, tolerance)
@@ -143,7 +147,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     if result.matches:
         store = ctx.policy.baselines
         if ctx.policy.update is Update.ALL and store is not None and ctx.policy.may_write():
-            changed = store.write(key, actual, ctx.fingerprint, box)
+            changed = store.write(key, actual, ctx.fingerprint, box, style)
             status = Status.UPDATED if changed else Status.MATCHED
             return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches{note}",
                                result, realigned=bool(note))
@@ -155,7 +159,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         # The old baseline and the diff go to the artefacts first, so the report
         # shows a reviewer what this update changed before it is committed.
         arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
-        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box)
+        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
@@ -184,7 +188,7 @@ def _added(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
 
 
 def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
-             box: tuple[float, float, float, float] | None) -> CheckResult:
+             box: Box | None, style: StyleRecord | None) -> CheckResult:
     if ctx.policy.creates():
         if not ctx.policy.may_write():
             arts = _write_artifacts(ctx, key, actual)
@@ -196,7 +200,7 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
                 artifacts=arts,
             )
         arts = _write_artifacts(ctx, key, actual)  # so the report can show what was created
-        store.write(key, actual, ctx.fingerprint, box)
+        store.write(key, actual, ctx.fingerprint, box, style)
         return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=arts)
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
@@ -208,11 +212,11 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
 
 
 def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError,
-             box: tuple[float, float, float, float] | None) -> CheckResult:
+             box: Box | None, style: StyleRecord | None) -> CheckResult:
     # An LFS pointer is a good baseline not yet fetched: replacing it would accept unseen.
     store = ctx.policy.baselines
     if ctx.policy.rewrites() and ctx.policy.may_write() and store is not None and not isinstance(err, LfsPointerError):
-        store.write(key, actual, ctx.fingerprint, box)
+        store.write(key, actual, ctx.fingerprint, box, style)
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
     advice = "" if isinstance(err, LfsPointerError) else "; restore it from git or run pytest --update-snapshots"

@@ -103,4 +103,5 @@ COMMANDS = {
     "setup": ("setup", "Make this machine able to render (a browser, the system fonts), fetch LFS baselines, "
                        "and compile the kernels (idempotent)."),
     "tokens": ("build", "List every design token with its light and dark value."),
+    "why": ("why", "Explain one failed image of the last run: its style and box diff, its group, its files."),
 }

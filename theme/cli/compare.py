@@ -7,10 +7,14 @@ Exit 0 when every image matches, 1 when any differs, appeared or disappeared,
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
 import click
 
 from . import LoadConfig, main, project_options
+
+if TYPE_CHECKING:
+    from ..check.entry import Entry
 
 
 @main.command()
@@ -35,9 +39,20 @@ def compare(base: str, head: str | None, out: Path | None, load_config: LoadConf
     for entry in outcome.report.entries:
         if entry.status is not Status.MATCHED:
             click.echo(f"{entry.status:8}  {entry.key}")
+    for line in _groups(outcome.report.entries):
+        click.echo(line)
     counts = outcome.report.counts()
     click.echo(f"theme: {outcome.base.ref} → {outcome.head.ref}: "
                + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
                + f"; report: {outcome.index}")
     if outcome.differs:
         raise SystemExit(1)
+
+
+def _groups(entries: Iterable[Entry]) -> list[str]:
+    """The failed images grouped by cause (theme/check/causes.py), at most 25 lines; the
+    lines above list every image, so the listing's pytest footer is left out."""
+    from ..check.causes import terminal_lines
+    from ..check.entry import cause_groups
+
+    return terminal_lines(cause_groups(entries))[:-1]

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from .. import images
+from ..check import styles
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
 from ..errors import StoreError
@@ -122,6 +123,19 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
     todo = [(entry, actual_image(folder, entry, artifacts, store)) for entry in candidates(rep, only)]
     for entry, source in todo:
         # the box too: a later run can then re-render this region at its phase (theme/check/phase.py)
-        store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box)
+        # and its style record, so the next failure here is explained against what was accepted
+        style = _style_of(folder, entry)
+        store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box, style=style)
         done.append(Accepted(entry.key, source.path))
     return done
+
+
+def _style_of(folder: Path, entry: Entry) -> styles.StyleRecord | None:
+    """The style record the report carries for `entry` (None: it has none)."""
+    if entry.style is None:
+        return None
+    try:
+        return styles.from_json(dict(entry.style))
+    except ValueError as err:
+        raise StoreError(f"{folder / 'report.json'}: {entry.key}: {err}; write the report again "
+                         "with the run that made it") from None

@@ -18,7 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..check.entry import ARTEFACT_KINDS, Entry
+from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json
 from ..fsutil import atomic_write_text
 from ..status import ORDER as STATUS_ORDER
 from ..status import REVIEW as REVIEW_STATUSES
@@ -138,6 +138,7 @@ def to_json(report: Report) -> str:
         "pages": list(report.pages),
         "unchecked": list(report.unchecked),
         "entries": [asdict(e) for e in report.entries],
+        "groups": [group_json(g) for g in cause_groups(report.entries)],  # failures by cause
     }
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
@@ -184,6 +185,7 @@ def to_markdown(report: Report) -> str:
                 "moved by a fraction of a pixel, and they were re-rendered where their baselines were.", ""]
     if report.drift:
         out += [f"> ⚠️ {report.drift}", ""]
+    out += _groups_md(report)
     review = report.to_review()
     if review:
         out += ["| status | image | where | difference | files |", "|---|---|---|---|---|"]
@@ -196,6 +198,19 @@ def to_markdown(report: Report) -> str:
     if unused:
         out += ["Unused baselines:", *[f"- `{k}`" for k in unused], ""]
     return "\n".join(out) + "\n"
+
+
+def _groups_md(report: Report) -> list[str]:
+    """The failures grouped by cause, first: one story per change, however many images it reached."""
+    groups = cause_groups(report.entries)
+    if not groups:
+        return []
+    out = ["**Failures by cause**", ""]
+    for g in groups:
+        more = f" and {g.count - 3} more" if g.count > 3 else ""
+        ids = ", ".join(f"`{i}`" for i in g.ids[:3])
+        out.append(f"{g.number}. {_md(g.summary)}  \n   {ids}{more}")
+    return out + [""]
 
 
 def _band_files(e: Entry) -> str:

@@ -40,8 +40,11 @@
   ];
   const MAX_HOLDERS = 8;
   const SKIP = new Set(['style', 'script', 'template', 'link', 'meta', 'noscript']);
+  // Unwrapped where capture installed its scheme probe: reading styles here is theme's,
+  // not the page learning its scheme (a switched dark variant depends on that).
+  const computed = window.__themeStyleOf || getComputedStyle;
   const styleOf = (el) => {
-    const cs = getComputedStyle(el);
+    const cs = computed(el);
     const out = {};
     for (const p of PROPS) out[p] = cs.getPropertyValue(p);
     return out;

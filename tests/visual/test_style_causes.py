@@ -1,0 +1,179 @@
+"""Failures explained in CSS terms and grouped by cause, end to end: the specimen (article/dist,
+copied) checked by pytest in a real Chromium with its baselines and style records, then with one
+rule changed, then with a colour changed and a font file swapped; `theme why` on a failure.
+
+Desktop only (light and dark): each pytest run captures two variants. The runs are shared by
+the tests of this module: one baseline run, one refresh, two changed runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from theme.check.styles import PIXELS_ONLY
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+DIST = REPO / "article" / "dist"
+BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
+PYPROJECT = """\
+[tool.theme.visual]
+root = "dist"
+pages = ["index.html"]
+viewports = { desktop = [1280, 800] }
+color_schemes = ["light", "dark"]
+full_page = true
+regions = { note-box = ".note-box", code = "d-code[block]", math = "d-math[block]", figure = "figure" }
+offline = true
+route = { "https://distill.pub/third-party/katex/" = "dist/assets/katex" }
+"""
+BIGGER = "\n.note-box-content { font-size: 13px; }\n"  # the specimen's is 12px
+# far enough for pixelmatch's threshold (0.1) to see it on every dark note-box
+DARK_BACKGROUND = ("--theme-note-box-background: #121b2b;", "--theme-note-box-background: #5a1b2b;")
+FONTS = DIST / "assets" / "fonts"
+
+
+def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--visual-only", *args],
+                          cwd=project, env=env, capture_output=True, text=True)
+
+
+def theme(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "theme", *args], cwd=project, env=env, capture_output=True, text=True)
+
+
+def failed_entries(project: Path) -> dict[str, dict]:
+    rep = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))
+    return {e["key"]: e for e in rep["entries"] if e["status"] == "failed"}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The specimen's copy with baselines made, then refreshed with --update-snapshots=all;
+    styles.json after each run is kept beside it (styles.1.json, styles.2.json)."""
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER or run `theme setup`")
+    root = tmp_path_factory.mktemp("specimen")
+    shutil.copytree(DIST, root / "dist")
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    for n, flag in enumerate(("--update-snapshots", "--update-snapshots=all"), 1):
+        done = pytest_run(root, flag)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        said = next(line for line in done.stdout.splitlines() if line.startswith("theme: "))
+        assert "failed" in said and "updated" not in said, said  # reading styles changed no pixel
+        shutil.copyfile(root / "snapshots" / "styles.json", root / f"styles.{n}.json")
+    return root
+
+
+@pytest.fixture(scope="module")
+def bigger(project: Path) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
+    """One run with `.note-box-content` at 13px: its terminal output and its failed entries."""
+    css = project / "dist" / "style.css"
+    original = css.read_text(encoding="utf-8")
+    css.write_text(original + BIGGER, encoding="utf-8")
+    try:
+        done = pytest_run(project, "-rf")
+        assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+        return done, failed_entries(project)
+    finally:  # at once: the next run starts from the specimen as it is
+        css.write_text(original, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def recoloured(project: Path, bigger) -> dict[str, dict]:
+    """One run with the dark note-box background changed and JetBrains Mono's regular file
+    swapped for its bold one (same metrics, other glyphs): its failed entries."""
+    css = project / "dist" / "style.css"
+    regular = project / "dist" / "assets" / "fonts" / "jetbrains-mono-latin-400-normal.woff2"
+    original = css.read_text(encoding="utf-8")
+    assert original.count(DARK_BACKGROUND[0]) == 2  # the media query and [data-theme="dark"]
+    css.write_text(original.replace(*DARK_BACKGROUND), encoding="utf-8")
+    shutil.copyfile(FONTS / "jetbrains-mono-latin-700-normal.woff2", regular)
+    try:
+        done = pytest_run(project)
+        assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+        return failed_entries(project)
+    finally:
+        css.write_text(original, encoding="utf-8")
+        shutil.copyfile(FONTS / "jetbrains-mono-latin-400-normal.woff2", regular)
+
+
+def test_the_style_record_is_byte_identical_across_two_captures_of_the_unchanged_specimen(project):
+    first = (project / "styles.1.json").read_bytes()
+    assert first == (project / "styles.2.json").read_bytes()
+    records = json.loads(first)
+    manifest = json.loads((project / "snapshots" / "manifest.json").read_text(encoding="utf-8"))
+    regions = {k for k in manifest["baselines"] if not k.endswith("/page.png")}
+    assert set(records) == regions and len(regions) > 40  # every region baseline has its record
+    assert len(first.decode().splitlines()) == len(regions) + 2  # one region a line
+
+
+def test_every_note_box_failure_names_the_rule_and_one_group_holds_them_all(project, bigger):
+    done, failed = bigger
+    boxes = {k: e for k, e in failed.items() if e["region_key"] == "note-box"}
+    assert len(boxes) >= 12  # every note-box of both schemes
+    assert all("`.note-box-content` font-size 12px → 13px" in e["why"] for e in boxes.values()), \
+        [e["why"] for e in boxes.values()]
+    assert all(e["why"] in e["message"] for e in boxes.values())  # the FAILURES block says it too
+    groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]
+    holding = [g for g in groups if set(g["ids"]) & set(boxes)]
+    assert len(holding) == 1 and set(holding[0]["ids"]) == set(boxes) and holding[0]["number"] == 1
+    summary = (project / "visual-report" / "summary.md").read_text(encoding="utf-8")
+    assert summary.index("**Failures by cause**") < summary.index("| status | image |")
+    assert f"1. {len(boxes)} note-boxes: `.note-box-content` font-size 12px → 13px" in summary
+
+
+def test_the_terminal_groups_them_in_at_most_25_lines_and_keeps_every_failed_line(bigger):
+    done, failed = bigger
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if " groups by cause:" in line)
+    end = lines.index("-rf or -v lists every failed image")
+    assert end - start + 1 <= 25
+    assert lines[start].startswith(f"{len(failed)} failed images in ")
+    assert "note-boxes: `.note-box-content` font-size 12px → 13px" in lines[start + 1]
+    failed_lines = {line.split(" - ")[0] for line in lines if line.startswith("FAILED ")}
+    assert len(failed_lines) == len(failed)  # pytest's own line for every item, as always
+    assert "FAILED index[desktop-dark]::page" in failed_lines
+
+
+def test_theme_why_explains_one_failure(project, bigger):
+    _, failed = bigger
+    key = min(k for k, e in failed.items() if e["region_key"] == "note-box")
+    folder, variant, kind, name = key[:-4].split("/")
+    done = theme(project, "why", f"{folder}[{variant}]::{kind}/{name}")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0] == f"{folder}[{variant}]::{kind}/{name}  ({key})"
+    assert "style:  `.note-box-content` font-size 12px → 13px" in out
+    assert any(line.startswith("box:    ") and "height" in line for line in out)
+    assert any(line.startswith("group:  1 of ") for line in out)
+    assert any(line.startswith("diff:    ") and Path(line.split(None, 1)[1]).is_file() for line in out)
+    unknown = theme(project, "why", "index[desktop-dark]::note-box/no-such-box")
+    assert unknown.returncode == 2 and len(unknown.stderr.strip().splitlines()) == 1
+    assert "theme why --list" in unknown.stderr
+
+
+def test_a_colour_change_names_background_color_and_no_height(recoloured):
+    dark = {k: e for k, e in recoloured.items() if e["region_key"] == "note-box" and "-dark/" in k}
+    assert len(dark) >= 12  # every note-box of the dark scheme
+    for e in dark.values():
+        assert "background-color rgb(18, 27, 43) → rgb(90, 27, 43)" in e["why"], e["why"]
+        assert "height" not in e["why"] and e["expected_box"][3] == e["box"][3]
+
+
+def test_a_swapped_font_file_is_pixels_with_no_computed_style_changed(recoloured):
+    light = {k: e for k, e in recoloured.items() if e["region_key"] and "-light/" in k}
+    assert light, "the bold glyphs under the regular name change the light note-boxes' inline code"
+    assert all(e["why"].endswith(PIXELS_ONLY) and e["style_changes"] == [] for e in light.values()), \
+        [e["why"] for e in light.values()]
