@@ -53,11 +53,19 @@ def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
         "device_scale_factor": fp.get("device_scale_factor"),
         "flags": fp.get("launch_flags", fp.get("flags")),
         "fonts": fp.get("fonts"),
-        # A remote browser's fonts, as the pixels of a probe page (capture/session.py).
-        "system_fonts": fp.get("system_fonts"),
+        # The fonts fontconfig falls back to, by their bytes (not their paths), or a remote
+        # browser's, as the pixels of a probe page (capture/session.py).
+        "system_fonts": _font_bytes(fp.get("system_fonts")),
         # Where the tiles' clips start can move a pixel (benchmarks/README.md).
         "tile_height": fp.get("tile_height"),
     }
+
+
+def _font_bytes(fonts: Any) -> Any:
+    """{family: sha256} of fallback fonts recorded as {family: {"file", "sha256"}}; else as given."""
+    if not isinstance(fonts, Mapping):
+        return fonts
+    return {k: v.get("sha256") if isinstance(v, Mapping) else v for k, v in fonts.items()}
 
 
 def check_key(key: str) -> PurePosixPath:

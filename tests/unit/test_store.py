@@ -200,3 +200,17 @@ def test_an_entry_made_elsewhere_is_kept_until_its_pixels_change(tmp_path):
     drifted = {**FP, "browser": {**FP["browser"], "version": "157.0.0"}}
     store.write("a/page.png", image(), drifted)  # same pixels, another browser: recorded as such
     assert store.read_manifest()["baselines"]["a/page.png"]["environment"] != "0123456789ab"
+
+
+def test_a_fallback_font_with_other_bytes_is_drift_and_another_path_is_not():
+    dejavu = {"serif": {"file": "/usr/share/fonts/dejavu/DejaVuSerif.ttf", "sha256": "a" * 64}}
+    here = {**FP, "system_fonts": dejavu}
+    moved = {**FP, "system_fonts": {"serif": {"file": "/opt/fonts/DejaVuSerif.ttf", "sha256": "a" * 64}}}
+    other = {**FP, "system_fonts": {"serif": {"file": "/usr/share/fonts/dejavu/DejaVuSerif.ttf", "sha256": "b" * 64}}}
+    assert describe_drift(here, moved) is None
+    message = describe_drift(here, other)
+    assert message.startswith("environment drift: baselines were made with system_fonts {serif:aaaaaaaa}")
+
+
+def test_the_tile_height_is_drift():
+    assert describe_drift({**FP, "tile_height": 32768}, {**FP, "tile_height": 16384}) is not None
