@@ -205,3 +205,30 @@ def test_a_budget_too_small_for_one_group_is_refused():
     with pytest.raises(ValueError, match="budget of 3 lines"):
         causes.terminal_lines(causes.group(note_boxes(2)), budget=3)
     assert causes.terminal_lines([]) == []
+
+
+def test_one_rule_at_other_depths_from_other_values_is_one_group():
+    # What `figcaption { font-size: 14px }` did to a published Distill article: captions at
+    # three depths in their figures, 13px on desktop and 12px on mobile before, and one
+    # caption whose em padding followed. Before, that read as 10 groups for one rule.
+    def caption(path: str, before: str, lh: str, padding: bool = False) -> tuple[styles.StyleChange, ...]:
+        out = [styles.StyleChange(path, "font-size", before, "14px"),
+               styles.StyleChange(path, "line-height", lh, "21px")]
+        if padding:
+            out.append(styles.StyleChange(path, "padding", f"{before} 0px 0px 0px", "14px 0px 0px 0px"))
+        return tuple(out)
+
+    failed = []
+    for folder, before, lh in (("index/desktop-light", "13px", "19.5px"), ("index/mobile-light", "12px", "18px")):
+        for n, path in enumerate(("figcaption", "div > figcaption", "div > div > figcaption")):
+            failed.append(Failed(f"{folder}/figure/f{n}.png", "figure", "", caption(path, before, lh),
+                                 box(100.0 * n, 50.0), box(100.0 * n, 53.0)))
+        failed.append(Failed(f"{folder}/figure/padded.png", "figure", "", caption("div > figcaption", before, lh, True),
+                             box(900.0, 50.0), box(900.0, 56.0)))
+    # Another rule in the same change stays its own group.
+    failed.append(Failed("index/desktop-light/note-box/a.png", "note-box", "",
+                         (styles.StyleChange(".note-box-title", "color", "rgb(0, 0, 0)", "rgb(9, 9, 9)"),)))
+    groups = causes.group(failed)
+    assert [(g.cause, g.count) for g in groups] == [(Cause.STYLE, 8), (Cause.STYLE, 1)]
+    assert groups[0].summary == ("8 figures: `figcaption` font-size 12px or 13px → 14px, "
+                                 "line-height 18px or 19.5px → 21px, heights +3 to +6 px")

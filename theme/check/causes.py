@@ -5,9 +5,13 @@ box before and now) in, groups, their one-line summaries and a terminal listing 
 length out. One token changed reads as one group, however many images it reached.
 
 Each failed item has one cause:
-- STYLE: computed styles changed; items whose changes are the same (the same properties of
-  the same elements, from the same values to the same values) form one group. Sizes are left
-  out of that sameness: one rule grows each region by its own amount.
+- STYLE: computed styles changed. Items that share a change (the same property of the same
+  kind of element, named by its last step, `figcaption`, set to the same value) form one
+  group, and so, in turn, do the items that share one with them. One rule reaches its
+  elements at different depths (`div > figcaption`, `figcaption`), from values that differ
+  by viewport (12px on mobile, 13px on desktop), and with what follows from it (a padding in
+  em): it still reads as one group, "`figcaption` font-size 12px or 13px → 14px". Sizes are
+  left out: one rule grows each region by its own amount.
 - RESIZED: its size changed, no computed style did (its text, or an ancestor's width).
 - PIXELS: neither changed: an image, a canvas or a font file did.
 - UNRECORDED: its baseline has no style record (made before records were): nothing to say.
@@ -30,7 +34,8 @@ from typing import Iterable, Sequence
 from .styles import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, sentence, style_changes
 
 Box = tuple[float, float, float, float]  # a CSS box: x, y, w, h
-Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before, after)
+Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before(s), after)
+Facet = tuple[str, str, str | None]  # (element, property, after): a change as items share it
 
 UNRECORDED = ("no style record to compare with (baselines made before records were; "
               "--update-snapshots=all records them)")
@@ -110,7 +115,8 @@ class Group:
 
 
 def cause_of(item: Failed) -> tuple[Cause, Signature]:
-    """An item's cause, and for STYLE the signature it is grouped by."""
+    """An item's cause, and for STYLE the signature of its own changes (group() joins the
+    items that share a change and gives each group the signature of what they share)."""
     if not item.region:
         return Cause.PAGE, ()
     if not item.recorded:
@@ -139,14 +145,75 @@ def _placeless(selector: str) -> str:
     return re.sub(r":nth-of-type\(\d+\)", "", selector)
 
 
+def _element(selector: str, region: str) -> str:
+    """The kind of element a change is on: its selector's last step (`div > figcaption` ->
+    `figcaption`), or for the region's own element (selector "") the region's key in <>, so
+    note-boxes and figures whose own background changed alike are not one cause."""
+    return _placeless(selector).split(" > ")[-1] if selector else f"<{region}>"
+
+
+def facets(item: Failed) -> set[Facet]:
+    """The changes of `item` as other items can share them (module docstring)."""
+    return {(_element(c.selector, item.region), c.prop, c.after) for c in style_changes(item.changes)}
+
+
+def _joined(items: Sequence[Failed]) -> list[list[Failed]]:
+    """STYLE items in groups: two items are together when they share a facet, directly or
+    through others (union-find over facets; items in id order, so groups are too)."""
+    parent: dict[Facet, Facet] = {}
+
+    def root(f: Facet) -> Facet:
+        while parent.setdefault(f, f) != f:
+            parent[f] = parent[parent[f]]
+            f = parent[f]
+        return f
+
+    for item in items:
+        first, *rest = sorted(facets(item))
+        for f in rest:
+            parent[root(f)] = root(first)
+    together: dict[Facet, list[Failed]] = {}
+    for item in items:
+        together.setdefault(root(min(facets(item))), []).append(item)
+    return list(together.values())
+
+
+def shared(items: Sequence[Failed]) -> Signature:
+    """What a STYLE group's items share, as its summary names it: the facets every item has
+    (else those most items have), each with every value it changed from, "12px or 13px"."""
+    sets = [facets(i) for i in items]
+    common = set.intersection(*sets)
+    if not common:
+        counts = Counter(f for s in sets for f in s)
+        most = max(counts.values())
+        common = {f for f, n in counts.items() if n == most}
+    out = []
+    for element, prop, after in sorted(common):
+        found = [c for i in items for c in style_changes(i.changes)
+                 if (_element(c.selector, i.region), c.prop, c.after) == (element, prop, after)]
+        befores = sorted({c.before or "—" for c in found})
+        # The whole selector when every item has it (`.note-box-content > p`), else the step they share.
+        paths = {_placeless(c.selector) for c in found}
+        shown_as = paths.pop() if len(paths) == 1 else element
+        out.append((shown_as, prop, " or ".join(befores), after))
+    return tuple(out)
+
+
 # ------------------------------------------------------------------ grouping
 
 
 def group(failed: Iterable[Failed]) -> list[Group]:
     """The groups of `failed`, in display order (module docstring), each with its summary."""
     buckets: dict[tuple[Cause, Signature], list[Failed]] = {}
+    styled: list[Failed] = []
     for item in sorted(failed, key=lambda f: f.id):
-        buckets.setdefault(cause_of(item), []).append(item)
+        cause, sig = cause_of(item)
+        if cause is Cause.STYLE:
+            styled.append(item)
+        else:
+            buckets.setdefault((cause, sig), []).append(item)
+    for items in _joined(styled):
+        buckets.setdefault((Cause.STYLE, shared(items)), []).extend(items)
 
     def order(entry: tuple[tuple[Cause, Signature], list[Failed]]) -> tuple[int, int, str]:
         (cause, _), items = entry
