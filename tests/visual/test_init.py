@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -206,6 +207,19 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ka
     assert broken.returncode == 1
     assert "the page's script https://distill.pub/template.v2.js did not load" in broken.stdout
     assert not (pristine / "snapshots").exists()
+
+    # One rule, one story (issue 30): captions sit at three depths in their figures and were
+    # 13px on desktop, 12px on mobile; the run reads as three groups, not one per image.
+    html = (article / "index.html").read_text(encoding="utf-8")
+    rule = "<style>figcaption { font-size: 14px }</style>"
+    (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
+    changed = run_pytest(article)
+    assert changed.returncode == 1
+    section = changed.stdout.split(" theme snapshots ", 1)[1]
+    heads = [line for line in section.splitlines() if re.match(r"\s+\d+\. ", line)]
+    assert re.match(r"\s+1\. \d+ figures: `figcaption` font-size 12px or 13px → 14px, ", heads[0]), heads
+    assert [re.sub(r"^\s+\d+\. \d+ ", "", h).split(" by ")[0].split(":")[0] for h in heads[1:]] == [
+        "maths only moved", "whole pages"], heads
 
 
 RESTLESS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>
