@@ -183,3 +183,29 @@ def _status_of(request) -> None:
         urllib.request.urlopen(request)
     except Exception:  # noqa: BLE001 - the server is killed mid-answer
         pass
+
+
+def test_groups_by_cause_head_their_cards_and_accept_as_one(failed, browser):
+    # One rule changed (the box colour): its images form group 1, and the page is one group
+    # more. Each group heads its cards, and "Accept group 1" accepts exactly its cards.
+    groups = json.loads((failed / "visual-report" / "report.json").read_text())["groups"]
+    first = groups[0]
+    assert first["number"] == 1 and "background-color" in first["summary"], groups
+    store = Store(failed / "snapshots")
+    others = {k: store.path(k).read_bytes() for k in store.keys() if k not in first["ids"]}
+    server, url = serve(Review(failed / "visual-report", store, artifacts=(failed / ".theme-artifacts",)))
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        page.locator("#progress").get_by_text("0 of 4 reviewed").wait_for()
+        headings = page.locator(".group > h2").all_text_contents()
+        assert headings == [f"{g['number']}. {g['summary']}" for g in groups]
+        in_first = page.eval_on_selector_all("#group-1 .card", "cs => cs.map(c => c.dataset.key)")
+        assert sorted(in_first) == sorted(first["ids"])
+        page.get_by_role("button", name="Accept group 1").click()
+        page.locator("#progress").get_by_text(f"{len(first['ids'])} of 4 reviewed").wait_for()
+        decided = page.eval_on_selector_all(".card[data-decision=accepted]", "cs => cs.map(c => c.dataset.key)")
+        assert sorted(decided) == sorted(first["ids"])
+        assert {k: store.path(k).read_bytes() for k in others} == others  # nothing outside the group
+    finally:
+        server.shutdown()

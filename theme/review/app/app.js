@@ -58,6 +58,7 @@ function card(e) {
   // The failed rule already says how many pixels differ; the bare numbers are for the rest.
   const meta = [where(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : numbers(e)].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
+  if (e.why) c.append(el("div", {class: "meta why", text: "why: " + e.why}));  // in CSS terms (theme/check/styles.py)
   for (const line of e.attribution || []) c.append(el("div", {class: "meta", text: "in: " + line}));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
   if (!page && !Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
@@ -129,7 +130,17 @@ function init() {
   }
   const main = document.getElementById("cards");
   if (!entries.length) main.append(el("p", {text: "Nothing to review: every image matched its baseline."}));
-  for (const e of entries) main.append(card(e));
+  // Failures grouped by cause (theme/check/causes.py) first, each heading its cards; then the rest.
+  const byKey = new Map(entries.map(e => [e.key, e])), placed = new Set();
+  for (const g of REPORT.groups || []) {
+    const own = g.ids.filter(k => byKey.has(k) && !placed.has(k));
+    if (!own.length) continue;
+    const sec = el("section", {class: "group", id: `group-${g.number}`}, el("h2", {text: `${g.number}. ${g.summary}`}));
+    sec.dataset.group = String(g.number);
+    for (const k of own) { placed.add(k); const c = card(byKey.get(k)); c.dataset.group = String(g.number); sec.append(c); }
+    main.append(sec);
+  }
+  for (const e of entries) if (!placed.has(e.key)) main.append(card(e));
   keyboard();
   reviewMode();
 }
@@ -156,6 +167,11 @@ async function reviewMode() {
       button(`Accept every ${region}`, () => decide(cards().filter(o => o.dataset.region_key === region).map(o => o.dataset.key), "accepted")),
       button(`Accept all of ${variant}`, () => decide(cards().filter(o => variantOf(o) === variant).map(o => o.dataset.key), "accepted")),
       el("span", {class: "meta decision"})), c.querySelector(".views"));
+  }
+  for (const sec of document.querySelectorAll(".group")) {
+    const n = sec.dataset.group, mine = () => cards().filter(c => c.dataset.group === n).map(c => c.dataset.key);
+    sec.insertBefore(el("div", {class: "decide"}, button(`Accept group ${n}`, () => decide(mine(), "accepted")),
+      button(`Reject group ${n}`, () => decide(mine(), "rejected"))), sec.querySelector(".card"));
   }
   const shown = () => cards().filter(c => !c.classList.contains("hidden")).map(c => c.dataset.key);
   document.getElementById("accept-shown").addEventListener("click", () => decide(shown(), "accepted"));
