@@ -59,7 +59,7 @@ function card(e) {
   const meta = [where(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : numbers(e)].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
   if (e.why) c.append(el("div", {class: "meta why", text: "why: " + e.why}));  // in CSS terms (theme/check/styles.py)
-  for (const line of e.attribution || []) c.append(el("div", {class: "meta", text: "in: " + line}));
+  for (const line of e.attribution || []) if (line !== e.why) c.append(el("div", {class: "meta", text: "in: " + line}));
   if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
   if (!page && !Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
   const modes = [["side","side by side"],["slider","slider"],["blink","blink"],["diff","diff only"]];
