@@ -9,6 +9,7 @@ Blink is driven by Playwright's fake clock (page.clock), not by waiting.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -312,3 +313,39 @@ def test_drift_banner_only_when_drift_is_set(opened):
     assert "chromium 120" in banner.inner_text()
     plain = opened("plain")
     assert not plain.locator("#drift").is_visible()
+
+
+def test_a_page_card_charts_its_shifts_with_the_group_that_caused_them(browser, tmp_path):
+    # A figure caption grew (group 1) and content below it moved down 6 px; further down an
+    # unrelated 2 px move has no failed region to blame. The page card draws both moves on its
+    # overview and lists them in a table with the likely cause.
+    art = tmp_path / "art"
+    caption = (("figcaption", "font-size", "12px", "14px"),)
+    figure = entry(art, "index/desktop-light/figure/a.png", "failed", ("expected", "actual", "diff"), page="index",
+                   viewport="desktop", scheme="light", region_key="figure", heading="Results",
+                   style_changes=caption, why="figure in “Results”: `figcaption` font-size 12px → 14px",
+                   expected_box=(0.0, 100.0, 600.0, 80.0), box=(0.0, 100.0, 600.0, 86.0))
+    shifts = [{"y": 170, "by": 6, "text": "content below y=170 moved down by 6 px"},
+              {"y": 900, "by": 2, "text": "content below y=900 moved down by 2 px"}]
+    page_entry = entry(art, "index/desktop-light/page.png", "failed", ("expected", "actual", "diff"), page="index",
+                       viewport="desktop", scheme="light")
+    page_entry = dataclasses.replace(
+        page_entry, diff={**(page_entry.diff or {}), "shifts": shifts},
+        overview={"image": png(art / "overview.png", COLOURS["actual"], (40, 100)), "height": 1000, "width": 400,
+                  "scale": 10})
+    written = report.write(tmp_path / "report", report.Report((figure, page_entry), {}, None))
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        page.goto(written.as_uri())
+        page_card = card(page, "index/desktop-light/page.png")
+        assert page_card.locator(".shift").all_text_contents() == ["+6 g1", "+2"]
+        tops = page_card.locator(".shift").evaluate_all("ts => ts.map(t => t.style.top)")
+        assert tops == ["17%", "90%"]
+        page_card.locator("details.shifts summary").click()
+        rows = page_card.locator("details.shifts tr").evaluate_all(
+            "rs => rs.slice(1).map(r => [...r.cells].map(c => c.textContent))")
+        assert rows == [["170", "+6 px", "group 1"], ["900", "+2 px", "—"]]
+        heading = page.locator("#group-1 > h2").text_content()
+        assert heading.startswith("1. 1 figure: `figcaption` font-size 12px → 14px")
+    finally:
+        page.close()

@@ -60,7 +60,9 @@ function card(e) {
   c.append(el("div", {class: "meta", text: meta}));
   if (e.why) c.append(el("div", {class: "meta why", text: "why: " + e.why}));  // in CSS terms (theme/check/styles.py)
   for (const line of e.attribution || []) if (line !== e.why) c.append(el("div", {class: "meta", text: "in: " + line}));
-  if (e.diff && e.diff.shifts && e.diff.shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + e.diff.shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
+  const shifts = e.diff && e.diff.shifts ? e.diff.shifts : [];
+  if (page && shifts.some(s => typeof s === "object" && s.by)) c.append(shiftTable(e));
+  else if (shifts.length) c.append(el("div", {class: "meta", text: "shifts: " + shifts.map(s => typeof s === "string" ? s : (s.text || JSON.stringify(s))).join("; ")}));
   if (!page && !Object.keys(e.images || {}).length) { if (e.message) c.append(el("pre", {class: "msg", text: e.message})); return c; }
   const modes = [["side","side by side"],["slider","slider"],["blink","blink"],["diff","diff only"]];
   const bar = el("div", {class: "views"});
@@ -80,6 +82,32 @@ function card(e) {
   c.append(bar, page ? pageView(e, shown) : shown[0].stage); render();
   if (e.message) c.append(el("pre", {class: "msg", text: e.message}));
   return c;
+}
+
+// A page's shifts (theme/diff/shift.py): where content moved and by how much, drawn on its
+// overview (pageView) and listed in a table, each with the group (theme/check/causes.py) of
+// the failed region it starts in or just below, on the same page: the likely cause.
+const GROUP_OF = new Map();  // key -> its group, filled by init()
+const NEAR = 48;  // px below a region's bottom where a shift it caused may start (its margin)
+const signed = (v) => (v > 0 ? "+" : "") + v;
+function causeOf(e, y) {
+  const folder = e.key.split("/").slice(0, 2).join("/") + "/";
+  let best = null;
+  for (const o of REPORT.entries) {
+    const b = o.expected_box || o.box, g = GROUP_OF.get(o.key);
+    if (!b || !g || !o.region_key || !o.key.startsWith(folder) || g.cause === "moved" || g.cause === "page") continue;
+    // y inside the region (its caption grew) or just below it: the innermost such region.
+    if (b[1] <= y + 2 && y - (b[1] + b[3]) <= NEAR && (!best || b[1] > best.top)) best = {top: b[1], g};
+  }
+  return best ? best.g : null;
+}
+function moves(e) { return (e.diff && e.diff.shifts || []).filter(s => typeof s === "object" && s.by); }
+function shiftTable(e) {
+  const rows = moves(e).map(s => { const g = causeOf(e, s.y);
+    return el("tr", {}, el("td", {text: String(s.y)}), el("td", {text: `${signed(s.by)} px`}),
+      el("td", {}, g ? el("a", {href: `#group-${g.number}`, text: `group ${g.number}`}) : "—")); });
+  return el("details", {class: "meta shifts"}, el("summary", {text: `content moved at ${rows.length} place(s): the table`}),
+    el("table", {}, el("tr", {}, el("th", {text: "below y"}), el("th", {text: "moved"}), el("th", {text: "likely cause"})), ...rows));
 }
 
 // The page's overview (scaled down, a mark per changed band: click to go there) and its bands,
@@ -103,6 +131,9 @@ function pageView(e, shown) {
       m.dataset.band = String(i + 1);
       m.style.top = `${100 * b.rows[0] / o.height}%`; m.style.height = `${100 * (b.rows[1] - b.rows[0]) / o.height}%`;
       m.addEventListener("click", (ev) => { ev.preventDefault(); if (boxes[i]) boxes[i].scrollIntoView({block: "start"}); }); pic.append(m); });
+    for (const s of moves(e)) { const g = causeOf(e, s.y);
+      const tick = el("span", {class: "shift", title: s.text + (g ? ` (group ${g.number})` : ""), text: signed(s.by) + (g ? ` g${g.number}` : "")});
+      tick.style.top = `${100 * s.y / o.height}%`; pic.append(tick); }
     map.append(pic, el("div", {class: "meta", text: `1:${o.scale}`})); wrap.append(map); }
   wrap.append(list); return wrap;
 }
@@ -130,6 +161,7 @@ function init() {
   }
   const main = document.getElementById("cards");
   if (!entries.length) main.append(el("p", {text: "Nothing to review: every image matched its baseline."}));
+  for (const g of REPORT.groups || []) for (const k of g.ids) GROUP_OF.set(k, g);
   // Failures grouped by cause (theme/check/causes.py) first, each heading its cards; then the rest.
   const byKey = new Map(entries.map(e => [e.key, e])), placed = new Set();
   for (const g of REPORT.groups || []) {
