@@ -381,6 +381,37 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         workeroutput["theme"] = visual_run.worker_output()
     elif visual_run.finish():
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if workeroutput is None:
+        _compact_failures(session.config)
+
+
+# Visual failures past which each one's FAILURES block is cut to its first line and its why:
+# one change can fail hundreds of images, and the groups by cause (theme snapshots) say it
+# in at most 25 lines. -v keeps every block whole.
+COMPACT_AFTER = 10
+
+
+def _compact_failures(config: pytest.Config) -> None:
+    """Cut each visual failure's block (theme/check/causes.py groups them) when many failed.
+    Runs on the process that prints (the xdist controller too), before the FAILURES section."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or config.get_verbosity() > 0:
+        return
+    visual = [r for r in reporter.stats.get("failed", [])
+              if isinstance(r, pytest.TestReport) and any(name == KEY_PROP for name, _ in r.user_properties)]
+    if len(visual) <= COMPACT_AFTER:
+        return
+    for report in visual:
+        report.longrepr = compact_block(str(report.longrepr))
+    _run(config).notes.append(f"{len(visual)} visual failures: each FAILURES block shows its first line and "
+                              "why; -v shows them whole, the review report everything")
+
+
+def compact_block(text: str) -> str:
+    """A failure's first line and the line that says why (or the first `in:`), no more."""
+    lines = text.splitlines()
+    why = next((line for line in lines if line.strip().startswith(("why:", "in:"))), "")
+    return "\n".join(line for line in (lines[0] if lines else "", why) if line)
 
 
 class _Worker(Protocol):

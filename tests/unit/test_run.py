@@ -113,3 +113,14 @@ def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     assert check_image(ctx, VisualConfig(root=tmp_path), head, None).result.status == "matched"
     assert _resident_kb(tmp_path / "page.npy") < 100
     assert np.array_equal(head.image, base.image)
+
+
+def test_a_compacted_failure_block_keeps_its_first_line_and_why():
+    from theme.pytest_plugin import compact_block
+
+    block = ("index/desktop-dark/note-box/a.png: 120 pixels differ (3.1%)\nlargest change at x=0 y=4\n"
+             "  expected: /x/a.expected.png\n  why: note-box in “A”: `.note-box-content` font-size 12px → 13px")
+    assert compact_block(block) == ("index/desktop-dark/note-box/a.png: 120 pixels differ (3.1%)\n"
+                                    "  why: note-box in “A”: `.note-box-content` font-size 12px → 13px")
+    page = "index/desktop-dark/page.png: sizes differ\n  actual: /x\n  in: figure in “B” grew 4 px\n  in: more"
+    assert compact_block(page) == "index/desktop-dark/page.png: sizes differ\n  in: figure in “B” grew 4 px"

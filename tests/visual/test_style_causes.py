@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,13 @@ def test_the_terminal_groups_them_in_at_most_25_lines_and_keeps_every_failed_lin
     failed_lines = {line.split(" - ")[0] for line in lines if line.startswith("FAILED ")}
     assert len(failed_lines) == len(failed)  # pytest's own line for every item, as always
     assert "FAILED index[desktop-dark]::page" in failed_lines
+    # More than 10 visual failures: each FAILURES block is its first line and its why.
+    section = next(i for i, x in enumerate(lines) if " theme snapshots " in x)
+    blocks = "\n".join(lines[next(i for i, x in enumerate(lines) if "= FAILURES =" in x) + 1:section])
+    bodies = [b.strip().splitlines() for b in re.split(r"^_{3,} .+ _{3,}$", blocks, flags=re.M)[1:]]
+    assert len(bodies) == len(failed) and all(len(b) <= 2 for b in bodies), bodies[:3]
+    note_box = next(b for b in bodies if "/note-box/" in b[0])
+    assert note_box[1].strip().startswith("why: note-box in “") and "font-size 12px → 13px" in note_box[1]
 
 
 def test_theme_why_explains_one_failure(project, bigger):
