@@ -17,16 +17,16 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 
 from . import images
-from .check import styles
-from .check.styles import StyleRecord
+from . import style_record as styles
 from .errors import StoreError
 from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from .style_record import StyleRecord
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
 # so a key reads e.g. index/desktop-dark/note-box/memory-usage-2.png.
 MANIFEST = "manifest.json"  # sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline
 _LOCK = ".manifest.lock"
-# Each region baseline's style record (theme/check/styles.py), one region a line, keys sorted:
+# Each region baseline's style record (theme/style_record.py), one region a line, keys sorted:
 # written with its baseline, under the manifest's lock, so the two always agree.
 STYLES = "styles.json"
 _FORMAT = 1

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from theme import style_record as styles
 from theme.capture.model import Region
-from theme.check import causes, styles
+from theme.check import causes
 from theme.check.entry import Entry, Styled, cause_groups
 from theme.review import report
 from theme.suite import Options, VisualRun

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from theme.check import causes, styles
+from theme import style_record as styles
+from theme.check import causes
 from theme.check.causes import Cause, Failed
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"

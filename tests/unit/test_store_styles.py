@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme.check import styles
+from theme import style_record as styles
 from theme.errors import StoreError
 from theme.store import STYLES, Store
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from theme.check.styles import PIXELS_ONLY
+from theme.style_record import PIXELS_ONLY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

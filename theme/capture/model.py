@@ -21,7 +21,7 @@ Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> 
 # or reads it back: values are whatever json.dumps takes.
 JsonObject = dict[str, Any]
 # A region's style record as computed_styles.js gives it: element (a selector relative to the
-# region, "" for its own) -> property -> computed value; theme/check/styles.py reads it.
+# region, "" for its own) -> property -> computed value; theme/style_record.py reads it.
 PageStyles = dict[str, dict[str, str]]
 # Seconds per step of a capture, and counts and flags (tile calls, a switched scheme), for
 # benchmarks and --explain.

@@ -108,7 +108,7 @@ def data_theme(theme: str) -> str:
 ADOPT_CSS = link("adopt_css")
 AFTER_TILES = link("after_tiles", **_VALUES)
 CHECK_SELECTORS = link("check_selectors")
-COMPUTED_STYLES = link("computed_styles")  # the style record of regions (theme/check/styles.py)
+COMPUTED_STYLES = link("computed_styles")  # the style record of regions (theme/style_record.py)
 COLLECT = link("collect")  # theme lint (theme/lint/render.py)
 DECODE_IMAGES = link("decode_images")
 ELEMENTS_AT = link("elements_at")

@@ -1,6 +1,6 @@
 """Failures grouped by cause: "38 figures: `figcaption` font-size 12px → 14px, heights +2 to +27 px".
 
-Pure: failed items (what changed in each one's style record, theme/check/styles.py, and its CSS
+Pure: failed items (what changed in each one's style record, theme/style_record.py, and its CSS
 box before and now) in, groups, their one-line summaries and a terminal listing of bounded
 length out. One token changed reads as one group, however many images it reached.
 
@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .styles import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, sentence, style_changes
+from ..style_record import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, sentence, style_changes
 
 Box = tuple[float, float, float, float]  # a CSS box: x, y, w, h
 Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before(s), after)

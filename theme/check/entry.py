@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
+from ..style_record import StyleChange, StyleRecord, changes, to_json
 from .causes import Failed, Group, explain, group
-from .styles import StyleChange, StyleRecord, changes, to_json
 
 if TYPE_CHECKING:
     from ..capture.model import Region
@@ -45,7 +45,7 @@ class Entry:
     overview: Mapping[str, Any] | None = None
     actual_sha256: str = ""
     patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/review/patch.py)
-    # A differing region whose style was recorded on both sides (theme/check/styles.py): what
+    # A differing region whose style was recorded on both sides (theme/style_record.py): what
     # changed, as (selector, property, before, after), and the one line that says it
     # ("note-box in “…”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px").
     style_changes: tuple[tuple[str, str, str | None, str | None], ...] = ()

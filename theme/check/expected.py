@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
 import numpy as np
 
-from .styles import StyleRecord, from_page
+from ..style_record import StyleRecord, from_page
 
 if TYPE_CHECKING:
     from ..capture.model import Capture, Region
@@ -33,7 +33,7 @@ class ExpectedImages(Protocol):
         """Whether the image of `key` is known to have the pixels whose digest `pixels()` gives."""
 
     def style(self, key: str) -> StyleRecord | None:
-        """The style record of `key`'s region (theme/check/styles.py); None when none was
+        """The style record of `key`'s region (theme/style_record.py); None when none was
         recorded (a baseline made before records were, or a page image)."""
 
 

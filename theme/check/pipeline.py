@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping
 import numpy as np
 
 from .. import images
+from .. import style_record as styles
 from ..capture.model import Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..capture.tiles import release
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
-from . import attribution, phase, styles, verdict
+from . import attribution, phase, verdict
 from .entry import Entry, Styled
 from .expected import ExpectedImages
 

@@ -25,7 +25,7 @@ from .expected import ExpectedImages
 
 if TYPE_CHECKING:
     from ..diff import DiffResult
-    from .styles import StyleRecord
+    from ..style_record import StyleRecord
 
 Box = tuple[float, float, float, float]
 
@@ -121,7 +121,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
     box: the region's CSS box, recorded with the baseline whenever one is written;
-    style: its style record (theme/check/styles.py), recorded with it the same way.
+    style: its style record (theme/style_record.py), recorded with it the same way.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
     (theme/check/phase.py); when `actual` differs but this matches, the region only
     moved by a fraction of a pixel and the check passes, saying so.

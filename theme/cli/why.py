@@ -81,7 +81,7 @@ def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
     """What `theme why` prints for one failed image."""
     from ..check.causes import explain as sentence
     from ..check.entry import ARTEFACT_KINDS
-    from ..check.styles import phrase, style_changes
+    from ..style_record import phrase, style_changes
 
     lines = [f"{pytest_id(entry.key)}  ({entry.key})"]
     mine = next((g for g in groups if entry.key in g.ids), None)
@@ -104,7 +104,7 @@ def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
 
 
 def _box(entry: Entry) -> str:
-    from ..check.styles import number
+    from ..style_record import number
 
     before, after = entry.expected_box, entry.box
     if before is None or after is None:

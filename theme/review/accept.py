@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from .. import images
-from ..check import styles
+from .. import style_record as styles
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
 from ..errors import StoreError

@@ -1,4 +1,4 @@
-// The style record of regions (theme/check/styles.py reads it): for each region,
+// The style record of regions (theme/style_record.py reads it): for each region,
 // its element's computed style for the properties a theme changes, and the same
 // for the elements inside it that hold text, so a failed image can be explained
 // in CSS terms ("`.note-box-content` font-size 12px → 13px") rather than pixels.
@@ -7,7 +7,7 @@
 // (Region.selector, from path_of.js) or any selector, `index` which match
 // (default 0). Output: {key: {"": props, "<relative selector>": props, …}}, or
 // null for a key whose element is not there. Values are the browser's computed
-// (resolved) strings; theme/check/styles.py compacts them.
+// (resolved) strings; theme/style_record.py compacts them.
 //
 // Properties: what theme tokens set (type, colour, background, border, radius,
 // spacing, colour scheme), what draws text (decoration, transform, alignment,
