@@ -268,19 +268,23 @@ class Store:
     def style(self, key: str) -> StyleRecord | None:
         """The style record of `key`'s baseline; None when none was recorded (made before
         records were, a page image, or an element the capture did not find)."""
-        return self.read_styles().get(key)
+        return self._records().get(key)
 
     def read_styles(self) -> dict[str, StyleRecord]:
         """Every recorded style, by key; StoreError when styles.json is not valid."""
+        return dict(self._records())
+
+    def _records(self) -> Mapping[str, StyleRecord]:
+        """The parsed styles.json, parsed once per version of the file (not to be changed)."""
         path = self.root / STYLES
         try:
             stat = path.stat()
         except FileNotFoundError:
             return {}
         stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        if self._styles is None or self._styles[0] != stamp:  # parsed once per version of the file
+        if self._styles is None or self._styles[0] != stamp:
             self._styles = (stamp, styles.loads(path.read_text(encoding="utf-8"), str(path)))
-        return dict(self._styles[1])
+        return self._styles[1]
 
     def _restyle(self, changed: Mapping[str, StyleRecord | None]) -> None:
         """Set (or drop, for None) the records of `changed`; only under the manifest's lock.

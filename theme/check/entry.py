@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
 from ..style_record import StyleChange, StyleRecord, changes, to_json
-from .causes import Failed, Group, explain, group
+from .causes import Box, Failed, Group, explain, group
 
 if TYPE_CHECKING:
     from ..capture.model import Region
@@ -127,8 +127,6 @@ def group_json(g: Group) -> dict[str, Any]:
     return {"number": g.number, "cause": g.cause.value, "summary": g.summary, "count": g.count,
             "ids": list(g.ids), "pushed_by": list(g.pushed_by), "signature": [list(s) for s in g.signature]}
 
-
-Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)

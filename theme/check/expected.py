@@ -63,7 +63,7 @@ class CapturedImages:
             return None
         if rest == "page.png":
             return np.ascontiguousarray(shot.image)
-        region = next((r for r in shot.regions if r.path.as_posix() == rest), None)
+        region = _region(shot, rest)
         return None if region is None else np.ascontiguousarray(shot.crop(region))
 
     def keys(self) -> list[str]:
@@ -75,8 +75,7 @@ class CapturedImages:
     def where(self, key: str) -> tuple[Capture | None, Region | None]:
         """(capture, region or None for the page) an image key comes from."""
         shot, rest = self._find(key)
-        region = None if shot is None else next((r for r in shot.regions if r.path.as_posix() == rest), None)
-        return shot, region
+        return shot, None if shot is None else _region(shot, rest)
 
     def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
         shot = self._shots.get(folder)
@@ -100,3 +99,8 @@ class CapturedImages:
 
     def shot(self, folder: str) -> Capture | None:
         return self._shots.get(folder)
+
+
+def _region(shot: Capture, path: str | None) -> Region | None:
+    """The region of `shot` whose image path ("note-box/intro.png") is `path`."""
+    return next((r for r in shot.regions if r.path.as_posix() == path), None)
