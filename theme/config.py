@@ -50,8 +50,8 @@ class BrowserConfig:
 
 # What a state's step does (theme/capture/states.py), and the other keys each may have.
 STEP_ACTIONS: Mapping[str, tuple[str, ...]] = {
-    "hover": (), "focus": (), "click": (), "fill": ("text",), "press": ("on",), "select": ("value",),
-    "scroll_into_view": (), "wait_for": (),
+    "hover": (), "focus": (), "click": (), "fill": ("text",), "press": ("on", "times"), "select": ("value",),
+    "scroll_into_view": (), "wait_for": (), "type": ("on",),
 }
 CONTRAST_KINDS = ("none", "text", "focus")
 VIEWPORT = ":viewport"  # a state's capture value that takes the whole viewport
@@ -85,6 +85,9 @@ class StateConfig:
     # "focus": the focused element's outline 3:1 against what is behind it (WCAG 1.4.3, 1.4.11)
     contrast: str = "none"
     after: str | None = None  # a state whose steps run first, on the same page (chained on purpose)
+    # Selectors painted over before capture, instead of the page's `mask`: a figure a script
+    # animates until a reader interacts with it is masked on the page, not in its state.
+    mask: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -324,7 +327,8 @@ def _state(r: "_Reader", t: Mapping[str, Any], pages: tuple[str, ...]) -> StateC
         raise r.error("after", f"state {name!r}: after must name another state, got {after!r}")
     return StateConfig(name=name, steps=tuple(_step(r, s, name, i) for i, s in enumerate(steps, 1)),
                        capture=dict(capture), pages=tuple(r.strings(t, "pages", [])), padding=padding,
-                       contrast=r.choice(t, "contrast", CONTRAST_KINDS, "none"), after=after)
+                       contrast=r.choice(t, "contrast", CONTRAST_KINDS, "none"), after=after,
+                       mask=tuple(r.strings(t, "mask", [])) if "mask" in t else None)
 
 
 def _step(r: "_Reader", t: Any, state: str, number: int) -> Step:
@@ -352,6 +356,10 @@ def _step(r: "_Reader", t: Any, state: str, number: int) -> Step:
         if key not in STEP_ACTIONS[action]:
             raise r.error("steps", f"{where}: {action} does not take {key!r}"
                                    + (f"; it takes {', '.join(STEP_ACTIONS[action])}" if STEP_ACTIONS[action] else ""))
+        if key == "times":  # a key pressed again and again: Backspace until a field is empty
+            if not isinstance(val, int) or isinstance(val, bool) or not 1 <= val <= 100:
+                raise r.error("steps", f"{where}: times must be a whole number from 1 to 100, got {val!r}")
+            val = str(val)
         if not isinstance(val, str):
             raise r.error("steps", f"{where}: {key} must be a string, got {val!r}")
         options[key] = val

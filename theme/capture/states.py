@@ -67,10 +67,11 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
         done.append({"step": step.describe(), "seconds": round(t1 - t, 3), "settled": after["settle"]})
         t = mark(timings, f"step {number}", t)
     shots = Shots(job.lane.cdp)
-    if visual.mask:
-        wait_stable(page, shots, at, visual.mask, readiness.mask_at, pixels=False)
-        page.evaluate(scripts.MASK, {"selectors": list(visual.mask), "color": MASK_COLOR})
-    wait_stable(page, shots, at, visual.mask, readiness.mask_at)
+    masks = visual.mask if state.mask is None else state.mask
+    if masks:
+        wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
+        page.evaluate(scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
+    wait_stable(page, shots, at, masks, readiness.mask_at)
     t = mark(timings, "stable", t)
     data = job.lane.cdp.send("Page.captureScreenshot", {"format": "png", "fromSurface": True})["data"]
     image = decode_png(base64.b64decode(data), what=f"{at} viewport")
@@ -131,8 +132,12 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
             else:
                 _visible(page, step.target, where, timeout_s, at)
             return
-        if step.action == "press" and "on" not in step.options:
-            page.keyboard.press(step.target)
+        if step.action == "press" and "on" not in step.options:  # wherever focus is
+            for _ in range(int(step.options.get("times", "1"))):
+                page.keyboard.press(step.target)
+            return
+        if step.action == "type" and "on" not in step.options:
+            page.keyboard.type(step.target)
             return
         target = _visible(page, step.options.get("on", step.target), where, timeout_s, at)
         target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})")
@@ -145,7 +150,10 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
         elif step.action == "fill":
             target.fill(step.options["text"], timeout=timeout)
         elif step.action == "press":
-            target.press(step.target, timeout=timeout)
+            for _ in range(int(step.options.get("times", "1"))):
+                target.press(step.target, timeout=timeout)
+        elif step.action == "type":  # key by key, as a reader types: the page's key handlers see each
+            target.press_sequentially(step.target, timeout=timeout)
         elif step.action == "select":
             target.select_option(step.options["value"], timeout=timeout)
     except PlaywrightError as err:
@@ -197,6 +205,8 @@ def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any
         if got["focused"] is None:
             raise StateError(f"{where}: no element has focus after the steps, so there is no focus indicator "
                              f"to measure; add a focus step, at {at}", kind="contrast")
+        if got.get("ring") == "auto":  # the browser's own two-tone ring: visible on any background
+            return {"minimum": minimum, "measured": [], "ring": "the browser's own (outline-style: auto)"}
         if not got["found"]:
             raise StateError(f"{where}: {got['focused']} has focus but no outline nor box-shadow: a keyboard "
                              f"reader cannot see where focus is; give :focus-visible an outline", kind="contrast")

@@ -1,7 +1,7 @@
 // The colours a reader sees in a state, for its contrast check (theme/capture/states.py):
 // - "text": every visible text in the captured elements, walked through shadow roots and
 //   slots (a hover box's text is slotted into its panel), as [colour, background];
-// - "focus": the focused element (inside shadow roots too) and its indicator: the outline
+// - "focus": the focused element (inside shadow roots too) and its indicator: its outline
 //   when it has one, else the first colour of its box-shadow, against what is behind it.
 // A background is the stack of background colours from the element up to the root
 // (composed tree: a slot's content sits on the slot's ancestors), top first; the caller
@@ -30,6 +30,8 @@
     const s = getComputedStyle(active);
     let colour = null;
     let how = 'outline';
+    // `auto` is the browser's own ring, drawn in two tones to show on any background
+    if (s.outlineStyle === 'auto') return { canvas, focused: label(active), found: [], ring: 'auto' };
     if (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) colour = s.outlineColor;
     else if (s.boxShadow && s.boxShadow !== 'none') {
       const m = s.boxShadow.match(/rgba?\([^)]*\)/);
