@@ -187,3 +187,21 @@ def test_a_focus_ring_at_two_to_one_in_dark_names_both_colours(project: Path, se
         assert ring == "#4a4f57"
         measured = contrast_ratio(parse_colour(ring)[:3], parse_colour(under)[:3])
         assert abs(measured - float(ratio)) < 0.01 and measured < 3
+
+
+def test_explain_lists_a_states_steps_with_what_settled_after_them(project: Path) -> None:
+    """`theme capture --explain`'s lines for a state variant, from a real capture of it."""
+    from theme import config
+    from theme.capture import Session, variants
+    from theme.cli.capture import explain_lines
+
+    cfg = config.load(project / "pyproject.toml")
+    state = next(v for v in variants(cfg.visual) if v.state == "cite-hover" and v.id == "desktop-dark")
+    with Session(cfg.visual, browser=BROWSER, source=cfg.source) as session:
+        cap = session.capture(state)
+    lines = explain_lines(cap, [])
+    assert lines[0] == "index/desktop-dark/state/cite-hover:"
+    step = next(line for line in lines if line.startswith("    1. hover 'd-cite': "))
+    assert re.search(r"\d+\.\d\d s, then settled in \d+\.\d\d s, quiet; 0 maths pending, fonts loaded$", step), step
+    contrast = next(line for line in lines if line.startswith("  contrast: lowest "))
+    assert "(minimum 4.5:1)" in contrast and " on #" in contrast, contrast
