@@ -48,6 +48,48 @@ class BrowserConfig:
     lanes: int = 1  # pages each endpoint renders at once
 
 
+# What a state's step does (theme/capture/states.py), and the other keys each may have.
+STEP_ACTIONS: Mapping[str, tuple[str, ...]] = {
+    "hover": (), "focus": (), "click": (), "fill": ("text",), "press": ("on", "times"), "select": ("value",),
+    "scroll_into_view": (), "wait_for": (), "type": ("on",),
+}
+CONTRAST_KINDS = ("none", "text", "focus")
+VIEWPORT = ":viewport"  # a state's capture value that takes the whole viewport
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing a reader does: `action` on `target` (a Playwright selector; for `press` the
+    key, for a `wait_for` condition a JavaScript expression), with the action's own options."""
+
+    action: str
+    target: str
+    options: Mapping[str, str] = field(default_factory=dict)  # text, value, on, condition = "true"
+
+    def describe(self) -> str:
+        extra = "".join(f" {k}={v!r}" for k, v in sorted(self.options.items()))
+        return f"{self.action} {self.target!r}{extra}"
+
+
+@dataclass(frozen=True)
+class StateConfig:
+    """`[[tool.theme.visual.states]]`: a state a reader reaches (a hover box open, a link
+    focused, a figure after an input), captured after its steps in every viewport and scheme."""
+
+    name: str
+    steps: tuple[Step, ...]
+    capture: Mapping[str, str]  # region key -> Playwright selector, or VIEWPORT
+    pages: tuple[str, ...] = ()  # () = every page
+    padding: int = 8  # px kept around each captured element (a hover box's shadow)
+    # "text": every text in the captured boxes must reach 4.5:1 against its background;
+    # "focus": the focused element's outline 3:1 against what is behind it (WCAG 1.4.3, 1.4.11)
+    contrast: str = "none"
+    after: str | None = None  # a state whose steps run first, on the same page (chained on purpose)
+    # Selectors painted over before capture, instead of the page's `mask`: a figure a script
+    # animates until a reader interacts with it is masked on the page, not in its state.
+    mask: tuple[str, ...] | None = None
+
+
 @dataclass(frozen=True)
 class VisualConfig:
     root: Path  # the folder served on 127.0.0.1; default article/dist
@@ -92,6 +134,16 @@ class VisualConfig:
     tolerance: Tolerance = Tolerance()
     region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
     browser: BrowserConfig = BrowserConfig()
+    states: tuple[StateConfig, ...] = ()  # reader states, checked after the page's own images
+
+    def states_of(self, page: str) -> list[StateConfig]:
+        """The states that apply to `page`, in config order."""
+        return [s for s in self.states if not s.pages or page in s.pages]
+
+    def steps_of(self, state: StateConfig) -> list[Step]:
+        """`state`'s steps after those of the states it is chained after (`after`)."""
+        before = next(s for s in self.states if s.name == state.after) if state.after else None
+        return (self.steps_of(before) if before else []) + list(state.steps)
 
     def tolerance_for(self, region_key: str | None) -> Tolerance:
         """The tolerance of a region key, falling back to the default one."""
@@ -215,7 +267,106 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
             for k, v in per_region.items()
         },
         browser=_browser(r, r.table(t.get("browser", {}), "visual.browser")),
+        states=_states(r, t.get("states", []), pages),
     )
+
+
+_STATE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def _states(r: "_Reader", value: Any, pages: tuple[str, ...]) -> tuple[StateConfig, ...]:
+    """[[tool.theme.visual.states]], checked whole: names unique, chains known and acyclic."""
+    if not isinstance(value, list):
+        raise r.error("states", "states must be an array of tables: [[tool.theme.visual.states]]")
+    out: list[StateConfig] = []
+    for t in value:
+        state = _state(r, r.table(t, "visual.states"), pages)
+        if any(s.name == state.name for s in out):
+            raise r.error("name", f"two states are named {state.name!r}; give each state its own name")
+        out.append(state)
+    names = {s.name for s in out}
+    for s in out:
+        seen = {s.name}
+        link = s.after
+        while link is not None:
+            if link not in names:
+                raise r.error("after", f"state {s.name!r}: after = {link!r} names no state; "
+                                       f"known: {', '.join(sorted(names))}")
+            if link in seen:
+                raise r.error("after", f"state {s.name!r}: its after chain comes back to {link!r}; break the loop")
+            seen.add(link)
+            link = next(o.after for o in out if o.name == link)
+    return tuple(out)
+
+
+def _state(r: "_Reader", t: Mapping[str, Any], pages: tuple[str, ...]) -> StateConfig:
+    r.no_unknown(t, StateConfig, "tool.theme.visual.states")
+    if "name" not in t:
+        raise r.error("states", "a state needs a name, e.g. name = \"cite-hover\"")
+    name = r.string(t, "name", "")
+    if not _STATE_NAME.match(name):
+        raise r.error("name", f"state name {name!r} must be lower-case letters, digits and '-' (it names a folder)")
+    for page in r.strings(t, "pages", []):
+        if page not in pages:
+            raise r.error("pages", f"state {name!r} names page {page!r}, which is not one of pages "
+                                   f"({', '.join(pages)})")
+    steps = t.get("steps", [])
+    if not isinstance(steps, list) or not steps and "after" not in t:
+        raise r.error("steps", f"state {name!r}: steps must be a non-empty array of tables, "
+                               "e.g. steps = [{ hover = \"d-cite\" }]")
+    capture = t.get("capture")
+    if not isinstance(capture, dict) or not capture or not all(isinstance(v, str) and v for v in capture.values()):
+        raise r.error("capture" if "capture" in t else "name",
+                      f"state {name!r}: capture must be a table of region key -> selector "
+                      f"(or \"{VIEWPORT}\"), e.g. capture = {{ hover-box = \"d-cite d-hover-box .panel\" }}")
+    padding = t.get("padding", 8)
+    if not isinstance(padding, int) or isinstance(padding, bool) or padding < 0:
+        raise r.error("padding", f"state {name!r}: padding must be a whole number of px >= 0, got {padding!r}")
+    after = t.get("after")
+    if after is not None and not (isinstance(after, str) and after):
+        raise r.error("after", f"state {name!r}: after must name another state, got {after!r}")
+    return StateConfig(name=name, steps=tuple(_step(r, s, name, i) for i, s in enumerate(steps, 1)),
+                       capture=dict(capture), pages=tuple(r.strings(t, "pages", [])), padding=padding,
+                       contrast=r.choice(t, "contrast", CONTRAST_KINDS, "none"), after=after,
+                       mask=tuple(r.strings(t, "mask", [])) if "mask" in t else None)
+
+
+def _step(r: "_Reader", t: Any, state: str, number: int) -> Step:
+    where = f"state {state!r}, step {number}"
+    example = "e.g. { hover = \"d-cite\" } or { fill = \"#input\", text = \"cat\" }"
+    if not isinstance(t, dict):
+        raise r.error("steps", f"{where}: a step is an inline table, {example}; got {t!r}")
+    actions = [k for k in t if k in STEP_ACTIONS]
+    if len(actions) != 1:
+        raise r.error("steps", f"{where}: a step has exactly one of {', '.join(STEP_ACTIONS)}, {example}; "
+                               f"got {', '.join(t) or 'none'}")
+    action = actions[0]
+    target = t[action]
+    options: dict[str, str] = {}
+    if action == "wait_for" and isinstance(target, dict):  # { wait_for = { condition = "js" } }
+        condition = target.get("condition")
+        if set(target) != {"condition"} or not isinstance(condition, str) or not condition:
+            raise r.error("steps", f"{where}: wait_for takes a selector or {{ condition = \"<JavaScript>\" }}")
+        target, options["condition"] = condition, "true"
+    if not isinstance(target, str) or not target:
+        raise r.error("steps", f"{where}: {action} needs a non-empty string, {example}")
+    for key, val in t.items():
+        if key == action:
+            continue
+        if key not in STEP_ACTIONS[action]:
+            raise r.error("steps", f"{where}: {action} does not take {key!r}"
+                                   + (f"; it takes {', '.join(STEP_ACTIONS[action])}" if STEP_ACTIONS[action] else ""))
+        if key == "times":  # a key pressed again and again: Backspace until a field is empty
+            if not isinstance(val, int) or isinstance(val, bool) or not 1 <= val <= 100:
+                raise r.error("steps", f"{where}: times must be a whole number from 1 to 100, got {val!r}")
+            val = str(val)
+        if not isinstance(val, str):
+            raise r.error("steps", f"{where}: {key} must be a string, got {val!r}")
+        options[key] = val
+    for needed in {"fill": "text", "select": "value"}.items():
+        if action == needed[0] and needed[1] not in options:
+            raise r.error("steps", f"{where}: {action} needs {needed[1]} = \"…\"")
+    return Step(action, target, options)
 
 
 def _browser(r: "_Reader", t: Mapping[str, Any]) -> BrowserConfig:

@@ -190,18 +190,19 @@ class VariantCollector(pytest.Collector):
         if isinstance(self.shot, Failure):
             # One item fails for the variant, named like its page check; its baselines
             # are left alone (not checked, not unused, never written).
-            full = visual.full_page
-            items = [FailedRenderItem.from_parent(self, name="page" if full else "render",
+            full = visual.full_page and not self.variant.state
+            items = [FailedRenderItem.from_parent(self, name=self.variant.prefix + ("page" if full else "render"),
                                                   key=f"{folder}/{'page.png' if full else 'render'}",
                                                   failure=self.shot)]
         elif self.shot is None:
-            items = [VisualItem.from_parent(self, name="page" if rel == "page.png" else rel[:-len(".png")],
+            prefix = self.variant.prefix
+            items = [VisualItem.from_parent(self, name=prefix + ("page" if rel == "page.png" else rel[:-len(".png")]),
                                             key=f"{folder}/{rel}", region=None)
                      for rel in visual_run.listed(folder)]
-            items.append(VisualItem.from_parent(self, name="new-regions", key=f"{folder}/", region=None))
+            items.append(VisualItem.from_parent(self, name=prefix + "new-regions", key=f"{folder}/", region=None))
         else:
             items = [VisualItem.from_parent(
-                self, name="page" if region is None else f"{region.key}/{region.name}",
+                self, name=self.variant.prefix + ("page" if region is None else f"{region.key}/{region.name}"),
                 key=f"{folder}/{'page.png' if region is None else region.path.as_posix()}", region=region)
                 for region in pipeline.checks_of(self.shot, visual)]
         for item in items:

@@ -39,7 +39,7 @@ def session(visual):
 
 @pytest.fixture(scope="module")
 def desktop(visual) -> dict[str, Variant]:
-    return {v.scheme: v for v in variants(visual) if v.viewport == "desktop"}
+    return {v.scheme: v for v in variants(visual) if v.viewport == "desktop" and not v.state}
 
 
 @pytest.fixture(scope="module")

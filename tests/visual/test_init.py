@@ -117,11 +117,17 @@ def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_pat
     for rel, data in vendored.items():
         assert f"| vendor/katex/{rel} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
 
+    # the runtime's reader states (issue 32): its hover boxes and a focused link
+    assert [s["name"] for s in visual["states"]] == ["cite-hover", "footnote-hover", "link-focus"]
+    assert visual["states"][0] == {"name": "cite-hover", "steps": [{"hover": "d-cite"}],
+                                   "capture": {"hover-box": "d-cite d-hover-box .panel"}, "contrast": "text"}
+
     created = run_pytest(article, "--update-snapshots")
     assert created.returncode == 0, created.stdout[-3000:]
-    assert "theme: 0 matched, 0 failed, 18 created" in created.stdout, created.stdout[-2000:]
+    # 18 images of the page, and 3 states' in 2 variants
+    assert "theme: 0 matched, 0 failed, 24 created" in created.stdout, created.stdout[-2000:]
     again = run_pytest(article)
-    assert again.returncode == 0 and "theme: 18 matched, 0 failed" in again.stdout, again.stdout[-3000:]
+    assert again.returncode == 0 and "theme: 24 matched, 0 failed" in again.stdout, again.stdout[-3000:]
     maths = sorted((article / "snapshots/index").glob("*/math/*.png"))
     assert len(maths) == 4
     for png in maths:  # typeset: KaTeX drew glyphs, more than a blank strip
@@ -169,6 +175,22 @@ def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, 
     assert title["computed"] == title["rule"], title  # laid out by the runtime's CSS, at its 1024 px breakpoint
     assert maths["count"] > 0 and maths["typeset"] == maths["count"], maths
 
+    # The states in 4 variants (dark too; the page has no dark mode, so it looks the same):
+    # created once, then identical on two checks.
+    text = (article / "pyproject.toml").read_text()
+    (article / "pyproject.toml").write_text(text.replace('color_schemes = ["light"]',
+                                                         'color_schemes = ["light", "dark"]'))
+    assert run_pytest(article, "--update-snapshots").returncode == 0
+    states = sorted((article / "snapshots/index").glob("*/state/*/*/*.png"))
+    assert sorted({p.relative_to(article / "snapshots/index").parts[0] for p in states}) == [
+        "desktop-dark", "desktop-light", "mobile-dark", "mobile-light"] and len(states) == 12
+    pixels = {p: p.read_bytes() for p in states}
+    for _ in range(2):
+        checked = run_pytest(article, "-rA")
+        assert checked.returncode == 0, checked.stdout[-3000:]
+        assert len(re.findall(r"^PASSED index\[[a-z]+-[a-z]+\]::state/", checked.stdout, re.M)) == 12
+    assert {p: p.read_bytes() for p in states} == pixels
+
 
 def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, katex_tarball):
     """As a new user adopts it (issue 29): init, the first baselines, then two checks, all green.
@@ -183,6 +205,11 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ka
     visual = tomllib.loads((article / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
     assert "div#alignment" in visual["mask"] and "allow_overflow" not in visual
     pristine = shutil.copytree(article, tmp_path / "unrouted")  # before any baseline
+    assert [s["name"] for s in visual["states"]] == ["cite-hover", "footnote-hover", "link-focus"]
+    # A reader's own state (issue 32): click the title figure's alignment (its demo stops
+    # typing), clear it, type a word; the figure is checked as the reader then sees it.
+    config = article / "pyproject.toml"
+    config.write_text(config.read_text() + TYPED.format(word="cat"))
 
     first = run_pytest(article, "--update-snapshots")
     assert first.returncode == 0, first.stdout[-3000:]
@@ -197,6 +224,20 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ka
     assert Image.open(snapshots / "mobile-light/page.png").size[0] == 390
     maths = sorted((snapshots / "desktop-light/math").glob("*.png"))
     assert maths and all(Image.open(m).size[1] > 10 for m in maths)  # typeset, not empty d-math boxes
+
+    typed = sorted(p.relative_to(snapshots).as_posix() for p in snapshots.glob("*/state/typed-alignment/*/*.png"))
+    assert [t.split("/")[0] + "/" + t.split("/")[3] for t in typed] == [
+        "desktop-light/alignment", "desktop-light/output", "mobile-light/alignment", "mobile-light/output"]
+    assert all(f"PASSED index[desktop-light]::state/{s}/" in runs[0].stdout
+               for s in ("cite-hover", "footnote-hover", "link-focus", "typed-alignment"))
+    text = config.read_text()
+    config.write_text(text.replace(TYPED.format(word="cat"), TYPED.format(word="dog")))
+    other = run_pytest(article)
+    config.write_text(text)
+    assert other.returncode == 1
+    failed = sorted(re.findall(r"^FAILED (\S+)", other.stdout, re.M))
+    assert [f.split(" ")[0] for f in failed] == [f"index[{t.split('/')[0]}]::state/typed-alignment/"
+                                               f"{t.split('/')[3]}/{Path(t).stem}" for t in typed], failed
 
     routes = tomllib.loads((pristine / "pyproject.toml").read_text())["tool"]["theme"]["visual"]["route"]
     text = (pristine / "pyproject.toml").read_text()
@@ -218,10 +259,18 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ka
     section = changed.stdout.split(" theme snapshots ", 1)[1]
     heads = [line for line in section.splitlines() if re.match(r"\s+\d+\. ", line)]
     assert re.match(r"\s+1\. \d+ figures: `figcaption` font-size 12px or 13px → 14px, ", heads[0]), heads
+    # The citation's hover box (a state) is 95 % opaque: the page that moved shows through it.
     assert [re.sub(r"^\s+\d+\. \d+ ", "", h).split(" by ")[0].split(":")[0] for h in heads[1:]] == [
-        "maths only moved", "whole pages"], heads
+        "hover-box", "maths only moved", "whole pages"], heads
 
 
+TYPED = """
+[[tool.theme.visual.states]]
+name = "typed-alignment"
+steps = [{{ click = "div#alignment" }}, {{ press = "Backspace", times = 16 }}, {{ type = "{word}" }}]
+capture = {{ alignment = "div#alignment", output = "svg#collapse_output" }}
+mask = []
+"""
 RESTLESS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>
 body { margin: 0; font: 16px/1.4 sans-serif; } #ticker { width: 200px; height: 24px; }
 </style></head><body><h2>Counting</h2><div id="ticker">0</div>

@@ -102,8 +102,9 @@ class Failure:
 
 
 def label(variant: Variant) -> str:
-    """How messages name a variant: `index.html (desktop-dark)`."""
-    return f"{variant.page} ({variant.viewport}-{variant.scheme})"
+    """How messages name a variant: `index.html (desktop-dark)`, `index.html (desktop-dark, state cite-hover)`."""
+    state = f", state {variant.state}" if variant.state else ""
+    return f"{variant.page} ({variant.viewport}-{variant.scheme}{state})"
 
 
 def mark(timings: Timings, name: str, since: float) -> float:

@@ -6,6 +6,7 @@ unit-tested on plain data (scripts.REGIONS measures what these rules read).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from ..errors import ConfigError
 # Long enough to stay readable, short enough that `<out>/<page>/<variant>/<key>/<name>.png`
 # stays far below the 255-byte file-name limit of common filesystems.
 SLUG_MAX = 60
+STATE = "state"  # the folder of a page variant's reader states
 TOP = "top"  # the name base of a region that no heading precedes and that has no id, caption or title
 
 # Page chrome: elements a runtime draws around the article, whose headings ("Authors",
@@ -81,6 +83,9 @@ class Variant:
     width: int
     height: int
     scheme: str  # "light" | "dark" | "light-attr" | "dark-attr"
+    # A reader state (config `states`) reached on this page variant, or "" for the page as it
+    # loads. A state's images go under the page variant's folder, in `state/<name>/`.
+    state: str = ""
 
     @property
     def page_name(self) -> str:
@@ -92,7 +97,13 @@ class Variant:
 
     @property
     def folder(self) -> PurePosixPath:
-        return PurePosixPath(self.page_name) / self.id
+        base = PurePosixPath(self.page_name) / self.id
+        return base / STATE / self.state if self.state else base
+
+    @property
+    def prefix(self) -> str:
+        """What item names start with inside the variant: `state/<name>/` for a state, else ''."""
+        return f"{STATE}/{self.state}/" if self.state else ""
 
     @property
     def media_scheme(self) -> Literal["light", "dark"]:
@@ -107,15 +118,18 @@ class Variant:
 
 
 def variants(visual: VisualConfig) -> list[Variant]:
-    """Every page × viewport × scheme, in config order (pages, then viewports, then schemes)."""
+    """Every page × viewport × scheme, in config order (pages, then viewports, then schemes),
+    then every reader state in the same order, each after all of the pages' own variants."""
     for page in visual.pages:
         page_name(page)  # raises ConfigError early for '../x.html'
-    return [
+    plain = [
         Variant(page, name, w, h, scheme)
         for page in visual.pages
         for name, (w, h) in visual.viewports.items()
         for scheme in visual.color_schemes
     ]
+    states = [dataclasses.replace(v, state=s.name) for v in plain for s in visual.states_of(v.page)]
+    return plain + states
 
 
 def heading_bases(headings: Sequence[str]) -> list[str]:

@@ -31,6 +31,7 @@ from .readiness import STABLE_FLAG, Readiness, wait_loaded
 from .schedule import Schedule
 from .server import LocalServer
 from .shoot import Shooter, Shooting
+from .states import capture_state
 from .tiles import decode_png
 
 if TYPE_CHECKING:
@@ -226,11 +227,22 @@ class Session:
         failure alone: with `failures` it is yielded in its place as a Failure and
         the others go on; without, the captures before it are yielded, then its
         error is raised.
+
+        Reader states (a Variant with `state`, states.py) come after the pages'
+        own variants, each on a fresh page of its own.
         """
-        _, lanes, shooter = self._started()
+        self._started()
         say = progress or (lambda _msg: None)
         self._nudges = dict(nudges or {})
-        schedule = Schedule(list(todo), self._switchable)
+        todo = list(todo)
+        yield from self._pages([v for v in todo if not v.state], say, failures)
+        for variant in (v for v in todo if v.state):  # reader states, after the pages (naming.variants)
+            yield from self._state(variant, say, failures)
+
+    def _pages(self, todo: list[Variant], say: Progress, failures: bool) -> Iterator[Capture | Failure]:
+        """capture_all for the pages' own variants: the overlapped schedule."""
+        _, lanes, shooter = self._started()
+        schedule = Schedule(todo, self._switchable)
         try:
             for place, variant in schedule:
                 if schedule.switches_shooting(place):  # its page must be complete first
@@ -268,6 +280,23 @@ class Session:
                 lanes.release(left[1].ready.job.lane, reuse=False)
             for lane in schedule.abandon():
                 lanes.release(lane, reuse=False)
+
+    def _state(self, variant: Variant, say: Progress, failures: bool) -> Iterator[Capture | Failure]:
+        """A reader state's capture (states.py) on a fresh page of its own, or its Failure."""
+        _, lanes, _ = self._started()
+        state = next(s for s in self.visual.states if s.name == variant.state)
+        job = lanes.open(variant)
+        try:
+            shot: Capture | Failure = capture_state(job, self._readiness, state, self.fingerprint, say)
+        except BaseException as err:
+            failure = self._failure(variant, err)
+            if failure is None or not failures:
+                raise
+            say(failure.message)
+            shot = failure
+        finally:
+            lanes.release(job.lane, reuse=False)  # its steps changed the page
+        yield shot
 
     def _hand_over(self, schedule: Schedule, done: tuple[int, Shooting] | None,
                    say: Progress, failures: bool = False) -> Iterator[Capture | Failure]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ..capture import Capture, open_session, variants
-from ..capture.model import Progress, Renderer
+from ..capture.model import JsonObject, Progress, Renderer
 from ..check import pipeline
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
@@ -110,7 +110,9 @@ def _explain(session: Renderer, firsts: list[Capture], progress: Progress) -> No
             result = compare(first.image, second.image, diff_image=False)
             if result.diff_pixels:
                 boxes = result.boxes[:10]
-                for box, selector in zip(boxes, session.elements_at(first.variant, boxes), strict=True):
+                # a state's page is the one its steps left: a fresh page would not show it
+                at = [None] * len(boxes) if first.variant.state else session.elements_at(first.variant, boxes)
+                for box, selector in zip(boxes, at, strict=True):
                     x, y, w, h = box
                     changed.append(f"{w}×{h} px at ({x}, {y}): {selector or '(no single element holds it)'}")
         for line in explain_lines(first, changed):
@@ -149,9 +151,30 @@ def explain_lines(cap: Capture, changed: list[str]) -> list[str]:
                    "viewport's size, each set to what it is now")
     frozen = e.get("frozen", {}).get("frozen", [])
     out.append(f"  animated images shown at their first frame: {len(frozen)}" + "".join(f"\n    {u}" for u in frozen))
+    out += _state_lines(e)
     if changed:
         out.append(f"  changed between two captures ({len(changed)} area(s)); mask them if they are not yours to fix:")
         out += [f"    {c}" for c in changed]
     else:
         out.append("  two captures are identical")
+    return out
+
+
+def _state_lines(e: JsonObject) -> list[str]:
+    """A reader state's steps, each with its time and what settled after it, and its contrast."""
+    if "steps" not in e:
+        return []
+    out = [f"  state steps ({len(e['steps'])}), each from the page the one before left:"]
+    for number, step in enumerate(e["steps"], 1):
+        settled = step["settled"]
+        status = settled["status"]
+        quiet = "quiet" if settled["quiet"] else "never quiet (left to the stability check)"
+        out.append(f"    {number}. {step['step']}: {step['seconds']:.2f} s, then settled in "
+                   f"{settled['seconds']:.2f} s, {quiet}; {status.get('mathsPending', 0)} maths pending, "
+                   f"fonts {status.get('fonts', '?')}")
+    contrast = e.get("contrast")
+    if contrast and contrast.get("worst"):
+        w = contrast["worst"]
+        out.append(f"  contrast: lowest {w['ratio']:.2f}:1 (minimum {contrast['minimum']:g}:1) of "
+                   f"{contrast['measured']} measured: {w['what']}, {w['colour']} on {w['background']}")
     return out

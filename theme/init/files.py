@@ -54,9 +54,11 @@ def merged_pyproject(text: str | None, visual: dict[str, Any], notes: dict[str, 
         tool = doc.setdefault("tool", tomlkit.table(is_super_table=True))
         theme = tool.setdefault("theme", tomlkit.table(is_super_table=True))
         theme["visual"] = _table(visual, notes)
+        _add_states(theme["visual"], [], visual.get("states", []))
         return Merged(tomlkit.dumps(doc))
     table = doc["tool"]["theme"]["visual"]
     out = Merged(text or "")
+    _add_states(table, current.get("states", []), visual.get("states", []))
     for key in MANAGED:
         if key not in current:
             if key in WHOLE or visual.get(key):
@@ -97,6 +99,31 @@ def _merge_entries(table: Table, key: str, theirs: Any, mine: Any, owned: frozen
     else:  # a [tool.theme.visual.<key>] table of its own
         for name, value in merged.items():
             table[key][name] = value
+
+
+def _add_states(table: Table, theirs: list[dict[str, Any]], mine: list[dict[str, Any]]) -> None:
+    """Append init's reader states whose name is not there: a state already there is the
+    user's, as written (`[[tool.theme.visual.states]]`, an array of tables)."""
+    names = {state.get("name") for state in theirs}
+    new = [state for state in mine if state["name"] not in names]
+    if not new:
+        return
+    if "states" not in table:
+        table.add(tomlkit.comment("Reader states (README, \"Reader states\"): each is checked after its steps."))
+        table.add("states", tomlkit.aot())
+    for state in new:
+        item = tomlkit.table()
+        for key, value in state.items():
+            item.add(key, _value(value) if isinstance(value, dict) else _steps(value) if key == "steps" else value)
+        table["states"].append(item)
+
+
+def _steps(steps: list[dict[str, Any]]) -> object:
+    """A state's steps as an array of inline tables, as the README writes them."""
+    array = tomlkit.array()
+    for step in steps:
+        array.append(_value(step))
+    return array
 
 
 def _table(visual: dict[str, Any], notes: dict[str, str]) -> Table:

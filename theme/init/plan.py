@@ -239,8 +239,34 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
     mask = sorted(set(mask))
     visual = {"root": root, "pages": pages, "viewports": VIEWPORTS, "color_schemes": schemes,
               "regions": regions, "mask": mask, "route": dict(sorted(route.items())),
-              "allow_overflow": _overflowing(plan, found.pages, notes)}
+              "allow_overflow": _overflowing(plan, found.pages, notes), "states": _states(plan, found.pages)}
     return visual, notes
+
+
+# The Distill runtime's reader states: its hover boxes (a panel in the shadow root of the
+# d-cite or d-footnote) and keyboard focus on a link. (what a page must have, the state)
+BUILT_IN_STATES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("d-cite", {"name": "cite-hover", "steps": [{"hover": "d-cite"}],
+                "capture": {"hover-box": "d-cite d-hover-box .panel"}, "contrast": "text"}),
+    ("d-footnote", {"name": "footnote-hover", "steps": [{"hover": "d-footnote"}],
+                    "capture": {"hover-box": "d-footnote d-hover-box .panel"}, "contrast": "text"}),
+    ("d-article a[href]", {"name": "link-focus", "steps": [{"focus": "d-article a[href]"}],
+                           "capture": {"focused": "d-article a[href]:focus"}, "contrast": "focus"}),
+)
+
+
+def _states(plan: Plan, pages: list[PageSurvey]) -> list[dict[str, Any]]:
+    """The built-in reader states of the components some page has, each said in the plan."""
+    out = []
+    for needs, state in BUILT_IN_STATES:
+        having = [p.page for p in pages if p.components.get(needs, 0)]
+        if not having:
+            continue
+        only = {"pages": having} if len(having) < len(pages) else {}
+        out.append({"name": state["name"], **only, **{k: v for k, v in state.items() if k != "name"}})
+        plan.lines.append(f"state {state['name']}: {state['steps'][0]} then capture {state['capture']} "
+                          f"(contrast {state['contrast']}), on {', '.join(having)}")
+    return out
 
 
 def _moving(plan: Plan, pages: list[PageSurvey], notes: dict[str, str]) -> list[str]:

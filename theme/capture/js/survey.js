@@ -31,6 +31,11 @@
   const figureInDFigure = [...document.querySelectorAll('d-figure figure')].length > 0;
   const components = {};
   for (const sel of ['d-math[block]', 'd-code[block]', 'figure', 'd-figure', 'table', 'aside']) components[sel] = count(sel);
+  // what a reader opens or focuses (init's reader states): inline elements count too
+  const boxed = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  for (const sel of ['d-cite', 'd-footnote', 'd-article a[href]']) {
+    components[sel] = [...document.querySelectorAll(sel)].filter(boxed).length;
+  }
 
   const scheme = { rules: 0, unreadable: 0, meta: '', sources: 0 };
   walkSheets({
