@@ -82,7 +82,8 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
         plan = convert.plan(parse.items(original), source_name, regroup=False)
         compiled, adoption.files = _compile(plan.files), plan.files
         lines.append(f"rules moved into their components changed the rendering; every rule kept in "
-                     f"its original place instead ({len(plan.components)} component files)")
+                     f"its original place instead ({len(plan.components)} component files, "
+                     f"{len(plan.parts)} parts included in place)")
         adoption.ok = (canon.rules(compiled.decode("utf-8")) == canon.rules(original)
                        and _renders_the_same(adoption, visual, found, compiled, browser))
     if not adoption.ok:
@@ -152,14 +153,15 @@ def _compile(files: dict[str, str]) -> bytes:
 
 
 def _describe(adoption: Adoption, plan: Plan, source: Path, root: Path) -> None:
-    tokens = list(plan.registry.tokens.values())
-    counts = {kind: sum(1 for t in tokens if t.kind == kind) for kind in ("colors", "typography",
-                                                                          "spacing", "custom-properties")}
-    dark = sum(1 for t in tokens if t.dark)
-    adoption.lines.append(f"tokens: {counts['colors']} colours, {counts['typography']} typography, "
-                          f"{counts['spacing']} spacings, {counts['custom-properties']} custom properties"
-                          f" ({dark} of them dark-mode values)")
-    adoption.lines.append(f"components: {len(plan.components)} files ({', '.join(plan.components)}), "
+    from .scale import SIZE_KINDS
+
+    ladders = ", ".join(f"{len(plan.scale.of_kind(kind))} {kind.replace('-', ' ')}s" for kind in SIZE_KINDS)
+    dark = sum(1 for role in plan.scale.roles if role.dark)
+    adoption.lines.append(f"scale: {ladders}; palette: {len(plan.scale.of_kind('color'))} colours; "
+                          f"roles: {len(plan.scale.roles)} ({dark} with a dark value); "
+                          f"hooks: {len(plan.hooks.by_name)}")
+    included = f", with {', '.join(plan.parts)} included where the cascade needs them" if plan.parts else ""
+    adoption.lines.append(f"components: {len(plan.components)} files ({', '.join(plan.components)}){included}, "
                           f"{len(plan.pieces)} rules")
     for piece in plan.pieces:
         if piece.left_as_written:
