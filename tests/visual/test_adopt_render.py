@@ -4,7 +4,7 @@ like the original in every variant, checked here by a capture of our own."""
 
 from __future__ import annotations
 
-import dataclasses
+import json
 import os
 import re
 import shutil
@@ -22,7 +22,8 @@ from theme.diff import compare
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "adopt"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "tests" / "fixtures" / "adopt"
 BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 
 
@@ -131,7 +132,7 @@ def specimen(tmp_path_factory):
     page on the vendored Distill runtime with KaTeX routed, adopted with `--scss`."""
     if not Path(BROWSER).exists():
         pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
-    repo = Path(__file__).resolve().parents[2]
+    repo = REPO
     root = tmp_path_factory.mktemp("specimen")
     # Links inside article/ stay links; the runtime, a link to the copy theme ships, is copied.
     shutil.copytree(repo / "article", root / "article", symlinks=True, ignore=shutil.ignore_patterns("distill"))
@@ -184,34 +185,51 @@ def test_the_specimen_component_files_are_named_after_their_components(specimen)
     assert sorted(f"_{name}.scss" for name in imported) == names  # each component imported once
 
 
-def test_raising_the_small_text_token_fails_note_boxes_and_code_but_no_maths(specimen):
-    """The seeds' change in one line: `$font-size-small: 13px` moves every 12px text, so the
-    note-box and code regions change and no maths region does."""
-    from theme.config import load
+def test_raising_the_small_text_token_fails_note_boxes_and_code_and_no_maths_of_its_own(specimen):
+    """The seeds' change in one line, through the visual checks as a user runs them: baselines
+    from the adopted stylesheet, then `$font-size-small: 13px;` before the imports. Every
+    note-box and code item fails for font-size 12px → 13px; no maths item changes itself.
 
+    The maths below them do fail today, as "only moved: content above it changed": a note-box
+    grows by a fraction of a pixel (line-height 1.6 at 13px is 20.8px), and the check flow
+    (theme/check/) does not absorb such a move in a KaTeX block. They are their own group,
+    pushed by the note-box and code groups, and name no style change of their own."""
     root, _original, _adoption = specimen
-    visual = dataclasses.replace(load(root / "pyproject.toml").visual, viewports={"desktop": (1280, 800)},
-                                 color_schemes=("light",))
-    before = regions_of(visual)
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")  # desktop, light: one capture per run
+    pyproject.write_text(text.replace("[tool.theme.visual]\n", "[tool.theme.visual]\n"
+                                      'viewports = { desktop = [1280, 800] }\ncolor_schemes = ["light"]\n'),
+                         encoding="utf-8")
+    created = checks(root, "--update-snapshots")
+    assert created.returncode == 0, created.stdout[-3000:] + created.stderr[-3000:]
     entry = root / "scss/style.scss"
     entry.write_text("$font-size-small: 13px;\n" + entry.read_text(encoding="utf-8"), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "theme", "build", "-C", str(root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    after = regions_of(visual)
-    assert sorted(before) == sorted(after)
-    changed = {key for key in before if before[key].shape != after[key].shape
-               or compare(before[key], after[key], Tolerance(threshold=0.0, include_aa=True),
-                          diff_image=False).diff_pixels}
-    kinds = {key.split("/")[0] for key in before}
-    assert kinds == {"note-box", "code", "math"}, sorted(before)
-    assert {key for key in before if not key.startswith("math/")} == changed  # every note-box and code
-    assert not [key for key in changed if key.startswith("math/")]
+    changed = checks(root, "-rf")
+    assert changed.returncode == 1, changed.stdout[-3000:] + changed.stderr[-3000:]
+    report = json.loads((root / "visual-report/report.json").read_text(encoding="utf-8"))
+    regions = [e for e in report["entries"] if e["region_key"]]
+    assert {e["region_key"] for e in regions} == {"note-box", "code", "math"}
+    small = [e for e in regions if e["region_key"] in ("note-box", "code")]
+    assert len(small) > 10 and all(e["status"] == "failed" and "font-size 12px → 13px" in e["why"] for e in small)
+    maths = [e for e in regions if e["region_key"] == "math"]
+    assert maths and not [e["why"] for e in maths if e["status"] == "failed" and "only moved" not in e["why"]]
+    groups = {g["number"]: g for g in report["groups"]}
+    styled = {n for n, g in groups.items() if g["cause"] == "style"}
+    assert {e["key"] for n in styled for e in regions if e["key"] in groups[n]["ids"]} == {e["key"] for e in small}
+    for group in groups.values():
+        if set(group["ids"]) & {e["key"] for e in maths}:
+            assert group["cause"] == "moved" and set(group["pushed_by"]) <= styled, group
 
 
-def regions_of(visual: VisualConfig) -> dict[str, object]:
-    with Session(visual, browser=BROWSER) as session:
-        [shot] = session.capture_all(variants(visual))
-        return {region.path.as_posix(): shot.crop(region) for region in shot.regions}
+def checks(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The project's visual checks, as `python3 -m pytest` runs them there."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    env["THEME_BROWSER"] = BROWSER
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--visual-only", *args],
+                          cwd=project, env=env, capture_output=True, text=True)
 
 
 def test_a_long_hand_written_stylesheet_becomes_a_palette_with_dark_values(tmp_path):
