@@ -31,7 +31,26 @@ def declared(css: str, prop: str) -> list[str]:
 
 def test_fixture_compiles_back_to_the_same_rules():
     original = (FIXTURE / "style.css").read_text(encoding="utf-8")
-    assert canon.rules(compiled_of(original)) == canon.rules(original)
+    rem_px = plan_of(original).scale.rem_px
+    assert rem_px == 16  # html { font-size: 16px }: 0.5rem and 2rem read the 8px and 32px steps
+    assert canon.rules(compiled_of(original), rem_px) == canon.rules(original, rem_px)
+    assert canon.rules(compiled_of(original)) != canon.rules(original)  # they are px now
+
+
+def test_rem_joins_the_equal_px_step_only_where_the_stylesheet_fixes_the_root_size():
+    rules = ".a { margin: 1rem 0; }\n.b { padding: 16px; }\n.c { margin: 2rem; }\n"
+    fixed = plan_of("html { font-size: 16px; }\n" + rules)
+    assert fixed.scale.merged == ["1rem into 16px"]
+    assert [(p.name, p.value) for p in fixed.scale.of_kind("space")] == [("space-1", "16px"), ("space-2", "2rem")]
+    assert declared(_compile(fixed.files).decode(), "margin") == ["16px 0", "2rem"]
+    for loose in (rules, "html { font-size: 16px; }\n@media (min-width: 9px) { html { font-size: 20px; } }\n" + rules,
+                  "html { font-size: 100%; }\n" + rules):  # the reader's setting, or a second size
+        plan = plan_of(loose)
+        assert plan.scale.merged == [] and plan.scale.rem_px is None
+        assert len(plan.scale.of_kind("space")) == 3
+    kept = convert.plan(parse.items("html { font-size: 16px; }\n" + rules), "style.css", merge_units=False)
+    assert kept.scale.merged == [] and canon.rules(_compile(kept.files).decode()) == canon.rules(
+        "html { font-size: 16px; }\n" + rules)
 
 
 def test_the_scale_palette_and_roles_are_defaults():

@@ -296,6 +296,30 @@ def test_a_wrong_regrouping_is_caught_by_pixels_and_undone(tmp_path, monkeypatch
     assert compiled.index("#0000aa") < compiled.index("#00aa00")
 
 
+def test_a_merge_of_units_that_changes_pixels_is_undone_and_said(tmp_path):
+    """The stylesheet fixes the root size at 16px, so `1rem` would read the 16px step; but the
+    page's own style attribute sets 20px. The pixels see it: every value is kept in its unit,
+    with the reason, and the result renders like the original."""
+    if not Path(BROWSER).exists():
+        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist/index.html").write_text(
+        '<!DOCTYPE html><html style="font-size: 20px"><head><link rel="stylesheet" href="style.css"></head>'
+        '<body><p class="a">Padded by one rem.</p><p class="b">Padded by 16 px.</p></body></html>',
+        encoding="utf-8")
+    (tmp_path / "dist/style.css").write_text(
+        "html { font-size: 16px; }\n.a { padding: 1rem; background: #dbe8fc; }\n"
+        ".b { padding: 16px; background: #f6f8fa; }\n", encoding="utf-8")
+    adoption = adopt_stylesheet(tmp_path, None, dry_run=False, force=False, browser=BROWSER)
+    renders = [line for line in adoption.lines if line.startswith("render ")]
+    assert len(renders) == 8 and all(" 0 differing pixels" not in line for line in renders[:4])
+    assert all(" 0 differing pixels" in line for line in renders[4:])
+    assert adoption.ok and any(line.startswith("rem values read from the equal px steps (1rem into 16px) changed "
+                                               "the rendering") for line in adoption.lines), adoption.lines
+    assert "padding: 1rem;" in (tmp_path / "dist/style.css").read_text(encoding="utf-8")
+    assert "$space-2: 1rem !default;" in (tmp_path / "scss/tokens/_scale.scss").read_text(encoding="utf-8")
+
+
 def test_theme_init_scss_from_the_command_line(tmp_path):
     """`theme init --yes --scss` as a user types it: config, tokens, 0 px in 4 variants, a green
     `theme build --check`; run again, it refuses to overwrite scss/ (exit 2, one line)."""

@@ -53,12 +53,15 @@ class Plan:
     moved: int = 0  # rules written away from their neighbours, to join their component
 
 
-def plan(items: list[Item], source_name: str, *, regroup: bool = True) -> Plan:
+def plan(items: list[Item], source_name: str, *, regroup: bool = True, merge_units: bool = True) -> Plan:
     """The files of scss/. `regroup=False` keeps every rule where it was: a component is
-    then a run of neighbouring rules only (the fallback when regrouping changed pixels)."""
+    then a run of neighbouring rules only (the fallback when regrouping changed pixels).
+    `merge_units=False` keeps rem values apart from equal px ones (the fallback when the
+    page's root font size is not the stylesheet's: a style attribute, a script)."""
     groups = _merged_groups([_group(item) for item in items])
     group_of = {id(item): group for item, group in zip(items, groups, strict=True)}
-    scale = scale_mod.build(list(scale_mod.uses(items, group_of)), scale_mod.root_font_size(items))
+    root_px, fixed = scale_mod.root_font_size(items)
+    scale = scale_mod.build(list(scale_mod.uses(items, group_of)), root_px, fixed and merge_units)
     hooks = Hooks(reserved=scale.names())
     pieces = [_piece(item, group, scale, hooks) for item, group in zip(items, groups, strict=True)]
     chunks = _chunks(pieces, regroup)
@@ -199,7 +202,7 @@ def _same(item: Item, scss: str, scale: Scale, hooks: Hooks) -> bool:
         css = sass.compile(string=defined + wrapped, output_style="expanded")
     except sass.CompileError:
         return False
-    return canon.rules(css) == canon.rules(item.source)
+    return canon.rules(css, scale.rem_px) == canon.rules(item.source, scale.rem_px)
 
 
 # ------------------------------------------------------------ grouping

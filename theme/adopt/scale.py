@@ -67,11 +67,18 @@ class Role:
 class Scale:
     primitives: dict[tuple[str, str], Primitive] = field(default_factory=dict)  # (kind, key) -> primitive
     roles: list[Role] = field(default_factory=list)
+    # (kind, "1.0rem") -> (kind, "16.0px"): a rem value read from its equal px step
+    aliases: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    merged: list[str] = field(default_factory=list)  # "0.5rem into 8px", for the adoption's lines
+    rem_px: float | None = None  # the fixed root size, when rem values were merged (canon.rules reads it)
+
+    def primitive(self, kind: str, key: str) -> Primitive:
+        return self.primitives[self.aliases.get((kind, key), (kind, key))]
 
     def ref(self, kind: str, key: str, family: str, dark: bool, component: str) -> str | None:
         """`$name` a value reads: a role of its family with that value in its scheme (the
         component's own surface first), else the primitive."""
-        primitive = self.primitives.get((kind, key))
+        primitive = self.primitives.get(self.aliases.get((kind, key), (kind, key)))
         if primitive is None:
             return None
         own = f"color-surface-{component}"
@@ -226,35 +233,48 @@ def colour_tokens(tokens: Iterable[Node]) -> Iterator[Node]:
 # ------------------------------------------------------------ building the scale
 
 
-def build(found: list[Use], root_px: float) -> Scale:
+def build(found: list[Use], root_px: float, fixed_root: bool = False) -> Scale:
+    """`fixed_root`: the stylesheet fixes the root font size in px, so a rem value is one step
+    with the px value it equals (`0.5rem` reads `$space-2: 8px` at 16px)."""
     scale = Scale()
     for kind in SIZE_KINDS:
-        _ladder(scale, kind, [u for u in found if u.kind == kind], root_px)
+        _ladder(scale, kind, [u for u in found if u.kind == kind], root_px, fixed_root)
+    if scale.aliases:
+        scale.rem_px = root_px
     _palette(scale, [u for u in found if u.kind == "color"])
     _size_roles(scale, found)
     _colour_roles(scale, found)
     return scale
 
 
-def root_font_size(items: Sequence[Item]) -> float:
-    """What 1rem is: the px font-size the stylesheet gives `html`/`:root`, else the browsers' 16px."""
-    size = 16.0
+def root_font_size(items: Sequence[Item]) -> tuple[float, bool]:
+    """What 1rem is, and whether the stylesheet fixes it: the one px font-size it gives `html`
+    or `:root` (fixed), else the browsers' 16px (not fixed: the reader's setting decides)."""
+    sizes = set()
     for item in items:
-        if item.rule is None or item.wrappers or item.selector not in ("html", ":root"):
+        if item.rule is None or not {s.strip() for s in item.selector.split(",")} & {"html", ":root"}:
             continue
         for decl in tinycss2.parse_blocks_contents(item.rule.content, skip_comments=True, skip_whitespace=True):
-            if decl.type == "declaration" and decl.lower_name == "font-size":
+            if decl.type == "declaration" and decl.lower_name in ("font-size", "font"):
                 tokens = trim(decl.value)
-                if len(tokens) == 1 and tokens[0].type == "dimension" and tokens[0].lower_unit == "px":
-                    size = float(tokens[0].value)
-    return size
+                px = len(tokens) == 1 and tokens[0].type == "dimension" and tokens[0].lower_unit == "px"
+                sizes.add(float(tokens[0].value) if px and decl.lower_name == "font-size" else None)
+    if len(sizes) == 1 and None not in sizes:
+        return sizes.pop(), True  # type: ignore[return-value]
+    return 16.0, False
 
 
-def _ladder(scale: Scale, kind: str, found: list[Use], root_px: float) -> None:
+def _ladder(scale: Scale, kind: str, found: list[Use], root_px: float, fixed_root: bool) -> None:
     """Absolute values (px, rem) in one ladder by size; em and % each in a relative ladder."""
     first: dict[str, str] = {}
     for use in found:
         first.setdefault(use.key, use.text)
+    if fixed_root:
+        for key in [k for k in first if k.endswith("rem")]:
+            twin = f"{float(key[:-3]) * root_px!r}px"
+            if twin in first:
+                scale.aliases[(kind, key)] = (kind, twin)
+                scale.merged.append(f"{first.pop(key)} into {first[twin]}")
     unit_of = {key: re.sub(r"^[\d.]+", "", key) for key in first}
     ladders: dict[str, list[str]] = defaultdict(list)
     for key, unit in unit_of.items():
@@ -318,15 +338,16 @@ def _size_roles(scale: Scale, found: list[Use]) -> None:
         for selector in selectors:
             keys = [u.key for u in found if u.kind == kind and u.selector == selector and not u.dark]
             if keys:
-                return scale.primitives[(kind, keys[-1])].name
+                return scale.primitive(kind, keys[-1]).name
         return None
 
     body = on(("body", "html", ":root"), "font-size")
     components: dict[str, set[str]] = defaultdict(set)
     for use in found:
-        if use.kind == "font-size" and not use.key.endswith(("em", "%")):
-            components[use.key].add(use.component)
-    shared = [scale.primitives[("font-size", k)] for k, c in components.items() if len(c) > 1]
+        if use.kind == "font-size" and (use.key.endswith("rem") or not use.key.endswith(("em", "%"))):
+            components[scale.primitive("font-size", use.key).name].add(use.component)
+    sizes = {p.name: p for p in scale.of_kind("font-size")}
+    shared = [sizes[name] for name, c in components.items() if len(c) > 1]
     small = min(shared, key=lambda p: p.order).name if shared else None
     if small is not None and small != body:
         scale.roles.append(Role("font-size-small", "font-size", "font-size", small,
