@@ -1,8 +1,10 @@
-"""From parsed Items to the files of a starter scss/: tokens, components, the entry.
+"""From parsed Items to the files of a starter scss/: the scale, one file per component, the entry.
 
-Each rule is compiled alone with token references, else as written, else with its values quoted
-(`unquote("…")`), until libsass gives the same rule back. A rule joins its component (first class
-or element) past later rules only when none of them can set the same property on the same element.
+Each rule is compiled alone reading its component's hooks, else as written, else with its values
+quoted (`unquote("…")`), until libsass gives the same rule back. A rule joins its component (first
+class or element; inside `d-article`, what it styles) past later rules only when none of them can
+set the same property on the same element; a component's rules that must stay later are a mixin
+its file defines and the entry includes at their place.
 """
 
 from __future__ import annotations
@@ -73,27 +75,28 @@ def plan(items: list[Item], source_name: str, *, regroup: bool = True, merge_uni
              '@import "tokens/scale";', '@import "tokens/palette";', '@import "tokens/roles";']
     names: list[str] = []
     parts: list[str] = []
-    bodies: dict[str, list[str]] = {}
+    bodies: dict[str, list[str]] = {}  # component -> its rule blocks, in order
+    hooks_in: dict[str, list[str]] = {}  # component -> the hooks its file defines (first use wins)
     defined: set[str] = set()
     previous = ""
     for group, members in chunks:
-        fresh = [h for p in members for h in p.hooks if h not in defined]
+        fresh = list(dict.fromkeys(h for p in members for h in p.hooks if h not in defined))
         defined |= set(fresh)
         if group not in bodies:
             names.append(group)
-            bodies[group] = _hook_lines(group, fresh, hooks) + [_rules(members)]
+            bodies[group], hooks_in[group] = [_rules(members)], fresh
             entry.append(f'@import "components/{group}";')
         else:
             part = _part_name(group, previous, parts)
             parts.append(part)
-            bodies[group][:0] = _hook_lines(group, fresh, hooks) if fresh else []
+            hooks_in[group] += fresh
             bodies[group].append(f"// Included by the entry after {previous}: the cascade needs these "
                                  f"rules there.\n@mixin {part} {{\n{_indent(_rules(members))}}}\n")
             entry.append(f"@include {part};")
         previous = group
     for group, body in bodies.items():
-        head = f"// {group}: its hooks, then its rules in their original order.\n"
-        files[f"scss/components/_{group}.scss"] = head + "\n".join(body)
+        head = [f"// {group}: its hooks, then its rules in their original order."]
+        files[f"scss/components/_{group}.scss"] = "\n".join(head + _hook_lines(hooks_in[group], hooks) + body)
     files["scss/style.scss"] = "\n".join(entry) + "\n"
     place = {id(p): i for i, p in enumerate(pieces)}
     moved = sum(1 for _, members in chunks for a, b in pairwise(members)
@@ -101,10 +104,10 @@ def plan(items: list[Item], source_name: str, *, regroup: bool = True, merge_uni
     return Plan(files=files, pieces=pieces, scale=scale, hooks=hooks, components=names, parts=parts, moved=moved)
 
 
-def _hook_lines(group: str, names: list[str], hooks: Hooks) -> list[str]:
+def _hook_lines(names: list[str], hooks: Hooks) -> list[str]:
     if not names:
         return []
-    head = [f"// Hooks: set one before importing to change {group} alone; each reads the scale."]
+    head = ["// Hooks: set one before the imports to change what reads it alone; each reads the scale."]
     return head + render_hooks([hooks.by_name[n] for n in names]) + [""]
 
 

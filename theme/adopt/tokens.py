@@ -29,7 +29,6 @@ class Hook:
     name: str  # without the $
     expression: str  # its default, reading the scale: `$space-3 $space-4`
     component: str
-    reads: tuple[str, ...]  # the roles and primitives it reads, `$` included
 
 
 @dataclass
@@ -49,8 +48,7 @@ class Hooks:
             n += 1
             name = f"{base}-{n}"
         if name not in self.by_name:
-            reads = tuple(dict.fromkeys(re.findall(r"\$[\w-]+", expression)))
-            self.by_name[name] = Hook(name, expression, component, reads)
+            self.by_name[name] = Hook(name, expression, component)
         used.append(name)
         return name
 
