@@ -103,7 +103,19 @@ def test_colours_become_a_palette_and_roles_with_dark_values():
     assert "$color-surface-note: " in roles and "$color-surface-note-dark: " in roles
     assert "$color-border-dark: $color-border !default;" in roles  # no dark border: the light one
     assert "$note-color: $color-text !default;" in plan.files["scss/components/_note.scss"]
+    assert "color-text-muted" not in roles  # no grey text that two components share
     assert canon.rules(_compile(plan.files).decode()) == canon.rules(css)
+
+
+def test_grey_text_two_components_share_is_the_muted_role():
+    css = ("body { color: #1f2328; }\nfigcaption { color: #57606a; }\n.byline { color: #57606a; }\n"
+           ".lead { color: #888888; }\n@media (prefers-color-scheme: dark) { figcaption { color: #9198a1; } }\n")
+    plan = plan_of(css)
+    muted, dark = (plan.scale.primitives[("color", c)].name for c in ("#57606a", "#9198a1"))
+    roles = plan.files["scss/tokens/_roles.scss"]
+    assert f"$color-text-muted: ${muted} !default;" in roles and f"$color-text-muted-dark: ${dark} !default;" in roles
+    assert "$byline-color: $color-text-muted !default;" in plan.files["scss/components/_byline.scss"]
+    assert "$lead-color: $gray-" in plan.files["scss/components/_lead.scss"]  # one component: no role
 
 
 def test_custom_properties_read_the_palette_and_keep_their_quotes():

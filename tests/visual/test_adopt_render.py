@@ -250,6 +250,7 @@ def test_a_long_hand_written_stylesheet_becomes_a_palette_with_dark_values(tmp_p
     value = dict(colours)
     for role, light, dark in (("color-text", "#1f2328", "#e6edf3"), ("color-surface", "#ffffff", "#0d1117"),
                               ("color-link", "#1a5fb4", "#6cb6ff"), ("color-border", "#d0d7de", "#30363d"),
+                              ("color-text-muted", "#57606a", "#9198a1"),
                               ("color-surface-note-box", "#eef4fc", "#121d2f")):
         assert (value[roles[role]], value[roles[role + "-dark"]]) == (light, dark), role
     note_box = (root / "scss/components/_note-box.scss").read_text(encoding="utf-8")

@@ -380,9 +380,25 @@ def _colour_roles(scale: Scale, found: list[Use]) -> None:
     add("color-text", "text", lambda u: _undark(u.selector) in page and u.family == "text", "body text")
     add("color-surface", "surface", lambda u: _undark(u.selector) in page and u.family == "surface", "the page")
     add("color-link", "text", lambda u: _subject(u.selector) == "a" and u.family == "text", "links")
+    muted = _muted(scale, colours)
+    if muted is not None:
+        add("color-text-muted", "text", lambda u: u.family == "text" and u.key == muted,
+            "the grey text more than one component shares: captions, bylines, asides")
     add("color-border", "border", lambda u: u.family == "border", "the most used border colour")
     for component in dict.fromkeys(u.component for u in colours):
         add(f"color-surface-{component}", "surface", _own_surface(component), f"the {component} background")
+
+
+def _muted(scale: Scale, colours: list[Use]) -> str | None:
+    """The grey text colour most components share, other than the body text and the links."""
+    taken = {r.light for r in scale.roles if r.family == "text"}
+    components: dict[str, set[str]] = defaultdict(set)
+    for use in colours:
+        primitive = scale.primitives[("color", use.key)]
+        if use.family == "text" and not use.dark and primitive.name not in taken and primitive.name.startswith("gray-"):
+            components[use.key].add(use.component)
+    shared = sorted((len(c), key) for key, c in components.items() if len(c) > 1)
+    return shared[-1][1] if shared else None
 
 
 def _same_place(dark: Use, light: Use) -> bool:
