@@ -77,6 +77,10 @@ def test_adopt_writes_tokens_components_and_config(adopted):
     assert [line for line in adoption.lines if line.startswith("render ")] == [
         f"render index.html ({v}): 0 differing pixels"
         for v in ("mobile-light", "mobile-dark", "desktop-light", "desktop-dark")]
+    assert any(re.fullmatch(r"scale: \d+ font sizes, \d+ line heights, \d+ spaces, \d+ radii; palette: \d+ colours; "
+                            r"roles: \d+ \(\d+ with a dark value\); hooks: \d+", line) for line in adoption.lines)
+    assert ("rem read as px (the stylesheet sets the root font size to 16px): 0.5rem into 8px, 2rem into 32px"
+            in adoption.lines)
 
 
 def test_theme_build_check_passes_right_after(adopted):

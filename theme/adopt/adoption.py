@@ -167,9 +167,9 @@ def _compile(files: dict[str, str]) -> bytes:
 
 
 def _describe(adoption: Adoption, plan: Plan, source: Path, root: Path) -> None:
-    from .scale import SIZE_KINDS
+    from .scale import PLURALS
 
-    ladders = ", ".join(f"{len(plan.scale.of_kind(kind))} {kind.replace('-', ' ')}s" for kind in SIZE_KINDS)
+    ladders = ", ".join(f"{len(plan.scale.of_kind(kind))} {plural}" for kind, plural in PLURALS.items())
     dark = sum(1 for role in plan.scale.roles if role.dark)
     adoption.lines.append(f"scale: {ladders}; palette: {len(plan.scale.of_kind('color'))} colours; "
                           f"roles: {len(plan.scale.roles)} ({dark} with a dark value); "

@@ -359,7 +359,7 @@ def _stay_name(piece: Piece) -> str:
     if piece.item.dark:
         return "dark-mode"
     words = re.sub(r"[^a-z0-9]+", "-", " ".join(piece.item.wrappers).lower().lstrip("@")).strip("-")
-    return words[:40].strip("-")
+    return words[:60].strip("-")
 
 
 def _rules(members: list[Piece]) -> str:

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .parse import Item
 
 SIZE_KINDS = ("font-size", "line-height", "space", "radius")
-_TITLES = {"font-size": "font sizes", "line-height": "line heights", "space": "spaces (margin, padding, gap)",
-           "radius": "radii"}
+PLURALS = {"font-size": "font sizes", "line-height": "line heights", "space": "spaces", "radius": "radii"}
+_TITLES = {**PLURALS, "space": "spaces (margin, padding, gap)"}
 _SPACING = re.compile(r"^(margin|padding)(-(top|right|bottom|left|block|inline)(-(start|end))?)?$|^(row-|column-)?gap$")
 _RADIUS = re.compile(r"^border(-(top|bottom|start|end)-(left|right|start|end))?-radius$")
 _COLOUR_PROPERTY = re.compile(
