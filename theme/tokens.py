@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import tinycss2
@@ -45,9 +46,81 @@ def read_tokens(css: str, prefix: str = PREFIX) -> list[Token]:
     ]
 
 
-def to_json(tokens: list[Token]) -> str:
-    """Deterministic JSON: {"tokens": [{name, property, light, dark}, …]} in stylesheet order."""
-    return json.dumps({"tokens": [asdict(t) for t in tokens]}, indent=2, ensure_ascii=False)
+def to_json(tokens: list[Token], scale: list[Primitive] | None = None) -> str:
+    """Deterministic JSON: {"tokens": [{name, property, light, dark}, …]} in stylesheet order,
+    and with a scale, "scale": [{name, value, ladder, readers}, …] in the order of its files."""
+    out: dict[str, object] = {"tokens": [asdict(t) for t in tokens]}
+    if scale:
+        out["scale"] = [asdict(p) for p in scale]
+    return json.dumps(out, indent=2, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- the scale of an adopted stylesheet
+
+# What `theme init --scss` writes under the entry's folder: primitives in two files, roles that
+# point at them, and one file per component whose `!default` hooks read roles or primitives.
+SCALE_FILES = ("tokens/_scale.scss", "tokens/_palette.scss")
+ROLES_FILE = "tokens/_roles.scss"
+COMPONENTS = "components"
+_ASSIGNMENT = re.compile(r"^\$([\w-]+):\s*(.+?)\s*!default\s*;", re.M)
+_LADDER = re.compile(r"^//\s*(font sizes|line heights|spaces|radii)\b", re.M)
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str  # "font-size-1", "gray-850"
+    value: str  # as its file sets it: "12px"
+    ladder: str  # "font sizes", "line heights", "spaces", "radii" or "palette"
+    readers: tuple[str, ...]  # the components whose hooks read it, directly or through a role
+
+
+def read_scale(sources: dict[str, str]) -> list[Primitive]:
+    """The primitives of a scale and the components that read each one.
+
+    `sources`: path under the entry's folder -> text (the scale and palette files, the roles,
+    `components/_<name>.scss`). Pure: references are followed through `$name` assignments only,
+    the form `theme init --scss` writes; a hook that computes (`$space-2 * 2`) still names it."""
+    reads: dict[str, set[str]] = {}  # variable -> the variables its default names
+    for path, text in sources.items():
+        if path == ROLES_FILE or path.startswith(COMPONENTS + "/"):
+            for name, value in _ASSIGNMENT.findall(text):
+                reads[name] = set(re.findall(r"\$([\w-]+)", value))
+    readers: dict[str, set[str]] = {}
+    for path, text in sources.items():
+        if path.startswith(COMPONENTS + "/"):
+            component = path.rsplit("/_", 1)[-1].removesuffix(".scss")
+            for name, _ in _ASSIGNMENT.findall(text):
+                for primitive in _reached(name, reads):
+                    readers.setdefault(primitive, set()).add(component)
+    out = []
+    for path in SCALE_FILES:
+        ladder = "palette" if "palette" in path else ""
+        for line in sources.get(path, "").splitlines():
+            heading = _LADDER.match(line)
+            assignment = _ASSIGNMENT.match(line)
+            if heading:
+                ladder = heading.group(1)
+            elif assignment:
+                name = assignment.group(1)
+                out.append(Primitive(name, assignment.group(2), ladder, tuple(sorted(readers.get(name, ())))))
+    return out
+
+
+def scale_sources(folder: Path) -> dict[str, str]:
+    """The files read_scale reads, under the SCSS entry's folder; empty when it has no scale."""
+    if not any((folder / path).is_file() for path in SCALE_FILES):
+        return {}
+    paths = [folder / p for p in (*SCALE_FILES, ROLES_FILE)] + sorted((folder / COMPONENTS).glob("_*.scss"))
+    return {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in paths if p.is_file()}
+
+
+def _reached(name: str, reads: dict[str, set[str]], seen: frozenset[str] = frozenset()) -> set[str]:
+    """Every variable `name` reads through assignments, itself excluded."""
+    out: set[str] = set()
+    for other in reads.get(name, ()):
+        if other not in seen:
+            out |= {other} | _reached(other, reads, seen | {name})
+    return out
 
 
 def declarations(css: str, selector: str, media: str | None = None) -> dict[str, str]:

@@ -102,7 +102,10 @@ def _walk(nodes: Iterable[Node], media: str) -> Iterator[Rule]:
 # ------------------------------------------------------------------ rendering
 
 
-def render(css: str, title: str = "Design tokens", prefix: str = tokens_mod.PREFIX) -> str:
+def render(css: str, title: str = "Design tokens", prefix: str = tokens_mod.PREFIX,
+           scale: list[tokens_mod.Primitive] | None = None) -> str:
+    """The page; with `scale` (an adopted stylesheet's primitives), the scale first: a type ramp
+    per font size, a bar per space, swatches for the palette, each with the components that read it."""
     found = tokens_mod.read_tokens(css, prefix)
     light = {t.property: t.light for t in found}
     dark = {t.property: t.dark for t in found}
@@ -113,7 +116,8 @@ def render(css: str, title: str = "Design tokens", prefix: str = tokens_mod.PREF
     e = html.escape
     # The page and its own look (plain, readable in either scheme, no external resources).
     page = Template((files("theme") / "tokens_page.html").read_text(encoding="utf-8"))
-    return page.substitute(title=e(title), count=len(found), prefix=e(prefix), rows=rows, sizes=sizes)
+    return page.substitute(title=e(title), count=len(found), prefix=e(prefix), rows=rows, sizes=sizes,
+                           scale=_scale_section(scale or []))
 
 
 def _resolved(value: str, table: dict[str, str]) -> str:
@@ -161,3 +165,40 @@ def _size_row(size: str, selectors: list[str]) -> str:
     return (f'<tr class="size" data-size="{e(size)}"><th scope="row"><code>{e(size)}</code></th>'
             f'<td><p class="specimen" style="font-size: {e(size)}">{e(SPECIMEN)}</p></td>'
             f'<td><ul class="uses">{where}</ul></td></tr>')
+
+
+# ------------------------------------------------------------------ the scale
+
+
+def _scale_section(scale: list[tokens_mod.Primitive]) -> str:
+    """One table per ladder, in the order of the scale's files; nothing without a scale."""
+    if not scale:
+        return ""
+    e = html.escape
+    ladders: dict[str, list[tokens_mod.Primitive]] = {}
+    for primitive in scale:
+        ladders.setdefault(primitive.ladder, []).append(primitive)
+    out = [f'<h2 id="scale">Scale</h2>\n<p class="lead">{len(scale)} primitives of the stylesheet\'s scale '
+           "(<code>theme init --scss</code>): each value once, in order, with every component that reads it.</p>"]
+    for ladder, primitives in ladders.items():
+        rows = "\n".join(_scale_row(p) for p in primitives)
+        out.append(f'<h3>{e(ladder)}</h3>\n<table class="scale" data-ladder="{e(ladder)}">'
+                   "<thead><tr><th>Primitive</th><th>Value</th><th>Read by</th></tr></thead>"
+                   f"<tbody>\n{rows}\n</tbody></table>")
+    return "\n".join(out)
+
+
+def _scale_row(primitive: tokens_mod.Primitive) -> str:
+    e = html.escape
+    value = e(primitive.value)
+    looks = {"font sizes": f'<p class="specimen" style="font-size: {value}">{e(SPECIMEN)}</p>',
+             "line heights": f'<p class="specimen ramp" style="line-height: {value}">{e(SPECIMEN)}<br>'
+                             f"{e(SPECIMEN)}</p>",
+             "spaces": f'<span class="bar" style="width: {value}"></span>',
+             "radii": f'<span class="box" style="border-radius: {value}"></span>',
+             "palette": f'<span class="swatch" style="background: {value}" title="{value}"></span>'}
+    look = looks.get(primitive.ladder, "")
+    readers = ", ".join(e(r) for r in primitive.readers) or '<span class="unused">no component</span>'
+    return (f'<tr class="primitive" id="{e(primitive.name)}" data-primitive="${e(primitive.name)}">'
+            f'<th scope="row"><code>${e(primitive.name)}</code></th><td>{look}<code>{value}</code></td>'
+            f"<td>{readers}</td></tr>")

@@ -5,6 +5,7 @@ the README test command (`python3 -m pytest`)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -98,3 +99,39 @@ def test_html_writes_the_token_page_atomically_and_deterministically(project):
     bad = theme("tokens", "--html", "blocked/tokens.html", cwd=project)
     assert bad.returncode == 2 and "cannot write the token page" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.fixture
+def adopted(tmp_path) -> Path:
+    """What `theme init --scss` writes for the hand-written fixture (the plan, without the
+    render proof the visual tests make), as a project `theme tokens` runs in."""
+    from theme.adopt import convert, parse
+
+    css = (REPO / "tests/fixtures/adopt/long/style.css").read_text(encoding="utf-8")
+    for path, text in convert.plan(parse.items(css), "style.css").files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.theme]\nentry = "scss/style.scss"\noutputs = ["style.css"]\n')
+    return tmp_path
+
+
+def test_tokens_lists_each_primitive_of_an_adopted_scale_with_its_readers(adopted):
+    run = theme("tokens", cwd=adopted)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    small = [" ".join(line.split()) for line in lines if line.startswith("$font-size-1 ")]
+    assert small == ["$font-size-1 12px (font sizes) read by: d-byline, d-code, d-contents, d-footnote, note-box"]
+    assert any(line.startswith("$space-1 ") and "(spaces)" in line for line in lines)
+    assert any(line.startswith("$blue-600 ") and "#1a5fb4  (palette) read by:" in line for line in lines)
+    scale = json.loads(theme("tokens", "--json", cwd=adopted).stdout)["scale"]
+    assert len([p for p in scale if p["ladder"] != "palette"]) < 40
+    assert all(p["readers"] for p in scale)  # every primitive is read by some component
+
+
+def test_the_token_page_shows_the_scale_as_ramps_bars_and_swatches(adopted):
+    assert theme("tokens", "--html", "tokens.html", cwd=adopted).returncode == 0
+    page = (adopted / "tokens.html").read_text(encoding="utf-8")
+    assert '<h2 id="scale">Scale</h2>' in page
+    assert '<tr class="primitive" id="font-size-1" data-primitive="$font-size-1">' in page
+    assert 'style="font-size: 12px"' in page and 'class="bar" style="width: 4px"' in page
+    assert 'class="swatch" style="background: #1a5fb4"' in page

@@ -31,38 +31,116 @@ def declared(css: str, prop: str) -> list[str]:
 
 def test_fixture_compiles_back_to_the_same_rules():
     original = (FIXTURE / "style.css").read_text(encoding="utf-8")
-    assert canon.rules(compiled_of(original)) == canon.rules(original)
+    rem_px = plan_of(original).scale.rem_px
+    assert rem_px == 16  # html { font-size: 16px }: 0.5rem and 2rem read the 8px and 32px steps
+    assert canon.rules(compiled_of(original), rem_px) == canon.rules(original, rem_px)
+    assert canon.rules(compiled_of(original)) != canon.rules(original)  # they are px now
 
 
-def test_tokens_are_defaults_light_and_dark():
+def test_rem_joins_the_equal_px_step_only_where_the_stylesheet_fixes_the_root_size():
+    rules = ".a { margin: 1rem 0; }\n.b { padding: 16px; }\n.c { margin: 2rem; }\n"
+    fixed = plan_of("html { font-size: 16px; }\n" + rules)
+    assert fixed.scale.merged == ["1rem into 16px"]
+    assert [(p.name, p.value) for p in fixed.scale.of_kind("space")] == [("space-1", "16px"), ("space-2", "2rem")]
+    assert declared(_compile(fixed.files).decode(), "margin") == ["16px 0", "2rem"]
+    for loose in (rules, "html { font-size: 16px; }\n@media (min-width: 9px) { html { font-size: 20px; } }\n" + rules,
+                  "html { font-size: 100%; }\n" + rules):  # the reader's setting, or a second size
+        plan = plan_of(loose)
+        assert plan.scale.merged == [] and plan.scale.rem_px is None
+        assert len(plan.scale.of_kind("space")) == 3
+    kept = convert.plan(parse.items("html { font-size: 16px; }\n" + rules), "style.css", merge_units=False)
+    assert kept.scale.merged == [] and canon.rules(_compile(kept.files).decode()) == canon.rules(
+        "html { font-size: 16px; }\n" + rules)
+
+
+def test_the_scale_palette_and_roles_are_defaults():
     files = plan_of((FIXTURE / "style.css").read_text(encoding="utf-8")).files
-    colours, dark = files["scss/tokens/_colors.scss"], files["scss/tokens/_colors-dark.scss"]
-    for text in (colours, dark, files["scss/tokens/_typography.scss"], files["scss/tokens/_spacing.scss"]):
-        assignments = [line for line in text.splitlines() if line.startswith("$")]
-        assert assignments and all(line.endswith(" !default;") for line in assignments)
-    assert "$note-box-content-color: #24292f !default;" in colours
-    assert "$note-box-content-color-dark: #d4d4d4 !default;" in dark
-    typography = files["scss/tokens/_typography.scss"]
-    assert "$note-box-title-font-size: 12px !default;" in typography
-    assert "$d-code-font-size: 12px !default;" in typography
-    # the component reads the tokens instead of the literal values
+    for name in ("scale", "palette", "roles"):
+        assignments = [line for line in files[f"scss/tokens/_{name}.scss"].splitlines() if line.startswith("$")]
+        assert assignments and all(" !default;" in line for line in assignments), name
+    scale = files["scss/tokens/_scale.scss"]
+    assert "$font-size-1: 12px !default;" in scale and "$space-1: 4px !default;" in scale
+    assert "$font-size-small: $font-size-1 !default;" in files["scss/tokens/_roles.scss"]
+    # the component reads its own hook, the hook reads the role; no literal size is left
     note_box = files["scss/components/_note-box.scss"]
+    assert "$note-box-title-font-size: $font-size-small !default;" in note_box
     assert "font-size: $note-box-title-font-size;" in note_box and "12px" not in note_box
 
 
-def test_custom_properties_become_tokens_and_keep_their_quotes():
+def test_equal_values_are_one_step_ordered_by_size():
+    css = (":root { font-size: 10px; }\n.a { font-size: 2rem; margin: 12px 0 0.5rem; }\n"
+           ".b { font-size: 14px; padding: 12.0px; }\n.c { font-size: 14px; line-height: 1.5; }\n")
+    plan = plan_of(css)
+    ladder = [(p.name, p.value) for p in plan.scale.of_kind("font-size")]
+    assert ladder == [("font-size-1", "10px"), ("font-size-2", "14px"), ("font-size-3", "2rem")]  # 2rem: 20px here
+    assert [(p.name, p.value) for p in plan.scale.of_kind("space")] == [("space-1", "0.5rem"), ("space-2", "12px")]
+    assert canon.rules(_compile(plan.files).decode()) == canon.rules(css)
+
+
+def test_one_token_sets_every_small_text():
+    """The seeds' change in one line: note-box title, content and d-code read one token."""
+    plan = plan_of((FIXTURE / "style.css").read_text(encoding="utf-8"))
+    plan.files["scss/style.scss"] = "$font-size-small: 13px;\n" + plan.files["scss/style.scss"]
+    css = _compile(plan.files).decode()
+    sizes = {rule: declared(css[css.index(rule + " {"):], "font-size")[0]
+             for rule in (".note-box-title", ".note-box-content", "d-code", "body", "figcaption")}
+    assert sizes == {".note-box-title": "13px", ".note-box-content": "13px", "d-code": "13px",
+                     "body": "17px", "figcaption": "13px"}  # figcaption was 13px already
+
+
+def test_colours_become_a_palette_and_roles_with_dark_values():
+    css = ("body { color: #1f2328; background: #ffffff; }\n.note { background: #f1f6fe; color: #1f2328; }\n"
+           "h2 { border-bottom: 1px solid #d9dee3; }\n"
+           "@media (prefers-color-scheme: dark) { body { color: #d4d4d4; background: #121519; }\n"
+           "  .note { background: #121b2b; color: #d4d4d4; } }\n")
+    plan = plan_of(css)
+    palette = plan.files["scss/tokens/_palette.scss"]
+    assert palette.count("!default;") == 7 and palette.count("#1f2328") == 1  # each colour once
+    roles = plan.files["scss/tokens/_roles.scss"]
+    text, text_dark = plan.scale.primitives[("color", "#1f2328")], plan.scale.primitives[("color", "#d4d4d4")]
+    assert f"$color-text: ${text.name} !default;" in roles
+    assert f"$color-text-dark: ${text_dark.name} !default;" in roles
+    assert "$color-surface-note: " in roles and "$color-surface-note-dark: " in roles
+    assert "$color-border-dark: $color-border !default;" in roles  # no dark border: the light one
+    assert "$note-color: $color-text !default;" in plan.files["scss/components/_note.scss"]
+    assert "color-text-muted" not in roles  # no grey text that two components share
+    assert canon.rules(_compile(plan.files).decode()) == canon.rules(css)
+
+
+def test_grey_text_two_components_share_is_the_muted_role():
+    css = ("body { color: #1f2328; }\nfigcaption { color: #57606a; }\n.byline { color: #57606a; }\n"
+           ".lead { color: #888888; }\n@media (prefers-color-scheme: dark) { figcaption { color: #9198a1; } }\n")
+    plan = plan_of(css)
+    muted, dark = (plan.scale.primitives[("color", c)].name for c in ("#57606a", "#9198a1"))
+    roles = plan.files["scss/tokens/_roles.scss"]
+    assert f"$color-text-muted: ${muted} !default;" in roles and f"$color-text-muted-dark: ${dark} !default;" in roles
+    assert "$byline-color: $color-text-muted !default;" in plan.files["scss/components/_byline.scss"]
+    assert "$lead-color: $gray-" in plan.files["scss/components/_lead.scss"]  # one component: no role
+
+
+def test_custom_properties_read_the_palette_and_keep_their_quotes():
     css = ':root { --accent: #1f5fbf; --mono: "DejaVu Sans Mono", monospace; }\na { color: var(--accent); }\n'
     plan = plan_of(css)
-    assert "$accent: #1f5fbf !default;" in plan.files["scss/tokens/_colors.scss"]
-    assert '$mono: "DejaVu Sans Mono", monospace !default;' in plan.files["scss/tokens/_custom-properties.scss"]
+    assert "$blue-550: #1f5fbf !default;" in plan.files["scss/tokens/_palette.scss"]
+    base = plan.files["scss/components/_base.scss"]
+    assert "$accent: $blue-550 !default;" in base
+    assert '$mono: "DejaVu Sans Mono", monospace !default;' in base
     assert '--mono: "DejaVu Sans Mono", monospace;' in compiled_of(css)
 
 
-def test_overriding_a_token_before_the_import_changes_the_output():
-    plan = plan_of(".note-box-title { font-size: 12px; color: #444444; }\n")
+def test_overriding_a_hook_before_the_import_changes_only_its_rule():
+    plan = plan_of(".note-box-title { font-size: 12px; color: #444444; }\n.other { font-size: 12px; }\n")
     plan.files["scss/style.scss"] = "$note-box-title-font-size: 13px;\n" + plan.files["scss/style.scss"]
     css = _compile(plan.files).decode()
-    assert declared(css, "font-size") == ["13px"] and declared(css, "color") == ["#444444"]
+    assert declared(css, "font-size") == ["13px", "12px"] and declared(css, "color") == ["#444444"]
+
+
+def test_component_files_are_named_after_components():
+    plan = plan_of((FIXTURE / "style.css").read_text(encoding="utf-8"))
+    names = [path.rsplit("/_", 1)[1].removesuffix(".scss") for path in plan.files if "/components/" in path]
+    assert sorted(names) == sorted(plan.components)
+    assert {"note-box", "d-code", "figures", "byline"} <= set(names)
+    assert not [name for name in names if re.search(r"-\d+$", name)]
 
 
 def test_cascade_order_is_kept_when_rules_of_one_component_are_apart():
@@ -73,7 +151,10 @@ def test_cascade_order_is_kept_when_rules_of_one_component_are_apart():
     compiled = compiled_of(css)
     assert declared(compiled, "color") == ["red", "blue", "green"]
     assert compiled.index("font-size") < compiled.index("blue")
-    assert plan_of(css).components == ["note", "p", "note-2"]
+    plan = plan_of(css)
+    assert plan.components == ["note", "p"] and plan.parts == ["note-after-p"]
+    assert "@mixin note-after-p {" in plan.files["scss/components/_note.scss"]
+    assert plan.files["scss/style.scss"].endswith('@import "components/p";\n@include note-after-p;\n')
 
 
 def test_a_dark_rule_stays_after_the_rules_it_overrides():
@@ -82,7 +163,7 @@ def test_a_dark_rule_stays_after_the_rules_it_overrides():
     plan = plan_of(css)
     compiled = _compile(plan.files).decode()
     assert declared(compiled, "color") == ["#111111", "#222222", "#eeeeee"]
-    assert "$body-color-dark: #eeeeee !default;" in plan.files["scss/tokens/_colors-dark.scss"]
+    assert "$color-text-dark: $gray-50 !default;" in plan.files["scss/tokens/_roles.scss"]
 
 
 def test_rules_for_other_elements_do_not_hold_a_rule_back():
@@ -213,7 +294,7 @@ def test_a_shorthand_is_never_moved_past_its_longhand():
 def test_without_regrouping_every_rule_keeps_its_place():
     css = ".note { color: red; }\n.lead { font-size: 12px; }\n.note { margin: 0; }\n"
     plan = convert.plan(parse.items(css), "style.css", regroup=False)
-    assert plan.components == ["note", "lead", "note-2"] and plan.moved == 0
+    assert plan.components == ["note", "lead"] and plan.parts == ["note-after-lead"] and plan.moved == 0
     assert convert.plan(parse.items(css), "style.css").moved == 1
 
 

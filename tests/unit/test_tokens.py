@@ -108,3 +108,30 @@ def test_token_page_escapes_values_and_is_deterministic():
     assert page == tokens_page.render(css)
     assert "A<b>" not in page and "&quot;A&lt;b&gt;&quot;" in page
     assert "<script" not in page and "http" not in page.replace("http-equiv", "")
+
+
+SCALE_FILES = {
+    "tokens/_scale.scss": "// font sizes\n$font-size-1: 12px !default;\n$font-size-2: 17px !default;\n"
+                          "\n// spaces (margin, padding, gap)\n$space-1: 4px !default;\n",
+    "tokens/_palette.scss": "// The palette\n$gray-850: #24292f !default;\n$blue-600: #1a5fb4 !default;\n",
+    "tokens/_roles.scss": "$font-size-small: $font-size-1 !default;  // small text\n"
+                          "$color-link: $blue-600 !default;\n$color-link-dark: $color-link !default;\n",
+    "components/_note-box.scss": "$note-box-title-font-size: $font-size-small !default;\n"
+                                 "$note-box-padding: $space-1 $space-1 !default;\n.note-box { x: 1 }\n",
+    "components/_d-code.scss": "$d-code-font-size: $font-size-small !default;\n",
+    "components/_dark-mode.scss": "$a-color-dark: $color-link-dark !default;\n",
+}
+
+
+def test_read_scale_lists_each_primitive_with_the_components_that_read_it():
+    found = {p.name: p for p in tokens.read_scale(SCALE_FILES)}
+    assert list(found) == ["font-size-1", "font-size-2", "space-1", "gray-850", "blue-600"]  # files' order
+    assert found["font-size-1"] == tokens.Primitive("font-size-1", "12px", "font sizes", ("d-code", "note-box"))
+    assert found["space-1"].ladder == "spaces" and found["space-1"].readers == ("note-box",)
+    assert found["blue-600"].readers == ("dark-mode",)  # through a role and its dark value
+    assert found["font-size-2"].readers == found["gray-850"].readers == ()
+    assert json.loads(tokens.to_json([], list(found.values())))["scale"][0]["readers"] == ["d-code", "note-box"]
+
+
+def test_a_project_without_a_scale_has_none(tmp_path):
+    assert tokens.scale_sources(tmp_path) == {} and tokens.read_scale({}) == []

@@ -68,7 +68,7 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
     compiled = _compile(plan.files)
     adoption = Adoption(lines=lines, ok=False, files=plan.files)
     _describe(adoption, plan, found.source, root)
-    if canon.rules(compiled.decode("utf-8")) != canon.rules(original):
+    if canon.rules(compiled.decode("utf-8"), plan.scale.rem_px) != canon.rules(original, plan.scale.rem_px):
         lines.append(f"{source_name}: the compiled scss/ does not give back every rule; nothing written")
         return adoption
     if not found.pages:
@@ -76,13 +76,14 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
                      "compared; link it from the article's page; nothing written")
         return adoption
     adoption.ok = _renders_the_same(adoption, visual, found, compiled, browser)
-    if not adoption.ok and plan.moved:
-        # The cascade analysis let a rule join its component and the pixels say it should
-        # not have: keep every rule in its original place and check again.
-        plan = convert.plan(parse.items(original), source_name, regroup=False)
+    for regroup, why in _fallbacks(plan):
+        if adoption.ok:
+            break
+        # A judgement made without the browser (a merge of units, the cascade analysis) and
+        # the pixels say it was wrong: undo it, say why, and check again.
+        plan = convert.plan(parse.items(original), source_name, regroup=regroup, merge_units=False)
         compiled, adoption.files = _compile(plan.files), plan.files
-        lines.append(f"rules moved into their components changed the rendering; every rule kept in "
-                     f"its original place instead ({len(plan.components)} component files)")
+        lines.append(why.format(components=len(plan.components), parts=len(plan.parts)))
         adoption.ok = (canon.rules(compiled.decode("utf-8")) == canon.rules(original)
                        and _renders_the_same(adoption, visual, found, compiled, browser))
     if not adoption.ok:
@@ -96,6 +97,20 @@ def adopt_stylesheet(root: Path, css: Path | None, *, dry_run: bool, force: bool
     if not dry_run:
         _write(root, plan.files, outputs, compiled)
     return adoption
+
+
+def _fallbacks(plan: Plan) -> list[tuple[bool, str]]:
+    """What to undo, in order, when the first plan does not render like the original."""
+    out = []
+    if plan.scale.merged:
+        out.append((True, f"rem values read from the equal px steps ({', '.join(plan.scale.merged)}) changed "
+                          f"the rendering: the page's root font size is not the stylesheet's "
+                          f"{plan.scale.rem_px:g}px (a style attribute or a script sets it); every value "
+                          "kept in its unit instead"))
+    if plan.moved:
+        out.append((False, "rules moved into their components changed the rendering; every rule kept in its "
+                           "original place instead ({components} component files, {parts} parts included in place)"))
+    return out
 
 
 def _renders_the_same(adoption: Adoption, visual: VisualConfig | None, found: Found, compiled: bytes,
@@ -152,14 +167,18 @@ def _compile(files: dict[str, str]) -> bytes:
 
 
 def _describe(adoption: Adoption, plan: Plan, source: Path, root: Path) -> None:
-    tokens = list(plan.registry.tokens.values())
-    counts = {kind: sum(1 for t in tokens if t.kind == kind) for kind in ("colors", "typography",
-                                                                          "spacing", "custom-properties")}
-    dark = sum(1 for t in tokens if t.dark)
-    adoption.lines.append(f"tokens: {counts['colors']} colours, {counts['typography']} typography, "
-                          f"{counts['spacing']} spacings, {counts['custom-properties']} custom properties"
-                          f" ({dark} of them dark-mode values)")
-    adoption.lines.append(f"components: {len(plan.components)} files ({', '.join(plan.components)}), "
+    from .scale import PLURALS
+
+    ladders = ", ".join(f"{len(plan.scale.of_kind(kind))} {plural}" for kind, plural in PLURALS.items())
+    dark = sum(1 for role in plan.scale.roles if role.dark)
+    adoption.lines.append(f"scale: {ladders}; palette: {len(plan.scale.of_kind('color'))} colours; "
+                          f"roles: {len(plan.scale.roles)} ({dark} with a dark value); "
+                          f"hooks: {len(plan.hooks.by_name)}")
+    if plan.scale.merged:
+        adoption.lines.append(f"rem read as px (the stylesheet sets the root font size to {plan.scale.rem_px:g}px): "
+                              + ", ".join(plan.scale.merged))
+    included = f", with {', '.join(plan.parts)} included where the cascade needs them" if plan.parts else ""
+    adoption.lines.append(f"components: {len(plan.components)} files ({', '.join(plan.components)}){included}, "
                           f"{len(plan.pieces)} rules")
     for piece in plan.pieces:
         if piece.left_as_written:

@@ -1,8 +1,10 @@
-"""From parsed Items to the files of a starter scss/: tokens, components, the entry.
+"""From parsed Items to the files of a starter scss/: the scale, one file per component, the entry.
 
-Each rule is compiled alone with token references, else as written, else with its values quoted
-(`unquote("…")`), until libsass gives the same rule back. A rule joins its component (first class
-or element) past later rules only when none of them can set the same property on the same element.
+Each rule is compiled alone reading its component's hooks, else as written, else with its values
+quoted (`unquote("…")`), until libsass gives the same rule back. A rule joins its component (first
+class or element; inside `d-article`, what it styles) past later rules only when none of them can
+set the same property on the same element; a component's rules that must stay later are a mixin
+its file defines and the entry includes at their place.
 """
 
 from __future__ import annotations
@@ -15,15 +17,19 @@ import sass
 import tinycss2
 
 from . import canon
-from .parse import Item
-from .tokens import KINDS, Registry, declaration, render
+from . import scale as scale_mod
+from .parse import DARK_ATTRIBUTE, Item
+from .scale import Scale
+from .tokens import Hooks, declaration
+from .tokens import render as render_hooks
 
 _HEADINGS = {f"h{i}" for i in range(1, 7)}
+_CONTAINERS = {"d-article", "article", "main"}  # the article's body: a rule inside it styles a component
 _ELEMENT_GROUPS = [
     (_HEADINGS, "headings"), ({"a"}, "links"), ({"ul", "ol", "li", "dl", "dt", "dd"}, "lists"),
     ({"table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption"}, "tables"),
     ({"img", "figure", "figcaption", "picture", "svg", "video", "canvas"}, "figures"),
-    ({"pre", "code", "kbd", "samp"}, "code"),
+    ({"pre", "code", "kbd", "samp"}, "code"), ({"aside"}, "aside"),
     ({"html", "body", "*", ":root", "::selection"}, "base"),
 ]
 
@@ -35,79 +41,113 @@ class Piece:
     group: str
     properties: frozenset[str]  # property families it sets; "*" pins it in place
     left_as_written: str | None = None  # why, when it is not read from tokens
+    hooks: list[str] = field(default_factory=list)  # the hooks it reads
 
 
 @dataclass
 class Plan:
     files: dict[str, str]  # path under root ("scss/components/_note-box.scss") -> text
     pieces: list[Piece]
-    registry: Registry
-    components: list[str] = field(default_factory=list)  # component names in import order
+    scale: Scale
+    hooks: Hooks
+    components: list[str] = field(default_factory=list)  # component files in import order
+    parts: list[str] = field(default_factory=list)  # mixins the entry includes between them
     moved: int = 0  # rules written away from their neighbours, to join their component
 
 
-def plan(items: list[Item], source_name: str, *, regroup: bool = True) -> Plan:
+def plan(items: list[Item], source_name: str, *, regroup: bool = True, merge_units: bool = True) -> Plan:
     """The files of scss/. `regroup=False` keeps every rule where it was: a component is
-    then a run of neighbouring rules only (the fallback when regrouping changed pixels)."""
-    registry = Registry()
-    pieces = [_piece(item, registry) for item in items]
-    _merge_prefixes(pieces)
+    then a run of neighbouring rules only (the fallback when regrouping changed pixels).
+    `merge_units=False` keeps rem values apart from equal px ones (the fallback when the
+    page's root font size is not the stylesheet's: a style attribute, a script)."""
+    groups = _merged_groups([_group(item) for item in items])
+    group_of = {id(item): group for item, group in zip(items, groups, strict=True)}
+    root_px, fixed = scale_mod.root_font_size(items)
+    scale = scale_mod.build(list(scale_mod.uses(items, group_of)), root_px, fixed and merge_units)
+    hooks = Hooks(reserved=scale.names())
+    pieces = [_piece(item, group, scale, hooks) for item, group in zip(items, groups, strict=True)]
     chunks = _chunks(pieces, regroup)
-    files: dict[str, str] = {}
-    token_imports = []
-    for kind in KINDS:
-        for dark in (False, True):
-            chosen = [t for t in registry.tokens.values() if t.kind == kind and t.dark == dark]
-            if not chosen:
-                continue
-            name = kind + ("-dark" if dark else "")
-            what = "dark-mode values (prefers-color-scheme: dark) of " if dark else ""
-            header = (f"{what}{kind.replace('-', ' ')} found in {source_name} (theme init --scss).\n"
-                      "Every token is !default: set your own value before importing these.")
-            files[f"scss/tokens/_{name}.scss"] = render(chosen, header)
-            token_imports.append(f"tokens/{name}")
-    names = []
-    seen: dict[str, int] = {}
-    for group, members in chunks:
-        seen[group] = seen.get(group, 0) + 1
-        name = group if seen[group] == 1 else f"{group}-{seen[group]}"
-        names.append(name)
-        files[f"scss/components/_{name}.scss"] = _component(group, members)
+    files = scale_mod.render(scale, source_name)
     entry = ["// The stylesheet, from " + source_name + " (theme init --scss).",
-             "// Tokens first; then components in the order of the original rules: the cascade depends on it."]
-    entry += [f'@import "{path}";' for path in token_imports]
-    entry += [f'@import "components/{name}";' for name in names]
+             "// The scale, the palette and the roles first; then one file per component, in the",
+             "// order of the original rules: the cascade depends on it. Where a component's later",
+             "// rules must come after another component, the entry includes them there (@include).",
+             '@import "tokens/scale";', '@import "tokens/palette";', '@import "tokens/roles";']
+    names: list[str] = []
+    parts: list[str] = []
+    bodies: dict[str, list[str]] = {}  # component -> its rule blocks, in order
+    hooks_in: dict[str, list[str]] = {}  # component -> the hooks its file defines (first use wins)
+    defined: set[str] = set()
+    previous = ""
+    for group, members in chunks:
+        fresh = list(dict.fromkeys(h for p in members for h in p.hooks if h not in defined))
+        defined |= set(fresh)
+        if group not in bodies:
+            names.append(group)
+            bodies[group], hooks_in[group] = [_rules(members)], fresh
+            entry.append(f'@import "components/{group}";')
+        else:
+            part = _part_name(group, previous, parts)
+            parts.append(part)
+            hooks_in[group] += fresh
+            bodies[group].append(f"// Included by the entry after {previous}: the cascade needs these "
+                                 f"rules there.\n@mixin {part} {{\n{_indent(_rules(members))}}}\n")
+            entry.append(f"@include {part};")
+        previous = group
+    for group, body in bodies.items():
+        head = [f"// {group}: its hooks, then its rules in their original order."]
+        files[f"scss/components/_{group}.scss"] = "\n".join(head + _hook_lines(hooks_in[group], hooks) + body)
     files["scss/style.scss"] = "\n".join(entry) + "\n"
     place = {id(p): i for i, p in enumerate(pieces)}
     moved = sum(1 for _, members in chunks for a, b in pairwise(members)
                 if place[id(b)] != place[id(a)] + 1)
-    return Plan(files=files, pieces=pieces, registry=registry, components=names, moved=moved)
+    return Plan(files=files, pieces=pieces, scale=scale, hooks=hooks, components=names, parts=parts, moved=moved)
+
+
+def _hook_lines(names: list[str], hooks: Hooks) -> list[str]:
+    if not names:
+        return []
+    head = ["// Hooks: set one before the imports to change what reads it alone; each reads the scale."]
+    return head + render_hooks([hooks.by_name[n] for n in names]) + [""]
+
+
+def _part_name(group: str, previous: str, taken: list[str]) -> str:
+    name, n = f"{group}-after-{previous}", 1
+    while name in taken:  # the same pair apart twice: a rare stylesheet
+        n += 1
+        name = f"{group}-after-{previous}-again" + ("" if n == 2 else f"-{n - 1}")
+    return name
+
+
+def _indent(text: str) -> str:
+    return "".join(f"  {line}\n" if line else "\n" for line in text.splitlines())
 
 
 # ------------------------------------------------------------ one rule
 
 
-def _piece(item: Item, registry: Registry) -> Piece:
-    group, props = _group(item), _properties(item)
+def _piece(item: Item, group: str, scale: Scale, hooks: Hooks) -> Piece:
+    props = _properties(item)
     as_written = _strip_wrappers(item)
     if item.rule is None:
         why = f"tinycss2 could not parse it ({item.error})" if item.error else None
-        return _checked(item, as_written, group, props, why, registry)
-    new: list[str] = []
-    tokenised = _tokenised(item, registry, new)
-    if tokenised is not None and _same(item, tokenised, registry):
-        return Piece(item, tokenised, group, props)
-    registry.drop(new)
+        return _checked(item, as_written, group, props, why, scale, hooks)
+    used: list[str] = []
+    known = set(hooks.by_name)
+    tokenised = _tokenised(item, group, scale, hooks, used)
+    if tokenised is not None and _same(item, tokenised, scale, hooks):
+        return Piece(item, tokenised, group, props, hooks=list(dict.fromkeys(used)))
+    hooks.drop([name for name in used if name not in known])
     why = None if tokenised is None else "libsass changes it when it reads tokens"
-    return _checked(item, as_written, group, props, why, registry)
+    return _checked(item, as_written, group, props, why, scale, hooks)
 
 
 def _checked(item: Item, as_written: str, group: str, props: frozenset[str], why: str | None,
-             registry: Registry) -> Piece:
-    if _same(item, as_written, registry):
+             scale: Scale, hooks: Hooks) -> Piece:
+    if _same(item, as_written, scale, hooks):
         return Piece(item, as_written, group, props, why)
     quoted = _quoted(item)
-    if quoted is not None and _same(item, quoted, registry):
+    if quoted is not None and _same(item, quoted, scale, hooks):
         return Piece(item, quoted, group, props, "libsass changes it as written; its values are quoted")
     if item.error:  # browsers skip it as well: keep its text, where libsass cannot choke on it
         text = as_written.replace("*/", "* /")
@@ -115,7 +155,7 @@ def _checked(item: Item, as_written: str, group: str, props: frozenset[str], why
     return Piece(item, as_written, group, props, "libsass changes it in every form tried; check it in the browser")
 
 
-def _tokenised(item: Item, registry: Registry, new: list[str]) -> str | None:
+def _tokenised(item: Item, group: str, scale: Scale, hooks: Hooks, used: list[str]) -> str | None:
     if item.rule is None:
         return None
     parsed = tinycss2.parse_blocks_contents(item.rule.content, skip_comments=False, skip_whitespace=True)
@@ -123,8 +163,8 @@ def _tokenised(item: Item, registry: Registry, new: list[str]) -> str | None:
         return None
     context = _context(item)
     lines = [node.serialize() if node.type == "comment" else
-             declaration(node, context, item.dark, registry, new) + ";" for node in parsed]
-    if not new:
+             declaration(node, item, context, group, scale, hooks, used) + ";" for node in parsed]
+    if not used:
         return None
     return _rule(item.selector, lines)
 
@@ -155,9 +195,9 @@ def _strip_wrappers(item: Item) -> str:
     return text.strip()
 
 
-def _same(item: Item, scss: str, registry: Registry) -> bool:
-    """Whether libsass, with every token so far, compiles `scss` back to the rule as written."""
-    defined = "".join(f"${t.name}: {t.value};\n" for t in registry.tokens.values())
+def _same(item: Item, scss: str, scale: Scale, hooks: Hooks) -> bool:
+    """Whether libsass, with the scale and every hook so far, compiles `scss` back to the rule as written."""
+    defined = scale_mod.definitions(scale) + hooks.definitions()
     wrapped = scss
     for prelude in reversed(item.wrappers):
         wrapped = f"{prelude} {{\n{wrapped}\n}}"
@@ -165,7 +205,7 @@ def _same(item: Item, scss: str, registry: Registry) -> bool:
         css = sass.compile(string=defined + wrapped, output_style="expanded")
     except sass.CompileError:
         return False
-    return canon.rules(css) == canon.rules(item.source)
+    return canon.rules(css, scale.rem_px) == canon.rules(item.source, scale.rem_px)
 
 
 # ------------------------------------------------------------ grouping
@@ -185,6 +225,10 @@ def _group(item: Item) -> str:
     if item.rule is None:
         return {"font-face": "fonts", "keyframes": "animations"}.get(item.keyword or "", "base")
     compound = _first_compound(item.selector)
+    if compound in _CONTAINERS:
+        inner = _inner_group(item.selector)
+        if inner is not None:
+            return inner
     cls = re.search(r"\.(-?[A-Za-z_][\w-]*)", compound)
     if cls:
         return cls.group(1).lower()
@@ -196,9 +240,23 @@ def _group(item: Item) -> str:
     return name if re.fullmatch(r"[a-z][\w-]*", name) else "base"
 
 
+def _inner_group(selector: str) -> str | None:
+    """Inside the article's container, what a rule styles: `d-article h2` is a heading,
+    `d-article .marker span` the marker; `d-article p` stays with d-article (None)."""
+    compounds = re.split(r"\s*[\s>+~]\s*", selector.split(",")[0].strip())[1:]
+    for compound in compounds:
+        cls = re.search(r"\.(-?[A-Za-z_][\w-]*)", compound)
+        if cls:
+            return cls.group(1).lower()
+    element = re.match(r"[A-Za-z][\w-]*", compounds[-1]) if compounds else None
+    name = element.group(0).lower() if element else ""
+    return next((group for members, group in _ELEMENT_GROUPS if name in members and group != "base"), None)
+
+
 def _context(item: Item) -> str:
-    """The token name's start: the selector's words, e.g. `note-box-title`, `d-contents-nav-a-hover`."""
-    words = re.sub(r"[^A-Za-z0-9_-]+", "-", item.selector.split(",")[0]).strip("-").lower()
+    """The hook name's start: the selector's words, e.g. `note-box-title`, `d-contents-nav-a-hover`."""
+    selector = DARK_ATTRIBUTE.sub("", item.selector.split(",")[0])
+    words = re.sub(r"[^A-Za-z0-9_-]+", "-", selector).strip("-").lower()
     return (words or "root")[:40].strip("-")
 
 
@@ -227,15 +285,16 @@ def _properties(item: Item) -> frozenset[str]:
     return frozenset(families)
 
 
-def _merge_prefixes(pieces: list[Piece]) -> None:
+def _merged_groups(groups: list[str]) -> list[str]:
     """`.note-box-title` joins `note-box` when `note-box` came first."""
-    groups: list[str] = []
-    for piece in pieces:
-        owner = next((g for g in groups if piece.group.startswith(g + "-")), None)
-        if owner:
-            piece.group = owner
-        elif piece.group not in groups:
-            groups.append(piece.group)
+    seen: list[str] = []
+    out = []
+    for group in groups:
+        owner = next((g for g in seen if group.startswith(g + "-")), None)
+        if owner is None and group not in seen:
+            seen.append(group)
+        out.append(owner or group)
+    return out
 
 
 def _subjects(piece: Piece) -> list[tuple[str | None, str | None]] | None:
@@ -300,11 +359,11 @@ def _stay_name(piece: Piece) -> str:
     if piece.item.dark:
         return "dark-mode"
     words = re.sub(r"[^a-z0-9]+", "-", " ".join(piece.item.wrappers).lower().lstrip("@")).strip("-")
-    return words[:40].strip("-")
+    return words[:60].strip("-")
 
 
-def _component(group: str, members: list[Piece]) -> str:
-    out = [f"// {group}: rules in their original order."]
+def _rules(members: list[Piece]) -> str:
+    out: list[str] = []
     open_wrappers: tuple[str, ...] = ()
     for piece in members:
         wrappers = piece.item.wrappers

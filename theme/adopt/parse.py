@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 # At-rules whose block holds style rules: their rules are split into Items of their own,
 # each keeping the at-rule around it, so a rule can join its component.
 CONDITIONAL = ("media", "supports", "layer", "container", "document")
-_DARK_ATTRIBUTE = re.compile(r"""^(:root|html)?\[data-(theme|color-scheme|mode)=["']?dark["']?\]""")
+DARK_ATTRIBUTE = re.compile(r"""^(:root|html)?\[data-(theme|color-scheme|mode)=["']?dark["']?\]""")
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Item:
         selector that starts at a dark theme attribute (`[data-theme="dark"] …`)."""
         if any("prefers-color-scheme" in w and "dark" in w for w in self.wrappers):
             return True
-        return self.rule is not None and bool(_DARK_ATTRIBUTE.match(self.selector))
+        return self.rule is not None and bool(DARK_ATTRIBUTE.match(self.selector))
 
 
 def items(text: str) -> list[Item]:

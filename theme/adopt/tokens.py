@@ -1,151 +1,139 @@
-"""Which values of a declaration become design tokens, and the SCSS that reads them.
+"""A declaration rewritten to read the scale through its component's own `!default` hook.
 
-Colours (anywhere a colour property lists one), font sizes, line heights and font
-families, spacings (margin, padding, gap) and custom properties. Only values libsass
-copies unchanged qualify: a `/` outside a function would be divided once in a variable.
+`.note-box-title { font-size: 12px }` becomes `font-size: $note-box-title-font-size` with
+`$note-box-title-font-size: $font-size-small !default;` at the top of the note-box file
+(Bootstrap's `$btn-font-size-sm: $font-size-sm !default`): a change to `$font-size-small` moves
+every text that was 12px, a change to the hook moves this one. Only values libsass copies
+unchanged are read from variables: a `/` outside a function would be divided once in a variable,
+and calc() or var() arguments are not evaluated.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import tinycss2
-import tinycss2.color3
+from . import scale as scale_mod
 
 if TYPE_CHECKING:
     from tinycss2.ast import Declaration, Node
 
-KINDS = ("colors", "typography", "spacing", "custom-properties")
-_COLOUR_PROPERTY = re.compile(
-    r"^(color|background(-color)?|border(-(top|right|bottom|left|block|inline)(-(start|end))?)?(-color)?"
-    r"|outline(-color)?|box-shadow|text-shadow|text-decoration(-color)?|fill|stroke|caret-color"
-    r"|column-rule(-color)?|accent-color|text-emphasis-color)$")
-_SPACING = re.compile(r"^(margin|padding)(-(top|right|bottom|left|block|inline)(-(start|end))?)?$|^(row-|column-)?gap$")
-_COLOUR_FUNCTIONS = {"rgb", "rgba", "hsl", "hsla"}
-_GRADIENTS = {"linear-gradient", "radial-gradient", "repeating-linear-gradient", "repeating-radial-gradient"}
+    from .parse import Item
+    from .scale import Scale
 
 
 @dataclass
-class Token:
+class Hook:
     name: str  # without the $
-    value: str  # SCSS value as written in the stylesheet
-    kind: str  # one of KINDS
-    dark: bool
+    expression: str  # its default, reading the scale: `$space-3 $space-4`
+    component: str
 
 
 @dataclass
-class Registry:
-    """Every token so far, by name; the same name and value is one token."""
+class Hooks:
+    """Every hook so far, by name; the same name and expression is one hook."""
 
-    tokens: dict[str, Token] = field(default_factory=dict)
+    reserved: set[str]  # names of primitives and roles
+    by_name: dict[str, Hook] = field(default_factory=dict)
 
-    def claim(self, base: str, value: str, kind: str, dark: bool, new: list[str]) -> str:
-        base = _name(base + ("-dark" if dark else ""))
+    def claim(self, base: str, expression: str, component: str, used: list[str]) -> str:
+        """The hook's name; appended to `used` (a hook of the same name and default is shared)."""
+        base = _name(base)
+        if base in self.reserved:
+            base += "-hook"
         name, n = base, 1
-        while name in self.tokens and self.tokens[name].value != value:
+        while name in self.by_name and self.by_name[name].expression != expression:
             n += 1
             name = f"{base}-{n}"
-        if name not in self.tokens:
-            self.tokens[name] = Token(name, value, kind, dark)
-            new.append(name)
+        if name not in self.by_name:
+            self.by_name[name] = Hook(name, expression, component)
+        used.append(name)
         return name
 
     def drop(self, names: list[str]) -> None:
         for name in names:
-            self.tokens.pop(name, None)
+            self.by_name.pop(name, None)
+
+    def definitions(self) -> str:
+        return "".join(f"${h.name}: {h.expression};\n" for h in self.by_name.values())
 
 
-def declaration(decl: Declaration, context: str, dark: bool, registry: Registry, new: list[str]) -> str:
-    """`name: value` for the SCSS, with token references where the value has tokens."""
+def declaration(decl: Declaration, item: Item, context: str, component: str, scale: Scale, hooks: Hooks,
+                new: list[str]) -> str:
+    """`name: value` for the SCSS, reading a hook where the value holds steps of the scale."""
     name = decl.name if decl.name.startswith("--") else decl.lower_name
-    tokens = _trim(decl.value)
+    tokens = scale_mod.trim(decl.value)
     text = "".join(t.serialize() for t in tokens)
     bang = " !important" if decl.important else ""
+    suffix = _suffix(item)
     if name.startswith("--"):
-        if _simple(tokens):
-            kind = "colors" if _colour(tokens[0]) and len(tokens) == 1 else "custom-properties"
-            var = registry.claim(name[2:], text, kind, dark, new)
-            # inspect() keeps quotes that plain interpolation would drop ("Source Serif 4")
-            return f"{name}: #{{inspect(${var})}}{bang}"
+        return f"{name}: {_custom(name, tokens, text, suffix, item, component, scale, hooks, new)}{bang}"
+    if scale_mod.top_level_slash(tokens):
         return f"{name}: {text}{bang}"
-    if _top_level_slash(tokens):
+    expression = _expression(name, tokens, item, component, scale)
+    if expression is None:
         return f"{name}: {text}{bang}"
-    base = f"{context}-{name}"
-    one_size = len(tokens) == 1 and tokens[0].type in ("dimension", "percentage", "number")
-    if name in ("font-size", "line-height") and one_size:
-        return f"{name}: ${registry.claim(base, text, 'typography', dark, new)}{bang}"
-    if name == "font-family" and all(t.type in ("ident", "string", "whitespace") or _comma(t) for t in tokens):
-        return f"{name}: ${registry.claim(base, text, 'typography', dark, new)}{bang}"
-    if _SPACING.match(name) and _spacing(tokens):
-        return f"{name}: ${registry.claim(base, text, 'spacing', dark, new)}{bang}"
-    if _COLOUR_PROPERTY.match(name):
-        suffix = "" if name.endswith("color") or name in ("fill", "stroke") else "-color"
-
-        def claim(value: str) -> str:
-            return "$" + registry.claim(base + suffix, value, "colors", dark, new)
-
-        return f"{name}: {_colours_replaced(tokens, claim)}{bang}"
-    return f"{name}: {text}{bang}"
+    return f"{name}: ${hooks.claim(f'{context}-{name}{suffix}', expression, component, new)}{bang}"
 
 
-def _colours_replaced(tokens: Iterable[Node], claim: Callable[[str], str]) -> str:
-    """The value with each colour a token, inside gradients too (libsass reads variables there)."""
-    parts = []
-    for token in tokens:
-        if _colour(token):
-            parts.append(claim(token.serialize()))
-        elif token.type == "function" and token.lower_name in _GRADIENTS and not _top_level_slash(token.arguments):
-            parts.append(f"{token.name}({_colours_replaced(token.arguments, claim)})")
-        else:
-            parts.append(token.serialize())
-    return "".join(parts)
+def _custom(name: str, tokens: list[Node], text: str, suffix: str, item: Item, component: str, scale: Scale,
+            hooks: Hooks, new: list[str]) -> str:
+    """A custom property is the author's own role: its hook reads the palette, or holds its value."""
+    if len(tokens) == 1 and scale_mod.is_colour(tokens[0]):
+        ref = scale.ref("color", scale_mod.colour_key(tokens[0]), scale_mod.custom_family(name), item.dark,
+                        component)
+        if ref is not None:
+            return f"#{{{'$' + hooks.claim(name[2:] + suffix, ref, component, new)}}}"
+    if _simple(tokens):
+        # inspect() keeps quotes that plain interpolation would drop ("Source Serif 4")
+        return f"#{{inspect(${hooks.claim(name[2:] + suffix, text, component, new)})}}"
+    return text
 
 
-def _trim(values: Iterable[Node]) -> list[Node]:
-    tokens = [t for t in values if t.type != "comment"]
-    while tokens and tokens[0].type == "whitespace":
-        tokens.pop(0)
-    while tokens and tokens[-1].type == "whitespace":
-        tokens.pop()
-    return tokens
+def _expression(prop: str, tokens: list[Node], item: Item, component: str, scale: Scale) -> str | None:
+    """The value with each step of the scale as a reference, or None when it holds none."""
+    kind = scale_mod.size_kind(prop)
+    if kind in ("font-size", "line-height") and len(tokens) != 1:
+        kind = None
+    family = scale_mod.colour_family(prop)
+    changed = False
+
+    def one(token: Node, colours_only: bool) -> str:
+        nonlocal changed
+        ref = None
+        if family is not None and scale_mod.is_colour(token):
+            ref = scale.ref("color", scale_mod.colour_key(token), family, item.dark, component)
+        elif kind is not None and not colours_only:
+            key = scale_mod.size_key(token, kind)
+            ref = scale.ref(kind, key, kind, item.dark, component) if key is not None else None
+        if ref is not None:
+            changed = True
+            return ref
+        if family is not None and token.type == "function" and token.lower_name in scale_mod.GRADIENTS:
+            return f"{token.name}({''.join(one(t, True) for t in token.arguments)})"
+        return str(token.serialize())
+
+    text = "".join(one(t, False) for t in tokens)
+    return text if changed else None
 
 
-def _comma(token: Node) -> bool:
-    return bool(token.type == "literal" and token.value == ",")
+def _suffix(item: Item) -> str:
+    """Where a hook applies beyond its selector: `-dark`, or the media query's words."""
+    if item.dark:
+        return "-dark"
+    words = re.sub(r"[^a-z0-9]+", "-", " ".join(item.wrappers).lower().replace("@media", "")).strip("-")
+    return f"-{words[:32].strip('-')}" if words else ""
 
 
-def _top_level_slash(tokens: Iterable[Node]) -> bool:
-    return any(t.type == "literal" and t.value == "/" for t in tokens)
-
-
-def _colour(token: Node) -> bool:
-    if token.type not in ("hash", "ident", "function"):
-        return False
-    if token.type == "function":
-        if token.lower_name not in _COLOUR_FUNCTIONS or _top_level_slash(token.arguments):
-            return False
-    if token.type == "ident" and token.lower_value in ("transparent", "currentcolor"):
-        return False
-    parsed = tinycss2.color3.parse_color(token)
-    return parsed is not None and not isinstance(parsed, str)
-
-
-def _spacing(tokens: Iterable[Node]) -> bool:
-    words = [t for t in tokens if t.type != "whitespace"]
-    fits = all(t.type in ("dimension", "percentage") or (t.type == "number" and t.value == 0)
-               or (t.type == "ident" and t.lower_value == "auto") for t in words)
-    return fits and any(t.type == "dimension" and t.value != 0 for t in words)
-
-
-def _simple(tokens: Sequence[Node]) -> bool:
+def _simple(tokens: Iterable[Node]) -> bool:
     """A custom property value Sass reads back as written: no `/`, no functions but colours."""
+    tokens = list(tokens)
     if not tokens:
         return False
     return all(t.type in ("hash", "ident", "dimension", "number", "percentage", "string", "whitespace")
-               or _comma(t) or _colour(t) for t in tokens)
+               or (t.type == "literal" and t.value == ",") or scale_mod.is_colour(t) for t in tokens)
 
 
 def _name(text: str) -> str:
@@ -154,7 +142,5 @@ def _name(text: str) -> str:
     return name if name[0].isalpha() else "t-" + name
 
 
-def render(tokens: list[Token], header: str) -> str:
-    lines = [f"// {line}" for line in header.splitlines()]
-    lines += [f"${t.name}: {t.value} !default;" for t in tokens]
-    return "\n".join(lines) + "\n"
+def render(hooks: list[Hook]) -> list[str]:
+    return [f"${h.name}: {h.expression} !default;" for h in hooks]

@@ -18,6 +18,7 @@ from . import LoadConfig, main, project_options
 
 if TYPE_CHECKING:  # theme.build (and sass) load when a command runs
     from ..build import BuildResult
+    from ..tokens import Primitive
 
 
 @main.command("build")
@@ -102,27 +103,32 @@ def tokens_command(load_config: LoadConfig, as_json: bool, check_contrast: bool,
     cfg = load_config()
     css = build_mod.compile_theme(cfg, source_map=False).css.decode("utf-8")
     found = tokens_mod.read_tokens(css)
+    scale = tokens_mod.read_scale(tokens_mod.scale_sources(cfg.build.entry.parent))  # `theme init --scss`'s
     if html_out is not None:
-        _write_token_page(css, html_out)
+        _write_token_page(css, html_out, scale)
     if check_contrast:
         _check_contrast(css, pairs_file or cfg.build.entry.parent / "contrast-pairs.toml")
         return
     if html_out is not None and not as_json:
         return
     if as_json:
-        click.echo(tokens_mod.to_json(found))
+        click.echo(tokens_mod.to_json(found, scale))
         return
     width = max((len(t.property) for t in found), default=0)
     for t in found:
         dark = "" if t.dark == t.light else f"   dark: {t.dark}"
         click.echo(f"{t.property:<{width}}  light: {t.light}{dark}")
+    width = max((len(p.name) + 1 for p in scale), default=0)
+    for p in scale:
+        readers = ", ".join(p.readers) or "no component"
+        click.echo(f"{'$' + p.name:<{width}}  {p.value}  ({p.ladder}) read by: {readers}")
 
 
-def _write_token_page(css: str, out: Path) -> None:
+def _write_token_page(css: str, out: Path, scale: list[Primitive]) -> None:
     from .. import tokens_page
     from ..fsutil import atomic_write_text
 
-    page = tokens_page.render(css)
+    page = tokens_page.render(css, scale=scale)
     try:
         atomic_write_text(out, page)
     except OSError as err:
