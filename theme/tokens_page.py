@@ -178,13 +178,14 @@ def _scale_section(scale: list[tokens_mod.Primitive]) -> str:
     ladders: dict[str, list[tokens_mod.Primitive]] = {}
     for primitive in scale:
         ladders.setdefault(primitive.ladder, []).append(primitive)
-    out = [f'<h2 id="scale">Scale</h2>\n<p class="lead">{len(scale)} primitives of the stylesheet\'s scale '
+    out = ['<h2 id="scale">Scale</h2>',
+           f'<p class="lead">{len(scale)} primitives of the stylesheet\'s scale '
            "(<code>theme init --scss</code>): each value once, in order, with every component that reads it.</p>"]
     for ladder, primitives in ladders.items():
-        rows = "\n".join(_scale_row(p) for p in primitives)
-        out.append(f'<h3>{e(ladder)}</h3>\n<table class="scale" data-ladder="{e(ladder)}">'
-                   "<thead><tr><th>Primitive</th><th>Value</th><th>Read by</th></tr></thead>"
-                   f"<tbody>\n{rows}\n</tbody></table>")
+        out += [f"<h3>{e(ladder)}</h3>",
+                f'<table class="scale" data-ladder="{e(ladder)}">'
+                "<thead><tr><th>Primitive</th><th>Value</th><th>Read by</th></tr></thead><tbody>",
+                *(_scale_row(p) for p in primitives), "</tbody></table>"]
     return "\n".join(out)
 
 
