@@ -233,3 +233,23 @@ def test_one_rule_at_other_depths_from_other_values_is_one_group():
     assert [(g.cause, g.count) for g in groups] == [(Cause.STYLE, 8), (Cause.STYLE, 1)]
     assert groups[0].summary == ("8 figures: `figcaption` font-size 12px or 13px → 14px, "
                                  "line-height 18px or 19.5px → 21px, heights +3 to +6 px")
+
+
+def test_one_token_read_by_several_kinds_of_element_is_one_group():
+    """The seeds' small text: note-box title, note-box content and d-code read one 12px token;
+    raised to 13px, each kind of element changes from 12px to 13px: one change, one story."""
+    def changed(selector: str, line: tuple[str, str]) -> tuple[styles.StyleChange, ...]:
+        return (styles.StyleChange(selector, "font-size", "12px", "13px"),
+                styles.StyleChange(selector, "line-height", *line))
+
+    items = [Failed(f"index/desktop-light/note-box/n{i}.png", "note-box", "",
+                    changed(".note-box-title", ("18px", "19.5px")) + changed(".note-box-content", ("18px", "19.5px")))
+             for i in range(3)]
+    items += [Failed(f"index/desktop-light/code/c{i}.png", "code", "", changed("", ("19.2px", "20.8px")))
+              for i in range(2)]
+    items.append(Failed("index/desktop-light/figure/f.png", "figure", "",
+                        (styles.StyleChange("figcaption", "font-size", "13px", "14px"),)))
+    first, second = causes.group(items)
+    assert first.summary == ("5 regions (3 note-boxes, 2 codes): `.note-box-content, .note-box-title, <code>` "
+                             "font-size 12px → 13px"), first.summary
+    assert second.summary == "1 figure: `figcaption` font-size 13px → 14px"

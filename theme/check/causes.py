@@ -6,7 +6,9 @@ length out. One token changed reads as one group, however many images it reached
 
 Each failed item has one cause:
 - STYLE: computed styles changed. Items that share a change (the same property of the same
-  kind of element, named by its last step, `figcaption`, set to the same value) form one
+  kind of element, named by its last step, `figcaption`, set to the same value; or the same
+  property of any element from the same value to the same value, which is what one token read
+  by several components looks like: note-box text and `d-code` both 12px → 13px) form one
   group, and so, in turn, do the items that share one with them. One rule reaches its
   elements at different depths (`div > figcaption`, `figcaption`), from values that differ
   by viewport (12px on mobile, 13px on desktop), and with what follows from it (a padding in
@@ -36,6 +38,9 @@ from ..style_record import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, s
 Box = tuple[float, float, float, float]  # a CSS box: x, y, w, h
 Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before(s), after)
 Facet = tuple[str, str, str | None]  # (element, property, after): a change as items share it
+# The element of a facet that any element shares: (ANY, property, "before → after"), one token
+# changed as it reaches components of several kinds.
+ANY = "*"
 
 UNRECORDED = ("no style record to compare with (baselines made before records were; "
               "--update-snapshots=all records them)")
@@ -154,7 +159,13 @@ def _element(selector: str, region: str) -> str:
 
 def facets(item: Failed) -> set[Facet]:
     """The changes of `item` as other items can share them (module docstring)."""
-    return {(_element(c.selector, item.region), c.prop, c.after) for c in style_changes(item.changes)}
+    changes = style_changes(item.changes)
+    return ({(_element(c.selector, item.region), c.prop, c.after) for c in changes}
+            | {(ANY, c.prop, _change(c)) for c in changes})
+
+
+def _change(c: StyleChange) -> str:
+    return f"{c.before or '—'} → {c.after or '—'}"
 
 
 def _joined(items: Sequence[Failed]) -> list[list[Failed]]:
@@ -188,7 +199,7 @@ def shared(items: Sequence[Failed]) -> Signature:
         most = max(counts.values())
         common = {f for f, n in counts.items() if n == most}
     out = []
-    for element, prop, after in sorted(common):
+    for element, prop, after in sorted(f for f in common if f[0] != ANY):
         found = [c for i in items for c in style_changes(i.changes)
                  if (_element(c.selector, i.region), c.prop, c.after) == (element, prop, after)]
         befores = sorted({c.before or "—" for c in found})
@@ -196,6 +207,14 @@ def shared(items: Sequence[Failed]) -> Signature:
         paths = {_placeless(c.selector) for c in found}
         shown_as = paths.pop() if len(paths) == 1 else element
         out.append((shown_as, prop, " or ".join(befores), after))
+    said = {(prop, before, after) for _, prop, before, after in out}
+    for _, prop, change in sorted(f for f in common if f[0] == ANY):
+        before, after = str(change).split(" → ", 1)
+        if (prop, before, after) in said:  # an element facet names it already
+            continue
+        kinds = sorted({_element(c.selector, i.region) for i in items for c in style_changes(i.changes)
+                        if c.prop == prop and _change(c) == change})
+        out.append((", ".join(kinds), prop, before, after))
     return tuple(out)
 
 
