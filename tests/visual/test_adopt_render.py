@@ -197,7 +197,7 @@ def test_raising_the_small_text_token_fails_note_boxes_and_code_and_no_maths_of_
     The maths below them do fail today, as "only moved: content above it changed": a note-box
     grows by a fraction of a pixel (line-height 1.6 at 13px is 20.8px), and the check flow
     (theme/check/) does not absorb such a move in a KaTeX block. They are their own group,
-    pushed by the note-box and code groups, and name no style change of their own."""
+    pushed by the one group of the note-boxes and code, and name no style change of their own."""
     root, _original, _adoption = specimen
     pyproject = root / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")  # desktop, light: one capture per run
@@ -221,6 +221,7 @@ def test_raising_the_small_text_token_fails_note_boxes_and_code_and_no_maths_of_
     assert maths and not [e["why"] for e in maths if e["status"] == "failed" and "only moved" not in e["why"]]
     groups = {g["number"]: g for g in report["groups"]}
     styled = {n for n, g in groups.items() if g["cause"] == "style"}
+    assert len(styled) == 1, groups  # one token changed, one story: note-box and code together
     assert {e["key"] for n in styled for e in regions if e["key"] in groups[n]["ids"]} == {e["key"] for e in small}
     for group in groups.values():
         if set(group["ids"]) & {e["key"] for e in maths}:
