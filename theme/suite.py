@@ -360,12 +360,11 @@ def summarize(statuses: dict[str, Status]) -> dict[Status, int]:
 
 
 def summary_line(counts: dict[Status, int], unchanged: int = 0) -> str:
-    """`theme: 12 matched (8 with inputs unchanged, not rendered), 0 failed, …`."""
+    """`theme: 12 matched, 0 failed (8 matched with inputs unchanged, not rendered)`."""
     order = (Status.MATCHED, Status.FAILED, Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED)
     parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
-    if unchanged:
-        parts[0] += f" ({unchanged} with inputs unchanged, not rendered)"
-    return "theme: " + ", ".join(parts)
+    said = f" ({unchanged} matched with inputs unchanged, not rendered)" if unchanged else ""
+    return "theme: " + ", ".join(parts) + said
 
 
 def parse_shard(text: str) -> tuple[int, int]:
