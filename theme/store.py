@@ -211,12 +211,13 @@ class Store:
             self._restyle({key: style})
         return not unchanged
 
-    def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
+    def has_pixels(self, key: str, pixels: Callable[[], str], manifest: Mapping[str, Any] | None = None) -> bool:
         """Whether the baseline of `key` is known to have the pixels whose images.pixels_sha256
         `pixels()` gives, from its manifest entry, without decoding it (a 1280 × 127 000 page's
         PNG takes ~1 s to decode, hashing its actual image ~0.35 s). Only when the file still
-        has the bytes the entry records; `pixels` is not called when there is nothing to compare."""
-        entry = self.read_manifest()["baselines"].get(key)
+        has the bytes the entry records; `pixels` is not called when there is nothing to compare.
+        `manifest`: one read_manifest() a caller asking about many keys has already made."""
+        entry = (manifest if manifest is not None else self.read_manifest())["baselines"].get(key)
         if not entry or not entry.get("pixels"):
             return False
         try:

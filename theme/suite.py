@@ -188,9 +188,7 @@ class VisualRun:
         visual = self.configured()[1]
         if self.options.update != "none" or self.options.rerender or not visual.skip_unchanged:
             return []
-        store = Store(visual.snapshots)
-        found = (inputs.unchanged(store, visual, v, fingerprint) for v in variants)
-        return [u for u in found if u is not None]
+        return inputs.unchanged(Store(visual.snapshots), visual, variants, fingerprint)
 
     def _record_inputs(self, shot: Capture) -> None:
         """On a run that writes baselines, record what `shot`'s render depended on beside them

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +218,21 @@ def test_rerender_and_the_config_key_render_every_page(updated: Path, how: str) 
     assert proc.returncode == 0, proc.stdout
     assert pages == {"index", "other"}
     assert "inputs unchanged" not in proc.stdout
+
+
+def test_theme_capture_copies_an_unchanged_variant_and_rerender_renders_it(updated: Path) -> None:
+    out = updated / "out"
+    command = [sys.executable, "-m", "theme", "capture", "-C", str(updated), "--out", str(out)]
+    copied = subprocess.run(command, capture_output=True, text=True)
+    assert copied.returncode == 0, copied.stderr
+    assert copied.stdout.splitlines()[:2] == [
+        "index/desktop-light: 2 images, matched (inputs unchanged), copied from its baselines",
+        "other/desktop-light: 1 images, matched (inputs unchanged), copied from its baselines"]
+    store = Store(updated / "snapshots")
+    for key in ("index/desktop-light/page.png", "index/desktop-light/box/alpha.png"):
+        assert (images.read_png(out / key) == store.read(key)).all()
+
+    rendered_again = subprocess.run([*command, "--rerender"], capture_output=True, text=True)
+    assert rendered_again.returncode == 0, rendered_again.stderr
+    assert rendered_again.stdout.startswith("index/desktop-light: 2 images, 480×")
+    assert "inputs unchanged" not in rendered_again.stdout

@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -71,25 +71,34 @@ def record(shot: Capture, visual: VisualConfig) -> JsonObject | None:
             "pixels": pixels, "aborted": list(shot.aborted)}
 
 
-def unchanged(store: Store, visual: VisualConfig, variant: Variant, fingerprint: Mapping[str, Any]) -> Unchanged | None:
-    """The variant as Unchanged when its record holds (see the module's docstring), else None.
+def unchanged(store: Store, visual: VisualConfig, todo: Iterable[Variant],
+              fingerprint: Mapping[str, Any]) -> list[Unchanged]:
+    """The variants of `todo` whose record holds (see the module's docstring), as Unchanged.
 
     `fingerprint` is the session's, known before any page is rendered; the system fonts
-    its pages fall back to are asked of fontconfig again for the families recorded."""
+    its pages fall back to are asked of fontconfig again for the families recorded. The
+    manifest is read once, and a file the variants share is hashed once."""
+    manifest = store.read_manifest()
+    hashes: dict[Path, str] = {}
+    found = (_holds(store, manifest, visual, v, fingerprint, hashes) for v in todo)
+    return [u for u in found if u is not None]
+
+
+def _holds(store: Store, manifest: Mapping[str, Any], visual: VisualConfig, variant: Variant,
+           fingerprint: Mapping[str, Any], hashes: dict[Path, str]) -> Unchanged | None:
     folder = variant.folder.as_posix()
-    rec = store.inputs(folder)
-    if rec is None or rec.get("format") != FORMAT:
+    rec = manifest.get("inputs", {}).get(folder)
+    if not isinstance(rec, dict) or rec.get("format") != FORMAT:
         return None
     now = {**fingerprint}
     if "system_fonts" not in now:
         now["system_fonts"] = fallback_fonts(rec.get("families", []))
     if rec.get("config") != config_digest(visual, variant) or rec.get("environment") != environment_digest(now):
         return None
-    hashes: dict[Path, str] = {}
     if any(_sha(where(visual, key), hashes) != sha for key, sha in rec.get("files", {}).items()):
         return None
     pixels = {rel: sha for rel, sha in rec.get("pixels", [])}
-    if not _baselines_are(store, folder, pixels):
+    if not _baselines_are(store, manifest, folder, pixels):
         return None
     return Unchanged(variant, tuple(pixels), tuple(rec.get("aborted", ())))
 
@@ -132,15 +141,15 @@ def engine_digest() -> str:
     return h.hexdigest()
 
 
-def _baselines_are(store: Store, folder: str, pixels: Mapping[str, str]) -> bool:
+def _baselines_are(store: Store, manifest: Mapping[str, Any], folder: str, pixels: Mapping[str, str]) -> bool:
     """Whether the folder's baselines are exactly the recorded images: the same set, each file
     the bytes its manifest entry names, and those bytes the recorded pixels."""
     on_record = {f"{folder}/{rel}" for rel in pixels}
     prefix = folder + "/"
-    present = {k for k in store.read_manifest()["baselines"] if k.startswith(prefix)}
+    present = {k for k in manifest["baselines"] if k.startswith(prefix)}
     if not pixels or present != on_record:
         return False
-    return all(store.has_pixels(f"{folder}/{rel}", partial(str, sha)) for rel, sha in pixels.items())
+    return all(store.has_pixels(f"{folder}/{rel}", partial(str, sha), manifest) for rel, sha in pixels.items())
 
 
 def _pixels(shot: Capture, image: np.ndarray, page: bool) -> str:
