@@ -135,3 +135,11 @@ def test_deleting_a_folders_last_baseline_drops_its_record(site: tuple[VisualCon
     assert store.inputs(FOLDER) is not None
     store.delete([f"{FOLDER}/page.png"])
     assert store.inputs(FOLDER) is None and "inputs" not in store.read_manifest()
+
+
+def test_a_record_merged_line_by_line_does_not_hold(site: tuple[VisualConfig, Store]) -> None:
+    visual, store = site
+    recorded(visual, store)
+    with store.manifest() as m:  # a merge that lost a line of the file list: style.css no longer watched
+        del m["inputs"][FOLDER]["files"]["/style.css"]
+    assert not holds(visual, store)

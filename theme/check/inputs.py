@@ -6,10 +6,11 @@ the routed URL, so the same resolution is made again: a file that appears where 
 got a 404, or a `route` that now maps elsewhere, counts as a change) with its sha256,
 the config that shapes this variant's pixels, and the environment (browser, flags, the
 system fonts fontconfig picks now, theme's capture code). It also holds the pixels'
-digest of every image the render made. A check skips the variant only when all of it
-still holds AND every baseline of the folder has exactly those pixels: then the
-baselines are that render, whatever was accepted, merged or written by hand since, and
-"matched" is what rendering again would say, at any tolerance.
+digest of every image the render made, and a digest of all of it (`digest`: a record
+merged line by line is ignored). A check skips the variant only when all of it still
+holds AND every baseline of the folder has exactly those pixels: then the baselines are
+that render, whatever was accepted, merged or written by hand since, and "matched" is
+what rendering again would say, at any tolerance.
 """
 
 from __future__ import annotations
@@ -66,9 +67,10 @@ def record(shot: Capture, visual: VisualConfig) -> JsonObject | None:
     families = sorted(system) if isinstance(system, Mapping) else []
     # In the capture's order (page, then regions by key and document order): the items' order.
     pixels = [[rel.as_posix(), _pixels(shot, image, rel.as_posix() == "page.png")] for rel, image in shot.images()]
-    return {"format": FORMAT, "files": files, "config": config_digest(visual, shot.variant),
-            "environment": environment_digest(shot.fingerprint), "families": families,
-            "pixels": pixels, "aborted": list(shot.aborted)}
+    rec: JsonObject = {"format": FORMAT, "files": files, "config": config_digest(visual, shot.variant),
+                       "environment": environment_digest(shot.fingerprint), "families": families,
+                       "pixels": pixels, "aborted": list(shot.aborted)}
+    return {**rec, "digest": _sealed(rec)}
 
 
 def unchanged(store: Store, visual: VisualConfig, todo: Iterable[Variant],
@@ -88,7 +90,7 @@ def _holds(store: Store, manifest: Mapping[str, Any], visual: VisualConfig, vari
            fingerprint: Mapping[str, Any], hashes: dict[Path, str]) -> Unchanged | None:
     folder = variant.folder.as_posix()
     rec = manifest.get("inputs", {}).get(folder)
-    if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+    if not isinstance(rec, dict) or rec.get("format") != FORMAT or rec.get("digest") != _sealed(rec):
         return None
     now = {**fingerprint}
     if "system_fonts" not in now:
@@ -139,6 +141,12 @@ def engine_digest() -> str:
         h.update(f"{path.relative_to(_ENGINE).as_posix()}\0".encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def _sealed(rec: Mapping[str, Any]) -> str:
+    """The record's own digest over all its other fields: a manifest merged line by line that
+    pairs one render's files with another render's pixels no longer matches it, and is ignored."""
+    return _digest({k: v for k, v in rec.items() if k != "digest"})
 
 
 def _baselines_are(store: Store, manifest: Mapping[str, Any], folder: str, pixels: Mapping[str, str]) -> bool:
