@@ -131,6 +131,10 @@ class VisualConfig:
     # is 1.2 GB of RGBA while it is stitched and checked. Past it the variant fails
     # before its tiles are taken, saying its size and the memory it would need.
     max_page_pixels: int = 300_000_000
+    # Pass a variant without rendering when everything its last written render depended on
+    # is unchanged and its baselines are that render (theme/check/inputs.py); `--rerender`
+    # or false renders every variant.
+    skip_unchanged: bool = True
     tolerance: Tolerance = Tolerance()
     region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
     browser: BrowserConfig = BrowserConfig()
@@ -261,6 +265,7 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         allow_blocked=tuple(r.strings(t, "allow_blocked", [])),
         allow_overflow=tuple(r.strings(t, "allow_overflow", [])),
         max_page_pixels=r.positive_int(t, "max_page_pixels", defaults.max_page_pixels),
+        skip_unchanged=r.boolean(t, "skip_unchanged", True),
         tolerance=default_tolerance,
         region_tolerance={
             k: _tolerance(r, v, default_tolerance, f"visual.tolerance.{k}")

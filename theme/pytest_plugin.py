@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # numpy and Playwright load only for visual checks
 
     from .capture.model import Capture, Failure, JsonObject, Region
     from .capture.naming import Variant
+    from .check.inputs import Unchanged
     from .check.pipeline import Checked
 
     # What assert_snapshot takes: an RGBA array, or a page or element Playwright can screenshot.
@@ -69,6 +70,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect the [tool.theme.visual] checks even when test paths are given")
     group.addoption("--no-visual", action="store_true", default=False,
                     help="do not collect the [tool.theme.visual] checks")
+    group.addoption("--rerender", action="store_true", default=False,
+                    help="render every variant, also those whose inputs did not change since their "
+                         "baselines were written (skip_unchanged in [tool.theme.visual])")
 
 
 # ---------------------------------------------------------------- the run
@@ -147,7 +151,8 @@ def _count(session: pytest.Session, node: pytest.Collector | pytest.Item, items:
     session.ihook.pytest_collectreport(report=report)
 
 
-def _collector(session: pytest.Session, variant: Variant, shot: Capture | Failure | None) -> "VariantCollector":
+def _collector(session: pytest.Session, variant: Variant,
+               shot: Capture | Failure | Unchanged | None) -> "VariantCollector":
     name = f"{variant.page_name}[{variant.id}]"
     project, _ = _run(session.config).configured()
     return VariantCollector.from_parent(session, name=name, path=project.source,
@@ -172,16 +177,18 @@ class VariantCollector(pytest.Collector):
     """One rendered page variant; captured once, shared by its page and region items.
 
     `shot` is the variant's capture (theme.capture.Capture, pixels memory-mapped),
-    or None under --collect-only: then the items come from the manifest."""
+    or None under --collect-only: then the items come from the manifest; or
+    theme.check.inputs.Unchanged: its baselines stand for a render of the same inputs."""
 
     # **kwargs: pytest's node arguments (name, nodeid, path), as from_parent passes them
-    def __init__(self, *, variant: Variant, shot: Capture | Failure | None, **kwargs: Any):
+    def __init__(self, *, variant: Variant, shot: Capture | Failure | Unchanged | None, **kwargs: Any):
         super().__init__(**kwargs)
         self.variant, self.shot = variant, shot
 
     def collect(self) -> list[VisualItem]:
         from .capture.model import Failure
         from .check import pipeline
+        from .check.inputs import Unchanged
 
         visual_run = _run(self.config)
         _, visual = visual_run.configured()
@@ -194,6 +201,9 @@ class VariantCollector(pytest.Collector):
             items = [FailedRenderItem.from_parent(self, name=self.variant.prefix + ("page" if full else "render"),
                                                   key=f"{folder}/{'page.png' if full else 'render'}",
                                                   failure=self.shot)]
+        elif isinstance(self.shot, Unchanged):
+            items = [UnchangedItem.from_parent(self, name="page" if rel == "page.png" else rel[:-len(".png")],
+                                               key=f"{folder}/{rel}", region=None) for rel in self.shot.keys]
         elif self.shot is None:
             prefix = self.variant.prefix
             items = [VisualItem.from_parent(self, name=prefix + ("page" if rel == "page.png" else rel[:-len(".png")]),
@@ -281,6 +291,22 @@ class FailedRenderItem(VisualItem):
         self.user_properties.append((STATUS_PROP, Status.FAILED.value))
         self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
         raise VisualMismatch(self.failure.message)
+
+
+class UnchangedItem(VisualItem):
+    """An image of a variant that was not rendered (theme.check.inputs): its inputs and its
+    baselines are those of the render that wrote them, so it matches without a look."""
+
+    def runtest(self) -> None:
+        from .check.entry import Entry
+        from .check.inputs import MESSAGE
+
+        assert isinstance(self.parent, VariantCollector)  # made only by VariantCollector.collect()
+        v = self.parent.variant
+        entry = Entry(key=self.key, status=Status.MATCHED, message=f"{self.key}: {MESSAGE}", unchanged=True,
+                      page=v.page_name, viewport=v.viewport, scheme=v.scheme)
+        self.user_properties.append((STATUS_PROP, Status.MATCHED.value))
+        self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
 
 
 def _record(item: pytest.Item, checked: Checked) -> None:
@@ -438,4 +464,4 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
         terminalreporter.write_line(line, **colour)
 
 
-__all__ = ["VariantCollector", "VisualItem", "VisualMismatch", "assert_snapshot"]
+__all__ = ["UnchangedItem", "VariantCollector", "VisualItem", "VisualMismatch", "assert_snapshot"]

@@ -24,7 +24,9 @@ from .style_record import StyleRecord
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
 # so a key reads e.g. index/desktop-dark/note-box/memory-usage-2.png.
-MANIFEST = "manifest.json"  # sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline
+# sha256, pixels (_bind), size, environment (and a region's CSS box) of every baseline, and per
+# variant folder what its last written render depended on ("inputs": theme/check/inputs.py)
+MANIFEST = "manifest.json"
 _LOCK = ".manifest.lock"
 # Each region baseline's style record (theme/style_record.py), one region a line, keys sorted:
 # written with its baseline, under the manifest's lock, so the two always agree.
@@ -209,12 +211,13 @@ class Store:
             self._restyle({key: style})
         return not unchanged
 
-    def has_pixels(self, key: str, pixels: Callable[[], str]) -> bool:
+    def has_pixels(self, key: str, pixels: Callable[[], str], manifest: Mapping[str, Any] | None = None) -> bool:
         """Whether the baseline of `key` is known to have the pixels whose images.pixels_sha256
         `pixels()` gives, from its manifest entry, without decoding it (a 1280 × 127 000 page's
         PNG takes ~1 s to decode, hashing its actual image ~0.35 s). Only when the file still
-        has the bytes the entry records; `pixels` is not called when there is nothing to compare."""
-        entry = self.read_manifest()["baselines"].get(key)
+        has the bytes the entry records; `pixels` is not called when there is nothing to compare.
+        `manifest`: one read_manifest() a caller asking about many keys has already made."""
+        entry = (manifest if manifest is not None else self.read_manifest())["baselines"].get(key)
         if not entry or not entry.get("pixels"):
             return False
         try:
@@ -255,6 +258,7 @@ class Store:
         with self.manifest() as m:
             for key in keys:
                 m["baselines"].pop(key, None)
+            _drop_orphan_inputs(m)
             self._restyle(dict.fromkeys(keys))
         self._remove_empty_folders()
 
@@ -330,6 +334,21 @@ class Store:
             if key.startswith(prefix):
                 yield key[len(prefix):], entry
 
+    def inputs(self, folder: str) -> dict[str, Any] | None:
+        """The inputs record of a variant's folder ("index/desktop-dark"), as record_inputs()
+        left it (theme/check/inputs.py reads it), or None."""
+        record = self.read_manifest().get("inputs", {}).get(folder)
+        return record if isinstance(record, dict) else None
+
+    def record_inputs(self, folder: str, record: Mapping[str, Any] | None) -> None:
+        """Set (None: drop) what a variant's last written render depended on, beside its baselines."""
+        with self.manifest() as m:
+            inputs = m.setdefault("inputs", {})
+            if record is None:
+                inputs.pop(folder, None)
+            else:
+                inputs[folder] = dict(record)
+
     def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
         """Region path ("code/intro.png") -> the CSS box (x, y, w, h) its baseline was captured at."""
         out = {}
@@ -379,6 +398,19 @@ def _drop_unreferenced_environments(data: dict[str, Any]) -> None:
     for env in list(data["environments"]):
         if env not in used:
             del data["environments"][env]
+
+
+def _drop_orphan_inputs(data: dict[str, Any]) -> None:
+    """Inputs records of folders without a baseline left go (and an empty table with them);
+    only on deleting: an update records a folder's inputs before it writes its first baseline."""
+    inputs = data.get("inputs")
+    if inputs is None:
+        return
+    folders = {key.rsplit("/", 1)[0] for key in data["baselines"]}
+    for folder in [f for f in inputs if not any(k == f or k.startswith(f + "/") for k in folders)]:
+        del inputs[folder]
+    if not inputs:
+        del data["inputs"]
 
 
 def _bind(file_sha256: str, pixels_sha256: str) -> str:

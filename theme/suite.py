@@ -21,6 +21,7 @@ from .status import Status, unused_baselines
 if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
     from .capture.model import Capture, Failure, JsonObject, Renderer
     from .capture.naming import Variant
+    from .check.inputs import Unchanged
     from .check.verdict import CheckContext
 
 # pytest's terminal writer's markup keywords (green=True, bold=True, …) for a summary line.
@@ -38,6 +39,7 @@ class Options:
     report: Path | None = None  # --visual-report
     shard: str | None = None  # --visual-shard i/n
     ci: bool = False  # CI=true in the environment
+    rerender: bool = False  # --rerender: render every variant, even those whose inputs did not change
 
     @classmethod
     def of(cls, config: pytest.Config) -> "Options":
@@ -45,7 +47,8 @@ class Options:
         return cls(update=config.getoption("update_snapshots"), warn_unused=config.getoption("snapshot_warn_unused"),
                    prune=config.getoption("prune_snapshots"), allow_ci_update=config.getoption("allow_ci_update"),
                    report=Path(report) if report else None, shard=config.getoption("visual_shard"),
-                   ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"))
+                   ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
+                   rerender=config.getoption("rerender"))
 
 
 class VisualRun:
@@ -134,8 +137,9 @@ class VisualRun:
         page = ["page.png"] if "page" in rels and visual.full_page else []
         return page + [f"{r}.png" for r in rels if r != "page"]
 
-    def captures(self, variants: list[Variant]) -> Iterator[Capture | Failure]:
-        """Each variant captured once (theme.check.pipeline), pixels memory-mapped from this run's cache."""
+    def captures(self, variants: list[Variant]) -> Iterator[Capture | Failure | Unchanged]:
+        """Each variant captured once (theme.check.pipeline), pixels memory-mapped from this run's cache;
+        first, as Unchanged, the variants whose inputs did not change (theme.check.inputs), not rendered."""
         from . import capture
         from .capture.model import Failure
         from .check import pipeline
@@ -152,8 +156,14 @@ class VisualRun:
         if self._cache is None:
             self._cache = Path(tempfile.mkdtemp(prefix="theme-captures-"))
         ctx = self.context(dict(session.fingerprint))
+        skipped = self._unchanged(variants, session.fingerprint)
+        for unchanged in skipped:
+            if unchanged.aborted:
+                self.aborted[f"{unchanged.variant.page_name}[{unchanged.variant.id}]"] = list(unchanged.aborted)
+            yield unchanged
+        todo = [v for v in variants if v not in {u.variant for u in skipped}]
         duplicates = pipeline.Duplicates()
-        shots = pipeline.capture(session, variants, spill_to=self._cache, expected=ctx.expected, failures=True)
+        shots = pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True)
         for shot in shots:
             self.notes += shot.notes
             if isinstance(shot, Failure):
@@ -165,8 +175,30 @@ class VisualRun:
             self.environment = self.environment or dict(shot.fingerprint)
             if shot.aborted:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
+            self._record_inputs(shot)
             yield shot
         self.notes += session.notes  # browser endpoints that refused or went away
+
+    def _unchanged(self, variants: list[Variant], fingerprint: JsonObject) -> list[Unchanged]:
+        """The variants a check need not render (theme.check.inputs): none on an update run
+        (it writes what the pages are now), with --rerender, or with skip_unchanged = false."""
+        from .check import inputs
+        from .store import Store
+
+        visual = self.configured()[1]
+        if self.options.update != "none" or self.options.rerender or not visual.skip_unchanged:
+            return []
+        return inputs.unchanged(Store(visual.snapshots), visual, variants, fingerprint)
+
+    def _record_inputs(self, shot: Capture) -> None:
+        """On a run that writes baselines, record what `shot`'s render depended on beside them
+        (a later check skips it only while its baselines are exactly this render)."""
+        from .check import inputs
+
+        policy = self.ctx.policy if self.ctx is not None else None
+        if policy is None or policy.baselines is None or not (policy.creates() and policy.may_write()):
+            return
+        policy.baselines.record_inputs(shot.variant.folder.as_posix(), inputs.record(shot, self.configured()[1]))
 
     def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
@@ -272,10 +304,11 @@ class VisualRun:
         lines += [(f"aborted external request in {variant}: {url}", {"yellow": True})
                  for variant, urls in sorted(self.aborted.items()) for url in urls]
         counts = summarize(self.statuses)
+        skipped = sum(1 for e in self.entries.values() if e.get("unchanged"))
         lines += [(f"{status:>8}  {key}", _COLOUR[status]) for key, status in sorted(self.statuses.items())
                   if status in _COLOUR]
         lines += [(line, {}) for line in self._causes()]
-        lines.append((summary_line(counts), {"bold": True}))
+        lines.append((summary_line(counts, skipped), {"bold": True}))
         if counts.get(Status.UNUSED) and self.visual:
             hint = ("--snapshot-warn-unused was given" if self.options.warn_unused
                     else "remove them with pytest --update-snapshots --prune-snapshots")
@@ -324,10 +357,12 @@ def summarize(statuses: dict[str, Status]) -> dict[Status, int]:
     return counts
 
 
-def summary_line(counts: dict[Status, int]) -> str:
+def summary_line(counts: dict[Status, int], unchanged: int = 0) -> str:
+    """`theme: 12 matched, 0 failed (8 matched with inputs unchanged, not rendered)`."""
     order = (Status.MATCHED, Status.FAILED, Status.CREATED, Status.UPDATED, Status.UNUSED, Status.PRUNED)
     parts = [f"{counts.get(name, 0)} {name}" for name in order if counts.get(name) or name in order[:2]]
-    return "theme: " + ", ".join(parts)
+    said = f" ({unchanged} matched with inputs unchanged, not rendered)" if unchanged else ""
+    return "theme: " + ", ".join(parts) + said
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -42,6 +42,7 @@ max_diff_pixels = 10
     assert v.tolerance_for("note-box").threshold == 0.2  # inherits the default table
     assert v.tolerance_for("code").max_diff_pixels == 0
     assert v.switch_schemes is True
+    assert v.skip_unchanged is True
 
 
 def test_unknown_key_names_key_file_and_line(tmp_path):
@@ -60,6 +61,7 @@ def test_unknown_key_names_key_file_and_line(tmp_path):
     ('tile_height = -5', "positive integer"),
     ('tile_height = 65536', "above 32768"),
     ('switch_schemes = "no"', "true or false"),
+    ('skip_unchanged = 0', "true or false"),
 ])
 def test_bad_visual_values(tmp_path, body, words):
     path = write(tmp_path, f"[tool.theme]\n[tool.theme.visual]\n{body}\n")

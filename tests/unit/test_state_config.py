@@ -108,3 +108,15 @@ def test_two_states_with_one_name_are_an_error(tmp_path):
     twice = '\n[[tool.theme.visual.states]]\nname = "a"\nsteps = [{ hover = "x" }]\ncapture = { b = "x" }\n'
     with pytest.raises(ConfigError, match="two states are named 'a'"):
         load(tmp_path, HEAD + twice + twice)
+
+
+def test_a_states_config_is_an_input_of_its_own_variants_only(tmp_path):
+    """The input skip (theme/check/inputs.py): editing a state re-renders that state and the
+    states chained after it, and no page variant."""
+    from theme.check.inputs import config_digest
+
+    before = load(tmp_path, GOOD)
+    after = load(tmp_path, GOOD.replace('steps = [{ hover = "d-cite" }]', 'steps = [{ hover = "d-cite >> nth=1" }]'))
+    changed = {v.state or "page" for v, w in zip(variants(before), variants(after), strict=True)
+               if config_digest(before, v) != config_digest(after, w)}
+    assert changed == {"cite-hover", "typed"}  # typed runs cite-hover's steps first

@@ -126,7 +126,7 @@ def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_pat
     assert created.returncode == 0, created.stdout[-3000:]
     # 18 images of the page, and 3 states' in 2 variants
     assert "theme: 0 matched, 0 failed, 24 created" in created.stdout, created.stdout[-2000:]
-    again = run_pytest(article)
+    again = run_pytest(article, "--rerender")  # rendered again, not skipped: the pages repeat
     assert again.returncode == 0 and "theme: 24 matched, 0 failed" in again.stdout, again.stdout[-3000:]
     maths = sorted((article / "snapshots/index").glob("*/math/*.png"))
     assert len(maths) == 4
@@ -186,7 +186,7 @@ def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, 
         "desktop-dark", "desktop-light", "mobile-dark", "mobile-light"] and len(states) == 12
     pixels = {p: p.read_bytes() for p in states}
     for _ in range(2):
-        checked = run_pytest(article, "-rA")
+        checked = run_pytest(article, "-rA", "--rerender")
         assert checked.returncode == 0, checked.stdout[-3000:]
         assert len(re.findall(r"^PASSED index\[[a-z]+-[a-z]+\]::state/", checked.stdout, re.M)) == 12
     assert {p: p.read_bytes() for p in states} == pixels
@@ -213,7 +213,7 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ka
 
     first = run_pytest(article, "--update-snapshots")
     assert first.returncode == 0, first.stdout[-3000:]
-    runs = [run_pytest(article, "-rA") for _ in range(2)]
+    runs = [run_pytest(article, "-rA", "--rerender") for _ in range(2)]  # rendered, not skipped
     for again in runs:
         assert again.returncode == 0, again.stdout[-3000:]
     passed = [sorted(line for line in r.stdout.splitlines() if line.startswith("PASSED ")) for r in runs]
@@ -297,7 +297,7 @@ def test_init_masks_what_keeps_changing_and_takes_overflow_as_the_page_is(tmp_pa
     assert visual["mask"] == ["div#ticker"] and visual["allow_overflow"] == ["index.html"]
     assert "# index.html is 600 px wide in the 390 px mobile viewport (div#wide reaches x=600)" in text
     assert run_pytest(article, "--update-snapshots").returncode == 0
-    check = run_pytest(article)
+    check = run_pytest(article, "--rerender")
     assert check.returncode == 0, check.stdout[-2000:]
 
 

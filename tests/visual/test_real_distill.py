@@ -97,6 +97,8 @@ def test_the_example_article_runs_green_twice_in_four_variants(tmp_path):
     assert created.returncode == 0, created.stdout[-3000:]
     assert "theme: 0 matched, 0 failed, 28 created" in created.stdout, created.stdout[-2000:]
     for _ in range(2):
-        again = run_pytest(tmp_path)
+        again = run_pytest(tmp_path, "--rerender")  # rendered again, not skipped: the pages repeat
         assert again.returncode == 0, again.stdout[-3000:]
         assert "28 passed" in again.stdout and "theme: 28 matched, 0 failed" in again.stdout
+    unchanged = run_pytest(tmp_path)  # the runtime, its routed copies and fetched parts were all recorded
+    assert "theme: 28 matched, 0 failed (28 matched with inputs unchanged, not rendered)" in unchanged.stdout

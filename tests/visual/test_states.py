@@ -111,7 +111,7 @@ def first_images(project: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def second(project: Path, first_images: dict[str, bytes]) -> subprocess.CompletedProcess[str]:
-    return pytest_run(project)
+    return pytest_run(project, "--rerender")  # rendered again, not skipped as unchanged
 
 
 def changed_run(project: Path, change: tuple[str, str] | None = None, extra: str = "") -> dict[str, dict]:

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
 from . import resources, scripts
-from .model import JsonObject, Timings
+from .model import JsonObject, Loaded, Timings
 from .naming import Variant
 from .server import LocalServer, resolve
 
@@ -44,7 +44,15 @@ class Lane:
     script: str | None = None  # id of the current variant's data_theme() init script (scripts.py)
     routed: set[str] = field(default_factory=set)  # the current variant's URLs served from a route
     inflight: set[Request] = field(default_factory=set)  # requests to our origin or a route not yet answered
+    # What the current variant's page asked for, for the inputs digest (theme/check/inputs.py):
+    # paths (with query) our server was asked for, and URLs let through to the network (online).
+    served: set[str] = field(default_factory=set)
+    passed: set[str] = field(default_factory=set)
     net_last: float = 0.0  # time.monotonic() of the last such request's start or end
+
+    def loaded(self) -> Loaded:
+        """What the page asked for so far (a switched variant's includes its first scheme's)."""
+        return Loaded(frozenset(self.served), frozenset(self.routed), frozenset(self.passed))
 
 
 @dataclass
@@ -107,6 +115,7 @@ class Lanes:
             page.set_viewport_size({"width": variant.width, "height": variant.height})  # also screen.width/height
             page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
             lane.aborted, lane.routed, lane.inflight, lane.missed = set(), set(), set(), {}
+            lane.served, lane.passed = set(), set()
             if variant.data_theme is not None:
                 source = scripts.data_theme(variant.data_theme)
                 lane.script = lane.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
@@ -235,6 +244,7 @@ class Lanes:
                 lane.missed.setdefault(url, resources.Missed(url, route.request.resource_type, why))
                 route.abort("blockedbyclient")
             else:
+                lane.passed.add(url)
                 route.continue_()
 
         return handle
@@ -243,9 +253,12 @@ class Lanes:
         """Count the lane's requests to our server and to routes while they are in flight
         (network quiet, Readiness). Third-party requests are aborted, or when online
         never waited for: a beacon that hangs must not hold the capture."""
-        ours = (self._server.origin + "/", *self._visual.route)
+        origin = self._server.origin
+        ours = (origin + "/", *self._visual.route)
 
         def started(request: Request) -> None:
+            if request.url.startswith(origin + "/"):
+                lane.served.add(request.url[len(origin):])
             if request.url.startswith(ours):
                 lane.inflight.add(request)
                 lane.net_last = time.monotonic()

@@ -46,6 +46,17 @@ class Region:
         return PurePosixPath(safe_segment(self.key)) / f"{self.name}.png"
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """What a variant's page asked for while it was captured (capture/lanes.py), for the
+    inputs digest (theme/check/inputs.py): what the server was asked for, by path under
+    root with its query; what `route` answered, by URL; what went to the network (online)."""
+
+    served: frozenset[str] = frozenset()
+    routed: frozenset[str] = frozenset()
+    passed: frozenset[str] = frozenset()
+
+
 @dataclass
 class Capture:
     """One variant's full-page image and the regions cropped from it."""
@@ -72,6 +83,7 @@ class Capture:
     # region path ("note-box/memory-usage.png") -> its style record, read on the frozen page
     # after the regions were measured (a region whose element was not found has none)
     styles: dict[str, PageStyles] = field(default_factory=dict)
+    loaded: Loaded | None = None  # what the page asked for (None: not recorded)
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box

@@ -109,7 +109,7 @@ class Shooter:
             full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
             explain={**ready.job.explain, "undefined_tags": after["undefined"],
                      "routed": sorted(ready.job.lane.routed), "aborted": sorted(ready.job.aborted)},
-            notes=notes, styles=styles,
+            notes=notes, styles=styles, loaded=ready.job.lane.loaded(),
         )
 
     def _whole(self, shooting: Shooting, after: JsonObject, say: Progress,

@@ -83,7 +83,8 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     say(f"{at}: captured {len(found)} region(s) after {len(done)} step(s)")
     return Capture(variant=variant, image=image, regions=[r for r, _ in found], aborted=sorted(job.aborted),
                    fingerprint=fingerprint, seconds=time.perf_counter() - job.opened, full_page=False,
-                   timings=timings, explain={**explain, "routed": sorted(job.lane.routed)})
+                   timings=timings, explain={**explain, "routed": sorted(job.lane.routed)},
+                   loaded=job.lane.loaded())
 
 
 def _at(source: Path | None, state: StateConfig) -> str:

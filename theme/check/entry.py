@@ -52,6 +52,7 @@ class Entry:
     why: str = ""  # "" when either side has no record: then `attribution` is today's words
     expected_box: tuple[float, float, float, float] | None = None  # the CSS box its expected image had
     style: Mapping[str, Mapping[str, str]] | None = None  # its record now (styles.to_json), for `theme accept`
+    unchanged: bool = False  # matched without rendering: its inputs did not change (theme/check/inputs.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # frozen: set once, here

@@ -2,11 +2,14 @@
 
 One line per variant on stdout, progress on stderr. `--explain`, for an article that misbehaves, captures
 every variant twice and says what the engine waited for and pinned, and which elements differed (to `mask`).
+A variant whose inputs did not change since its baselines were written (theme/check/inputs.py) is not
+rendered: its baselines are that render's images, and are copied (`--rerender` renders every variant).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -15,7 +18,9 @@ import click
 
 from ..capture import Capture, open_session, variants
 from ..capture.model import JsonObject, Progress, Renderer
-from ..check import pipeline
+from ..capture.naming import Variant
+from ..check import inputs, pipeline
+from ..config import VisualConfig
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
 from ..images import write_png
@@ -41,6 +46,26 @@ def _write(capture: Capture, folder: Path) -> int:
     return len(written)
 
 
+def _copy(visual: VisualConfig, same: inputs.Unchanged, folder: Path) -> int:
+    """Copy an unchanged variant's baselines (the recorded render's images) under `folder`, with
+    the environment they were made in; remove PNGs a previous run left that this one did not write."""
+    from ..store import Store
+
+    store, source = Store(visual.snapshots), same.variant.folder.as_posix()
+    written = set()
+    for rel in same.keys:
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(store.path(f"{source}/{rel}"), target)
+        written.add(target)
+    env = store.recorded_fingerprint(f"{source}/{same.keys[0]}") or {}
+    atomic_write_text(folder / "fingerprint.json", json.dumps(env, indent=2, sort_keys=True) + "\n")
+    for old in folder.rglob("*.png"):
+        if old not in written:
+            old.unlink()
+    return len(written)
+
+
 def _line(capture: Capture, count: int, seconds: float) -> str:
     h, w = capture.image.shape[:2]
     aborted = len(capture.aborted)
@@ -54,8 +79,11 @@ def _line(capture: Capture, count: int, seconds: float) -> str:
 @click.option("--explain", is_flag=True,
               help="Capture twice and say what the engine waited for, saw and pinned, "
                    "and what changed between the two.")
+@click.option("--rerender", is_flag=True,
+              help="Render every variant, also those whose inputs did not change since their baselines "
+                   "were written (which are otherwise copied: skip_unchanged in [tool.theme.visual]).")
 @project_options
-def capture(load_config: LoadConfig, out: Path | None, explain: bool) -> None:
+def capture(load_config: LoadConfig, out: Path | None, explain: bool, rerender: bool) -> None:
     """Capture every page × viewport × colour scheme of [tool.theme.visual] as PNG files."""
     cfg = load_config()
     if cfg.visual is None:
@@ -68,6 +96,8 @@ def capture(load_config: LoadConfig, out: Path | None, explain: bool) -> None:
     # browser keeps taking the next variant's tiles while this one is written.
     with (open_session(visual, source=cfg.source) as session,
           ThreadPoolExecutor(1, thread_name_prefix="theme-write") as pool):
+        if not (rerender or explain) and visual.skip_unchanged:  # --explain needs two renders
+            todo = _copy_unchanged(visual, todo, session.fingerprint, out)
         writing = None
         firsts: list[Capture] = []
         for number, cap in enumerate(pipeline.capture(session, todo, progress=progress), start=1):
@@ -83,6 +113,19 @@ def capture(load_config: LoadConfig, out: Path | None, explain: bool) -> None:
             _explain(session, firsts, progress)
     for note in session.notes:  # browser endpoints that refused or went away
         click.echo(f"note: {note}")
+
+
+def _copy_unchanged(visual: VisualConfig, todo: list[Variant], fingerprint: JsonObject, out: Path) -> list[Variant]:
+    """Copy the images of the variants whose inputs did not change, one line each; the rest, to render."""
+    from ..store import Store
+
+    found = inputs.unchanged(Store(visual.snapshots), visual, todo, fingerprint)
+    for same in found:
+        count = _copy(visual, same, out / same.variant.folder)
+        click.echo(f"{same.variant.folder}: {count} images, {inputs.MESSAGE}, copied from its baselines")
+        for url in same.aborted:
+            click.echo(f"  aborted: {url}")
+    return [v for v in todo if v not in {u.variant for u in found}]
 
 
 def _report(number: int, cap: Capture, started: float, written: Future[int], *, total: int,
