@@ -133,7 +133,8 @@ class VisualRun:
         from .store import Store
 
         visual = self.configured()[1]
-        rels = sorted(Store(visual.snapshots).sizes(folder))
+        # page and <key>/<name>: a reader state's baselines (state/<name>/…) are its own variant's
+        rels = sorted(r for r in Store(visual.snapshots).sizes(folder) if r.count("/") <= 1)
         page = ["page.png"] if "page" in rels and visual.full_page else []
         return page + [f"{r}.png" for r in rels if r != "page"]
 

@@ -156,6 +156,18 @@ def test_states_are_identical_on_a_second_run(project: Path, first_images: dict[
     assert re.search(r"^index\[desktop-dark\]::state/cite-hover/hover-box/[a-z0-9-]+$", listed, re.M), listed[-2000:]
 
 
+def test_an_unchanged_page_and_its_states_are_not_rendered_again(project: Path, second: object) -> None:
+    """The input skip (theme/check/inputs.py) with states: each state variant is skipped on its
+    own record, and a page variant is skipped although its folder holds its states' folders."""
+    done = pytest_run(project)
+    assert done.returncode == 0, done.stdout[-3000:]
+    said = next(line for line in done.stdout.splitlines() if line.startswith("theme: "))
+    total = re.match(r"theme: (\d+) matched, 0 failed \((\d+) matched with inputs unchanged", said)
+    assert total and total.group(1) == total.group(2) and int(total.group(1)) > 12, said
+    states = {k: e for k, e in entries(project).items() if "/state/" in k}
+    assert len(states) == 12 and all(e.get("unchanged") for e in states.values()), states
+
+
 def test_a_dark_hover_box_colour_fails_exactly_the_dark_hover_boxes(project: Path, second: object) -> None:
     fails = changed_run(project, DARK_POPUP)
     stdout = fails.pop("__stdout__")["text"]

@@ -287,7 +287,8 @@ class Session:
         state = next(s for s in self.visual.states if s.name == variant.state)
         job = lanes.open(variant)
         try:
-            shot: Capture | Failure = capture_state(job, self._readiness, state, self.fingerprint, say)
+            assert self.server is not None  # started with the browser
+            shot: Capture | Failure = capture_state(job, self._readiness, state, self.fingerprint, self.server, say)
         except BaseException as err:
             failure = self._failure(variant, err)
             if failure is None or not failures:

@@ -141,14 +141,18 @@ class Shooter:
                            f"it is whole with {tiles.tile_height}-px tiles, which this capture used"]
 
     def _fingerprint(self, after: JsonObject) -> JsonObject:
-        """The session's fingerprint with the fonts of this page: the web fonts' files,
-        and the system fonts its other families fall back to."""
-        web = set(after["fonts"]["web"])
-        families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
-        # A remote browser's system fonts were measured in it (session.remote_fingerprint).
-        system = self.fingerprint.get("system_fonts") or fallback_fonts(families)
-        return {**self.fingerprint, "fonts": web_fonts(after["resources"], self.server, self.visual.route),
-                "system_fonts": system}
+        return page_fingerprint(self.fingerprint, after, self.server, self.visual)
+
+
+def page_fingerprint(session: JsonObject, after: JsonObject, server: LocalServer, visual: VisualConfig) -> JsonObject:
+    """The session's fingerprint with the fonts of a page (`after`: its font stacks and loaded
+    resources, as scripts.AFTER_TILES reads them): the web fonts' files, and the system fonts
+    its other families fall back to."""
+    web = set(after["fonts"]["web"])
+    families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
+    # A remote browser's system fonts were measured in it (session.remote_fingerprint).
+    system = session.get("system_fonts") or fallback_fonts(families)
+    return {**session, "fonts": web_fonts(after["resources"], server, visual.route), "system_fonts": system}
 
 
 def style_records(page: Page, found: list[Region]) -> dict[str, PageStyles]:

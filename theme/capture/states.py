@@ -25,6 +25,8 @@ from .lanes import Pending
 from .model import Capture, JsonObject, Progress, Region, label, mark
 from .naming import heading_bases, own_base, region_names
 from .readiness import MASK_COLOR, Readiness, Shots, wait_loaded, wait_stable
+from .server import LocalServer
+from .shoot import page_fingerprint
 from .tiles import decode_png
 
 if TYPE_CHECKING:
@@ -45,8 +47,9 @@ class StateError(RenderError):
 
 
 def capture_state(job: Pending, readiness: Readiness, state: StateConfig, fingerprint: JsonObject,
-                  say: Progress) -> Capture:
-    """`job`'s page (just opened for a state variant) settled, `state`'s steps done, captured."""
+                  server: LocalServer, say: Progress) -> Capture:
+    """`job`'s page (just opened for a state variant) settled, `state`'s steps done, captured;
+    `fingerprint`: the session's, which the capture's extends with the fonts its page used."""
     variant, page, timings, explain = job.variant, job.page, job.timings, job.explain
     visual, source = readiness.visual, readiness.source
     at = label(variant)
@@ -76,6 +79,8 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     data = job.lane.cdp.send("Page.captureScreenshot", {"format": "png", "fromSurface": True})["data"]
     image = decode_png(base64.b64decode(data), what=f"{at} viewport")
     found = _regions(page, state, variant.width, variant.height, at, _at(source, state))
+    fonts = page.evaluate(_FONTS)  # as the page's own capture reads them: the same environment
+    fingerprint = page_fingerprint(fingerprint, fonts, server, visual)
     t = mark(timings, "regions", t)
     if state.contrast != "none":
         explain["contrast"] = check_contrast(page, state, found, at, _at(source, state))
@@ -85,6 +90,10 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
                    fingerprint=fingerprint, seconds=time.perf_counter() - job.opened, full_page=False,
                    timings=timings, explain={**explain, "routed": sorted(job.lane.routed)},
                    loaded=job.lane.loaded())
+
+
+_FONTS = (f"() => ({{fonts: ({scripts.FONT_FAMILIES})(), "
+          "resources: performance.getEntriesByType('resource').map((e) => e.name)})")
 
 
 def _at(source: Path | None, state: StateConfig) -> str:
