@@ -28,6 +28,11 @@ BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 ALPHA = "index/desktop-light/box/alpha.png"
 
 
+# How long a page may take to show what a test waits for: Playwright's 30 s default was
+# once too short on a loaded 2-core machine. Patience, not a limit on how fast it must be.
+PATIENCE_MS = 120_000
+
+
 @pytest.fixture
 def failed(project: Path) -> Path:
     """The plugin tests' tiny article: baselines made, then the box colour changed and checked."""
@@ -54,6 +59,7 @@ def test_accept_undo_reject_and_the_commit_line(failed, browser):
     server, url = serve(Review(failed / "visual-report", store, artifacts=(failed / ".theme-artifacts",)))
     try:
         page = browser.new_page()
+        page.set_default_timeout(PATIENCE_MS)
         page.goto(url)
         progress = page.locator("#progress")
         progress.get_by_text("0 of 4 reviewed").wait_for()
@@ -88,6 +94,7 @@ def test_accept_undo_reject_and_the_commit_line(failed, browser):
 
 def test_the_report_as_a_plain_file_has_no_buttons(failed, browser):
     page = browser.new_page()
+    page.set_default_timeout(PATIENCE_MS)
     page.goto((failed / "visual-report" / "index.html").as_uri())
     card(page, ALPHA).locator(".views").wait_for()
     assert page.get_by_role("button", name="Accept", exact=True).count() == 0
@@ -196,6 +203,7 @@ def test_groups_by_cause_head_their_cards_and_accept_as_one(failed, browser):
     server, url = serve(Review(failed / "visual-report", store, artifacts=(failed / ".theme-artifacts",)))
     try:
         page = browser.new_page()
+        page.set_default_timeout(PATIENCE_MS)
         page.goto(url)
         page.locator("#progress").get_by_text("0 of 4 reviewed").wait_for()
         headings = page.locator(".group > h2").all_text_contents()
