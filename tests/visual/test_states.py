@@ -176,6 +176,8 @@ def test_a_dark_hover_box_colour_fails_exactly_the_dark_hover_boxes(project: Pat
         if "hover" in k and "-dark/" in k), sorted(fails)
     assert len(fails) == 4
     assert "state/cite-hover/hover-box/" in stdout and "state/footnote-hover/hover-box/" in stdout
+    for entry in fails.values():  # explained in CSS terms, from the hover box's own style record
+        assert "color rgb(36, 41, 47) → rgb(122, 31, 31)" in entry["why"], entry["why"]
 
 
 def test_a_state_whose_selector_matches_nothing_fails_only_its_own_items(project: Path, second: object) -> None:

@@ -12,6 +12,7 @@ and each captured element is cropped from it, named like the page's regions."""
 from __future__ import annotations
 
 import base64
+import json
 import math
 import time
 from typing import TYPE_CHECKING, Any
@@ -19,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 from ..config import VIEWPORT, StateConfig, Step
 from ..contrast import composite, contrast_ratio, parse_colour
 from ..errors import RenderError
-from . import scripts
+from . import scripts, shoot
 from .config_checks import config_position
 from .lanes import Pending
-from .model import Capture, JsonObject, Progress, Region, label, mark
+from .model import Capture, JsonObject, PageStyles, Progress, Region, label, mark
 from .naming import heading_bases, own_base, region_names
 from .readiness import MASK_COLOR, Readiness, Shots, wait_loaded, wait_stable
 from .server import LocalServer
@@ -81,12 +82,14 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     found = _regions(page, state, variant.width, variant.height, at, _at(source, state))
     fonts = page.evaluate(_FONTS)  # as the page's own capture reads them: the same environment
     fingerprint = page_fingerprint(fingerprint, fonts, server, visual)
+    styles = _style_records(page, found) if shoot.RECORD_STYLES else {}
     t = mark(timings, "regions", t)
     if state.contrast != "none":
         explain["contrast"] = check_contrast(page, state, found, at, _at(source, state))
     mark(timings, "contrast", t)
     say(f"{at}: captured {len(found)} region(s) after {len(done)} step(s)")
     return Capture(variant=variant, image=image, regions=[r for r, _ in found], aborted=sorted(job.aborted),
+                   styles=styles,
                    fingerprint=fingerprint, seconds=time.perf_counter() - job.opened, full_page=False,
                    timings=timings, explain={**explain, "routed": sorted(job.lane.routed)},
                    loaded=job.lane.loaded())
@@ -174,7 +177,7 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
 def _regions(page: Page, state: StateConfig, width: int, height: int, where: str,
              at: str) -> list[tuple[Region, Any]]:
     """Each captured element as a Region of the viewport image (with `padding` around it),
-    and its element handle's locator. Every visible match is captured; one that is not
+    and the element (a handle; None for the viewport). Every visible match is captured; one that is not
     wholly inside the viewport fails the state rather than be cut."""
     out: list[tuple[Region, Any]] = []
     for key, selector in state.capture.items():
@@ -201,8 +204,22 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
             box = (x0, y0, x1 - x0, y1 - y0)
             css = (float(b["x"]), float(b["y"]), float(b["width"]), float(b["height"]))
-            out.append((Region(key, name, box, "", selector, css), visible))
+            out.append((Region(key, name, box, "", selector, css), visible.nth(b["index"]).element_handle()))
     return out
+
+
+def _style_records(page: Page, found: list[tuple[Region, Any]]) -> dict[str, PageStyles]:
+    """Region path -> its style record, as the page's regions have theirs (shoot.style_records),
+    read on the elements the state's selectors found: a failed hover box then says which
+    colour or size changed."""
+    asked = [{"key": r.path.as_posix(), "element": element} for r, element in found if element is not None]
+    if not asked:
+        return {}
+    got: dict[str, Any] = json.loads(page.evaluate(_STYLES_AS_JSON, asked))
+    return {key: record for key, record in got.items() if record is not None}
+
+
+_STYLES_AS_JSON = f"(regions) => JSON.stringify(({scripts.COMPUTED_STYLES})(regions))"
 
 
 def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any]], where: str,
@@ -222,12 +239,8 @@ def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any
                              f"reader cannot see where focus is; give :focus-visible an outline", kind="contrast")
     else:
         minimum = TEXT_RATIO
-        handles = [loc for _, loc in found if loc is not None]
-        got = {"found": [], "canvas": "rgb(255, 255, 255)"}
-        for loc in dict.fromkeys(handles):
-            part = loc.evaluate_all(f"(els) => ({scripts.STATE_CONTRAST})({{elements: els, kind: 'text'}})")
-            got["found"] += part["found"]
-            got["canvas"] = part["canvas"]
+        elements = [element for _, element in found if element is not None]
+        got = page.evaluate(f"(els) => ({scripts.STATE_CONTRAST})({{elements: els, kind: 'text'}})", elements)
     canvas = _solid(got["canvas"])
     measured = []
     for item in got["found"]:

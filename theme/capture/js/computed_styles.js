@@ -3,9 +3,10 @@
 // for the elements inside it that hold text, so a failed image can be explained
 // in CSS terms ("`.note-box-content` font-size 12px → 13px") rather than pixels.
 //
-// Input: [{key, selector, index?}]: `selector` is a region's selector path
+// Input: [{key, selector, index?, element?}]: `selector` is a region's selector path
 // (Region.selector, from path_of.js) or any selector, `index` which match
-// (default 0). Output: {key: {"": props, "<relative selector>": props, …}}, or
+// (default 0); or `element`, the element itself (a reader state's, found by a
+// Playwright selector that may reach into shadow roots). Output: {key: {"": props, "<relative selector>": props, …}}, or
 // null for a key whose element is not there. Values are the browser's computed
 // (resolved) strings; theme/style_record.py compacts them.
 //
@@ -89,8 +90,8 @@
     return out;
   };
   const out = {};
-  for (const { key, selector, index } of regions) {
-    const el = document.querySelectorAll(selector)[index || 0];
+  for (const { key, selector, index, element } of regions) {
+    const el = element || document.querySelectorAll(selector)[index || 0];
     if (!el) { out[key] = null; continue; }
     const record = { '': styleOf(el) };
     for (const [holder, path] of holders(el)) record[path] = styleOf(holder);

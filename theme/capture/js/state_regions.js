@@ -22,7 +22,8 @@
     found: elements.map((e) => {
       const r = e.getBoundingClientRect();
       const host = outermost(e);
-      return { x: r.x, y: r.y, width: r.width, height: r.height, heading: before(host), id: host.id || '' };
+      return { x: r.x, y: r.y, width: r.width, height: r.height, heading: before(host), id: host.id || '',
+        index: elements.indexOf(e) };
     }),
   };
 }
