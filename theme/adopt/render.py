@@ -56,10 +56,11 @@ def compare_renders(visual: VisualConfig, stylesheet: Path, before: bytes, after
     from ..check.pipeline import capture
 
     # Two renders of the same page are compared, not recorded: a page wider than its
-    # viewport is the same page on both sides, so it may be.
+    # viewport is the same page on both sides, so it may be. The pages alone: the proof is
+    # every pixel of each page, in every variant (reader states come after, from the same CSS).
     visual = dataclasses.replace(visual, viewports=dict(visual.viewports or VIEWPORTS),
                                  color_schemes=SCHEMES, regions={}, full_page=True,
-                                 allow_overflow=tuple(visual.pages))
+                                 allow_overflow=tuple(visual.pages), states=())
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="theme-adopt-") as tmp:
         images = []
