@@ -161,7 +161,11 @@ def style_records(page: Page, found: list[Region]) -> dict[str, PageStyles]:
     switched. Reading computed styles draws nothing, so the pixels are those of the tiles."""
     if not found:
         return {}
-    asked = [{"key": r.path.as_posix(), "selector": r.selector} for r in found]
+    return read_records(page, [{"key": r.path.as_posix(), "selector": r.selector} for r in found])
+
+
+def read_records(page: Page, asked: list[dict[str, Any]]) -> dict[str, PageStyles]:
+    """computed_styles.js on `asked` ({key, selector} or {key, element}): key -> its record."""
     # As one JSON string: Playwright's own serialisation of ~60 000 nested values took most of the time
     got: dict[str, Any] = json.loads(page.evaluate(_AS_JSON, asked))
     return {key: record for key, record in got.items() if record is not None}

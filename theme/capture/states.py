@@ -12,7 +12,6 @@ and each captured element is cropped from it, named like the page's regions."""
 from __future__ import annotations
 
 import base64
-import json
 import math
 import time
 from typing import TYPE_CHECKING, Any
@@ -59,11 +58,12 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     wait_loaded(page, job.url, at)
     readiness.settle(job.lane, variant, at, explain)
     t = mark(timings, "settle", t)
+    written_at = _at(source, state)  # the config file, read once for every message below
     done: list[JsonObject] = []
     explain["steps"] = done
     for number, step in enumerate(visual.steps_of(state), 1):
         where = f"{at}: step {number} ({step.describe()})"
-        _do(page, step, where, visual.settle_timeout, _at(source, state))
+        _do(page, step, where, visual.settle_timeout, written_at)
         after: JsonObject = {}
         readiness.wait_quiet(job.lane, variant, at, after, "settle")
         page.evaluate(scripts.STOP_ANIMATIONS)  # an animation a step started ends now, as a reader sees it at rest
@@ -79,13 +79,13 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     t = mark(timings, "stable", t)
     data = job.lane.cdp.send("Page.captureScreenshot", {"format": "png", "fromSurface": True})["data"]
     image = decode_png(base64.b64decode(data), what=f"{at} viewport")
-    found = _regions(page, state, variant.width, variant.height, at, _at(source, state))
+    found = _regions(page, state, variant.width, variant.height, at, written_at)
     fonts = page.evaluate(_FONTS)  # as the page's own capture reads them: the same environment
     fingerprint = page_fingerprint(fingerprint, fonts, server, visual)
     styles = _style_records(page, found) if shoot.RECORD_STYLES else {}
     t = mark(timings, "regions", t)
     if state.contrast != "none":
-        explain["contrast"] = check_contrast(page, state, found, at, _at(source, state))
+        explain["contrast"] = check_contrast(page, state, found, at, written_at)
     mark(timings, "contrast", t)
     say(f"{at}: captured {len(found)} region(s) after {len(done)} step(s)")
     return Capture(variant=variant, image=image, regions=[r for r, _ in found], aborted=sorted(job.aborted),
@@ -215,11 +215,7 @@ def _style_records(page: Page, found: list[tuple[Region, Any]]) -> dict[str, Pag
     asked = [{"key": r.path.as_posix(), "element": element} for r, element in found if element is not None]
     if not asked:
         return {}
-    got: dict[str, Any] = json.loads(page.evaluate(_STYLES_AS_JSON, asked))
-    return {key: record for key, record in got.items() if record is not None}
-
-
-_STYLES_AS_JSON = f"(regions) => JSON.stringify(({scripts.COMPUTED_STYLES})(regions))"
+    return shoot.read_records(page, asked)
 
 
 def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any]], where: str,
