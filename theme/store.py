@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -184,12 +184,14 @@ class Store:
         return images.read_png(path)
 
     def write(self, key: str, image: np.ndarray, fingerprint: Mapping[str, Any],
-              box: tuple[float, float, float, float] | None = None, style: StyleRecord | None = None) -> bool:
+              box: tuple[float, float, float, float] | None = None, style: StyleRecord | None = None,
+              frames: Sequence[tuple[float, float]] = ()) -> bool:
         """Store `image` as the baseline of `key`; False when the bytes were already there.
 
         `box` is the region's CSS box as captured (x, y, w, h), recorded so a later
         check can tell a region moved by a fraction of a pixel (theme/check/phase.py).
         `style` is its style record (None: it has none, and any old one is dropped).
+        `frames` are its frames' corners (theme/check/phase.py), recorded with the box.
         """
         path = self.path(key)
         data = _encode_baseline(image)
@@ -207,6 +209,8 @@ class Store:
                      "pixels": _bind(digest, images.pixels_sha256(image))}
             if box is not None:
                 entry["box"] = [float(v) for v in box]
+                if frames:
+                    entry["frames"] = [[float(x), float(y)] for x, y in frames]
             m["baselines"][key] = entry
             self._restyle({key: style})
         return not unchanged
@@ -348,6 +352,12 @@ class Store:
                 inputs.pop(folder, None)
             else:
                 inputs[folder] = dict(record)
+
+    def frames(self, folder: str) -> dict[str, tuple[tuple[float, float], ...]]:
+        """Region path -> its frames' corners when its baseline was captured; a baseline
+        written before frames were recorded has no entry."""
+        return {path: tuple((x, y) for x, y in entry["frames"])
+                for path, entry in self._under(folder) if "frames" in entry}
 
     def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
         """Region path ("code/intro.png") -> the CSS box (x, y, w, h) its baseline was captured at."""

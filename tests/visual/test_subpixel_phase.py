@@ -126,3 +126,62 @@ def test_same_phase_needs_no_second_capture_and_a_change_fails(session, site, tm
     assert realign(session, tmp_path, changed) == {}
     result = check(context(tmp_path), KEY, crop(changed), Tolerance())
     assert result.status is Status.FAILED
+
+
+def framed(outer: float, inner: float) -> str:
+    """A block inside a contained frame (the Distill runtime's `d-article { contain: layout
+    style }`), under a spacer outside the frame (`outer`) and one inside it (`inner`), with
+    raised figures set by relative positioning, as KaTeX sets superscripts."""
+    raised = " ".join(f'{k}<span class="up">{k + 1}</span>' for k in range(40))
+    return textwrap.dedent(f"""\
+        <!doctype html><html><head><meta charset="utf-8"><style>
+        body {{ margin: 0; font: 16px/1.5 serif; background: #fff; color: #111; }}
+        .outer {{ height: {outer}px; }} .inner {{ height: {inner}px; }}
+        .frame {{ contain: layout style; }}
+        pre.code {{ margin: 20px; padding: 12px; font: 15px/1.37 serif; white-space: pre-wrap; }}
+        .up {{ position: relative; top: -0.413em; font-size: 0.7em; }}
+        </style></head><body>
+        <div class="outer"></div>
+        <div class="frame"><div class="inner"></div><pre class="code">{raised}</pre></div>
+        </body></html>""")
+
+
+def framed_baseline(session, site, tmp_path):
+    """The framed block captured under 100 + 10 px, stored with its box and its frame's corner."""
+    first = shoot(session, site, framed(100, 10))
+    (region,) = first.regions
+    assert len(region.frames) == 1  # the contained div
+    created = check(context(tmp_path, Update.MISSING), KEY, crop(first), Tolerance(), box=region.css_box,
+                    frames=region.frames)
+    assert created.status is Status.CREATED
+    assert Store(tmp_path / "snapshots").read_manifest()["baselines"][KEY]["frames"] == [list(region.frames[0])]
+    return first
+
+
+@pytest.mark.parametrize("outer, inner", [(100.5, 10.25), (100.25, 10.5), (100.625, 9.5), (100.75, 9.625)])
+def test_a_block_whose_contained_frame_moved_too_passes_once_both_are_realigned(session, site, tmp_path,
+                                                                               outer, inner):
+    """Chromium snaps a contained ancestor's offset on its own: with only the block put back on
+    its phase, raised figures can land a pixel off. The baseline records the frame's corner
+    too, and the second capture puts the frame back first."""
+    first = framed_baseline(session, site, tmp_path)
+    moved = shoot(session, site, framed(outer, inner))
+    assert not compare(crop(first), crop(moved), diff_image=False).matches
+    again = realign(session, tmp_path, moved)[VARIANT]
+    result = check(context(tmp_path), KEY, crop(moved), Tolerance(), box=moved.regions[0].css_box,
+                   realigned=again[PATH])
+    assert result.status is Status.MATCHED and result.realigned
+
+
+def test_the_block_alone_put_back_still_differs_where_its_frame_moved(session, site, tmp_path):
+    """Why frames are recorded: the same baseline without them (as written before they were),
+    and only the block is put back on its phase; its raised figures still differ."""
+    first = framed_baseline(session, site, tmp_path)
+    store = Store(tmp_path / "snapshots")
+    with store.manifest() as m:
+        del m["baselines"][KEY]["frames"]
+    moved = shoot(session, site, framed(100.5, 10.25))
+    alone = realign(session, tmp_path, moved)[VARIANT]
+    assert moved.regions[0].css_box[1] % 1 != first.regions[0].css_box[1] % 1  # it was off its phase
+    assert phase.phase_offset(first.regions[0].css_box, moved.regions[0].css_box) is not None
+    assert not compare(crop(first), alone[PATH], diff_image=False).matches

@@ -16,7 +16,22 @@ if TYPE_CHECKING:
     from ..config import VisualConfig
 
 Progress = Callable[[str], None]
-Nudges = Mapping[str, tuple[float, float]]  # region path ("code/intro.png") -> (dx, dy) CSS px
+# The top-left corners (CSS px) of a region's frames, outermost first: the ancestors whose
+# own sub-pixel phase shapes its pixels (js/frames_of.js, theme/check/phase.py).
+Frames = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a sub-pixel nudge puts a region back: its baseline's top-left corner (x, y),
+    and its frames' corners when the baseline recorded them (None: the region alone)."""
+
+    x: float
+    y: float
+    frames: Frames | None = None
+
+
+Nudges = Mapping[str, Target]  # region path ("code/intro.png") -> where to put it back
 # A JSON object as theme writes it (fingerprint.json, the manifest's environments, report.json)
 # or reads it back: values are whatever json.dumps takes.
 JsonObject = dict[str, Any]
@@ -40,6 +55,7 @@ class Region:
     # The element's CSS box as measured (x, y, w, h; Chromium lays out in 1/64 px).
     # Its fractional part is the region's sub-pixel phase: see theme/check/phase.py.
     css_box: tuple[float, float, float, float] | None = None
+    frames: Frames = ()  # its frames' corners as measured (Frames)
 
     @property
     def path(self) -> PurePosixPath:

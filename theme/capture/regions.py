@@ -56,19 +56,23 @@ def regions(found: JsonObject, selectors: Mapping[str, str], width: int, height:
             continue  # named first, so skipping it renames nothing
         h = item["named_by"]
         heading = headings[h] if h is not None else (found.get("title") or "")
-        out.append(Region(key, name, box, heading, item["selector"], tuple(item["box"])))
+        frames = tuple((float(x), float(y)) for x, y in item.get("frames", ()))
+        out.append(Region(key, name, box, heading, item["selector"], tuple(item["box"]), frames))
     return out
 
 
 def nudge(page: Page, selectors: Mapping[str, str], nudges: Nudges) -> dict[str, tuple[float, float]]:
-    """Move the named regions' elements by (dx, dy) CSS px (relative positioning, which
-    moves an element without moving anything else); returns those that were moved."""
+    """Put the named regions' elements, and their frames, back on their targets' sub-pixel
+    phase (relative positioning, which moves an element without moving anything else:
+    js/nudge.js); returns {path: (dx, dy)} of the elements moved."""
     found = page.evaluate(scripts.REGIONS, {"regions": list(selectors.items())})
     todo: list[JsonObject] = []
     for key, name, ordinal, _item in named(found, selectors):
         path = Region(key, name, (0, 0, 0, 0), "", "").path.as_posix()
         if path in nudges:
-            dx, dy = nudges[path]
-            todo.append({"path": path, "selector": selectors[key], "ordinal": ordinal, "dx": dx, "dy": dy})
-    moved = set(page.evaluate(scripts.NUDGE, todo)) if todo else set()
-    return {t["path"]: (t["dx"], t["dy"]) for t in todo if t["path"] in moved}
+            target = nudges[path]
+            frames = None if target.frames is None else [list(f) for f in target.frames]
+            todo.append({"path": path, "selector": selectors[key], "ordinal": ordinal,
+                         "x": target.x, "y": target.y, "frames": frames})
+    moved = page.evaluate(scripts.NUDGE, todo) if todo else {}
+    return {path: (float(dx), float(dy)) for path, (dx, dy) in moved.items()}

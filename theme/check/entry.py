@@ -38,6 +38,7 @@ class Entry:
     attribution: tuple[str, ...] = ()  # "note-box in “Memory” grew 14 px", from theme.check.attribution
     realigned: bool = False  # matched once re-rendered at its baseline's sub-pixel phase (theme/check/phase.py)
     box: tuple[float, float, float, float] | None = None  # a region's CSS box (x, y, w, h) as captured
+    frames: tuple[tuple[float, float], ...] = ()  # its frames' corners as captured (theme/check/phase.py)
     # A page image in a written report: its changed bands ({"rows", "expected_rows", "images"}),
     # a scaled-down overview ({"image", "height", "width", "scale"}), and the sha256 of the
     # full-size actual PNG left in the artefacts folder, which `theme accept` verifies.
@@ -71,6 +72,8 @@ class Entry:
         for name in ("box", "expected_box"):
             if fields.get(name) is not None:  # a JSON list
                 fields[name] = tuple(fields[name])
+        if "frames" in fields:
+            fields["frames"] = tuple(tuple(f) for f in fields["frames"])
         if "style_changes" in fields:
             fields["style_changes"] = tuple(tuple(c) for c in fields["style_changes"])
         return cls(**fields)
@@ -113,6 +116,7 @@ class Entry:
                           selector=region.selector)
             if region.css_box is not None:  # `theme accept` records it with the baseline (theme/check/phase.py)
                 fields["box"] = tuple(float(v) for v in region.css_box)
+                fields["frames"] = region.frames
         return cls(**fields)
 
 

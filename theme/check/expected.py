@@ -11,7 +11,7 @@ import numpy as np
 from ..style_record import StyleRecord, from_page
 
 if TYPE_CHECKING:
-    from ..capture.model import Capture, Region
+    from ..capture.model import Capture, Frames, Region
 
 
 class ExpectedImages(Protocol):
@@ -25,6 +25,9 @@ class ExpectedImages(Protocol):
 
     def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
         """Region path -> the CSS box (x, y, w, h) its image was captured at (theme/check/phase.py)."""
+
+    def frames(self, folder: str) -> dict[str, Frames]:
+        """Region path -> its frames' corners when its image was captured (theme/check/phase.py)."""
 
     def sizes(self, folder: str) -> dict[str, list[int]]:
         """"<key>/<name>" -> [w, h] of each region image of a variant (theme/check/attribution.py)."""
@@ -80,6 +83,10 @@ class CapturedImages:
     def boxes(self, folder: str) -> dict[str, tuple[float, float, float, float]]:
         shot = self._shots.get(folder)
         return {} if shot is None else {r.path.as_posix(): r.css_box for r in shot.regions if r.css_box is not None}
+
+    def frames(self, folder: str) -> dict[str, Frames]:
+        shot = self._shots.get(folder)
+        return {} if shot is None else {r.path.as_posix(): r.frames for r in shot.regions}
 
     def sizes(self, folder: str) -> dict[str, list[int]]:
         shot = self._shots.get(folder)

@@ -2,16 +2,19 @@
 
 Chromium snaps what it paints to whole pixels: a region pushed down by half a pixel re-snaps though unchanged
 (a blank row moves, a fraction bar spans two rows; benchmarks/README.md): it is re-rendered at its baseline's phase.
+So are its frames (capture/js/frames_of.js): Chromium snaps a contained ancestor's offset on its own, so the
+Distill runtime's `d-article { contain: layout style }` moved by a fraction above a formula shifts its superscripts
+by a pixel even with the formula itself back on its phase.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .. import diff as diff_mod
-from ..capture.model import Capture, Failure, Nudges, Progress, Renderer
+from ..capture.model import Capture, Failure, Frames, Nudges, Progress, Renderer, Target
 from ..capture.naming import Variant
 from ..config import Tolerance
 from ..errors import ImageError
@@ -22,9 +25,9 @@ STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it
 Box = tuple[float, float, float, float]  # x, y, w, h in CSS px
 
 
-def phase_offset(baseline: Box, current: Box) -> tuple[float, float] | None:
-    """The (dx, dy), each in [-0.5, 0.5), that puts `current`'s top-left corner on
-    `baseline`'s sub-pixel phase; None when it is already there."""
+def phase_offset(baseline: Sequence[float], current: Sequence[float]) -> tuple[float, float] | None:
+    """The (dx, dy), each in [-0.5, 0.5), that puts `current`'s top-left corner (a box or a
+    corner: x, y first) on `baseline`'s sub-pixel phase; None when it is already there."""
     dx, dy = _toward(baseline[0], current[0]), _toward(baseline[1], current[1])
     return None if dx == 0 and dy == 0 else (dx, dy)
 
@@ -42,14 +45,15 @@ def recorded_boxes(expected: ExpectedImages, folder: str) -> dict[str, Box]:
     return expected.boxes(folder)
 
 
-# Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits at another
-# phase than its baseline's recorded box (store.py "box") is captured once more, moved by relative
-# positioning onto that phase, and compared again; one extra capture per variant, only when needed.
+# Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits (or has a
+# frame) at another phase than its baseline's recorded box (store.py "box", "frames") is captured once
+# more, moved by relative positioning onto that phase, and compared again; one extra capture per variant,
+# only when needed.
 def plan(expected: ExpectedImages, folder: str, capture: Capture,
-         tolerance_for: Callable[[str], Tolerance]) -> dict[str, tuple[float, float]]:
+         tolerance_for: Callable[[str], Tolerance]) -> dict[str, Target]:
     """The nudges a second capture of `capture`'s variant needs against the expected images
-    (the baseline store, or anything with read(key) and boxes(folder), such as a base
-    revision's captures): {region path: (dx, dy)} (see plan_against)."""
+    (the baseline store, or anything with read(key), boxes(folder) and frames(folder), such
+    as a base revision's captures): {region path: Target} (see plan_against)."""
 
     def expected_of(path: str) -> np.ndarray | None:
         try:
@@ -57,28 +61,37 @@ def plan(expected: ExpectedImages, folder: str, capture: Capture,
         except ImageError:
             return None  # the check itself reports the corrupt file
 
-    return plan_against(capture, expected.boxes(folder), expected_of, tolerance_for)
+    return plan_against(capture, expected.boxes(folder), expected_of, tolerance_for, expected.frames(folder))
 
 
 def plan_against(capture: Capture, recorded: Mapping[str, Box], expected_of: Callable[[str], np.ndarray | None],
-                 tolerance_for: Callable[[str], Tolerance]) -> dict[str, tuple[float, float]]:
-    """{region path: (dx, dy)} for each region of `capture` that differs from its expected
-    image (`expected_of(path)`) and whose box is at another phase than `recorded[path]`."""
-    out: dict[str, tuple[float, float]] = {}
+                 tolerance_for: Callable[[str], Tolerance],
+                 recorded_frames: Mapping[str, Frames] | None = None) -> dict[str, Target]:
+    """{region path: where to put it back} for each region of `capture` that differs from its
+    expected image (`expected_of(path)`) while it, or one of its frames, is at another phase
+    than `recorded[path]` (`recorded_frames[path]`: frames count only where there are as many
+    as now; a baseline recorded before frames were has none)."""
+    out: dict[str, Target] = {}
     for region in capture.regions:
         path = region.path.as_posix()
         if region.css_box is None or path not in recorded:
             continue
-        offset = phase_offset(recorded[path], region.css_box)
-        if offset is None:
+        frames = (recorded_frames or {}).get(path)
+        if frames is not None and len(frames) != len(region.frames):
+            frames = None
+        if phase_offset(recorded[path], region.css_box) is None and not _frames_moved(frames, region.frames):
             continue
         expected = expected_of(path)
         if expected is None:
             continue
         actual = np.ascontiguousarray(capture.crop(region))
         if not diff_mod.compare(expected, actual, tolerance_for(region.key), diff_image=False).matches:
-            out[path] = offset
+            out[path] = Target(recorded[path][0], recorded[path][1], frames)
     return out
+
+
+def _frames_moved(recorded: Frames | None, current: Frames) -> bool:
+    return recorded is not None and any(phase_offset(r, c) is not None for r, c in zip(recorded, current, strict=True))
 
 
 def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.ndarray]:

@@ -167,6 +167,7 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
         styled = _styled(ctx, shot, region, key)
     result = verdict.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
                            box=box, style=styled.after if styled else None, realigned=again,
+                           frames=region.frames if region is not None else (),
                            pixels=shot.pixels if region is None else None)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)

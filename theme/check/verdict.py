@@ -24,10 +24,12 @@ from . import phase
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
+    from ..capture.model import Frames
     from ..diff import DiffResult
     from ..style_record import StyleRecord
 
 Box = tuple[float, float, float, float]
+Placed = tuple["Box | None", "Frames"]  # a region's box and frames, written with its baseline
 
 
 class Update(enum.Enum):
@@ -116,12 +118,13 @@ class CheckContext:
 
 
 def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
-          box: Box | None = None, style: StyleRecord | None = None,
+          box: Box | None = None, style: StyleRecord | None = None, frames: Frames = (),
           realigned: np.ndarray | None = None, pixels: str | None = None) -> CheckResult:
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
     box: the region's CSS box, recorded with the baseline whenever one is written;
-    style: its style record (theme/style_record.py), recorded with it the same way.
+    style: its style record (theme/style_record.py), recorded with it the same way;
+    frames: its frames' corners (theme/check/phase.py), recorded with the box.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
     (theme/check/phase.py); when `actual` differs but this matches, the region only
     moved by a fraction of a pixel and the check passes, saying so.
@@ -134,11 +137,11 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         try:
             expected = ctx.expected.read(key)
         except ImageError as err:
-            return _corrupt(ctx, key, actual, err, box, style)
+            return _corrupt(ctx, key, actual, err, (box, frames), style)
         if expected is None:
             if ctx.policy.baselines is None:
                 return _added(ctx, key, actual)
-            return _missing(ctx, ctx.policy.baselines, key, actual, box, style)
+            return _missing(ctx, ctx.policy.baselines, key, actual, (box, frames), style)
         # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
         # and it writes straight out as an 8-bit palette PNG.
         result, moved = phase.compare(expected, actual, realigned, tolerance)
@@ -147,7 +150,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     if result.matches:
         store = ctx.policy.baselines
         if ctx.policy.update is Update.ALL and store is not None and ctx.policy.may_write():
-            changed = store.write(key, actual, ctx.fingerprint, box, style)
+            changed = store.write(key, actual, ctx.fingerprint, box, style, frames)
             status = Status.UPDATED if changed else Status.MATCHED
             return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches{note}",
                                result, realigned=bool(note))
@@ -159,7 +162,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         # The old baseline and the diff go to the artefacts first, so the report
         # shows a reviewer what this update changed before it is committed.
         arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
-        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style)
+        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style, frames)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
@@ -188,7 +191,7 @@ def _added(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
 
 
 def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
-             box: Box | None, style: StyleRecord | None) -> CheckResult:
+             placed: Placed, style: StyleRecord | None) -> CheckResult:
     if ctx.policy.creates():
         if not ctx.policy.may_write():
             arts = _write_artifacts(ctx, key, actual)
@@ -200,7 +203,7 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
                 artifacts=arts,
             )
         arts = _write_artifacts(ctx, key, actual)  # so the report can show what was created
-        store.write(key, actual, ctx.fingerprint, box, style)
+        store.write(key, actual, ctx.fingerprint, placed[0], style, placed[1])
         return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=arts)
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
@@ -212,11 +215,11 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
 
 
 def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError,
-             box: Box | None, style: StyleRecord | None) -> CheckResult:
+             placed: Placed, style: StyleRecord | None) -> CheckResult:
     # An LFS pointer is a good baseline not yet fetched: replacing it would accept unseen.
     store = ctx.policy.baselines
     if ctx.policy.rewrites() and ctx.policy.may_write() and store is not None and not isinstance(err, LfsPointerError):
-        store.write(key, actual, ctx.fingerprint, box, style)
+        store.write(key, actual, ctx.fingerprint, placed[0], style, placed[1])
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
     advice = "" if isinstance(err, LfsPointerError) else "; restore it from git or run pytest --update-snapshots"

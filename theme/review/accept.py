@@ -125,7 +125,8 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
         # the box too: a later run can then re-render this region at its phase (theme/check/phase.py)
         # and its style record, so the next failure here is explained against what was accepted
         style = _style_of(folder, entry)
-        store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box, style=style)
+        store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box, style=style,
+                    frames=entry.frames)
         done.append(Accepted(entry.key, source.path))
     return done
 

@@ -79,7 +79,7 @@ class Review:
         entry = self.entries[key]
         pixels = accept.actual_image(self.folder, entry, self.artifacts, self.store).read(key, self.store)
         self.store.write(key, pixels, self.report.environment,
-                         box=entry.box)
+                         box=entry.box, frames=entry.frames)
 
     def undo(self) -> dict[str, Any]:
         """Take the last decision back: a baseline an accept rewrote gets its bytes back."""

@@ -1,4 +1,4 @@
-// uses: pathOf, CHROME, TITLE
+// uses: pathOf, framesOf, CHROME, TITLE
 // Regions: for each key, every matched element with a box, the index of the
 // nearest heading (h1–h4) that precedes it in document order, and a readable
 // selector path. Headings come back as text so Python makes the names, with
@@ -7,7 +7,8 @@
 // that precedes the article's first heading also brings its id and caption
 // (a child figcaption or .figcaption, the runtime's caption class, or a table's
 // caption: its own, else its figure's), and the page its d-title heading: what
-// naming.own_base reads (theme/capture/naming.py).
+// naming.own_base reads (theme/capture/naming.py). Each item's `frames` are the
+// top-left corners of the ancestors whose phase shapes its pixels (framesOf).
 ({ regions }) => {
   const headings = [...document.querySelectorAll('h1, h2, h3, h4')];
   const chrome = [...document.querySelectorAll(CHROME)];
@@ -48,7 +49,9 @@
       const r = el.getBoundingClientRect();
       if (r.width <= 0 || r.height <= 0) continue;
       const item = { box: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height],
-                     heading: headingOf(el), selector: pathOf(el), inside: around(el) };
+                     heading: headingOf(el), selector: pathOf(el), inside: around(el),
+                     frames: framesOf(el).map((f) => { const b = f.getBoundingClientRect();
+                                                       return [b.left + window.scrollX, b.top + window.scrollY]; }) };
       if (!first || first === el || !(first.compareDocumentPosition(el) & FOLLOWING)) {
         item.id = el.id;
         item.caption = captionOf(el);
