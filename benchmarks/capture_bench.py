@@ -245,8 +245,9 @@ def long_project(workdir: Path, name: str, viewports: str) -> Path:
     return project
 
 
-def timed_pytest(project: Path, *args: str) -> tuple[float, float, str, float]:
-    """(seconds, peak summed RSS of pytest and its browser in MB, last line, peak summed PSS)."""
+def timed_pytest(project: Path, *args: str, expect_failures: bool = False) -> tuple[float, float, str, float]:
+    """(seconds, peak summed RSS of pytest and its browser in MB, last line, peak summed PSS).
+    expect_failures: the run must fail its checks (exit 1) rather than pass."""
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
@@ -256,8 +257,8 @@ def timed_pytest(project: Path, *args: str) -> tuple[float, float, str, float]:
                               cwd=project, env=env, capture_output=True, text=True)
         seconds = time.perf_counter() - t0
     tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
-    if done.returncode != 0:
-        sys.exit(f"pytest failed in {project}: {done.stdout[-2000:]}")
+    if done.returncode != (1 if expect_failures else 0):
+        sys.exit(f"pytest exited {done.returncode} in {project}: {done.stdout[-2000:]}")
     return seconds, rss.peak, tail, rss.peak_pss
 
 

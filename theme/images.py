@@ -233,7 +233,7 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
     """PNG bytes of an (H, W, 4) or (H, W, 3) uint8 array, or of (H, W) indices + palette.
 
     Pillow writes no timestamps or text chunks: the bytes depend only on the pixels, the
-    options and the Pillow version. `level` is the zlib level, 9 for committed baselines.
+    options and the Pillow version. `level` is the zlib level (committed baselines: store._encode_baseline).
     Indices + `palette` make an 8-bit palette PNG: a diff image has fewer than 256 colours,
     and one byte a pixel deflates much faster than four (benchmarks/README.md).
 

@@ -18,6 +18,7 @@ import numpy as np
 from .. import diff, images
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
+from ..fsutil import atomic_open
 from ..status import Status
 from ..store import Store, describe_drift
 from . import phase
@@ -202,9 +203,8 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
                 "locally or in the workflow_dispatch job, and commit snapshots/",
                 artifacts=arts,
             )
-        arts = _write_artifacts(ctx, key, actual)  # so the report can show what was created
         store.write(key, actual, ctx.fingerprint, placed[0], style, placed[1])
-        return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=arts)
+        return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=_created(ctx, store, key))
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
         key, Status.FAILED,
@@ -279,6 +279,15 @@ def _clear_artifacts(ctx: CheckContext, key: str) -> None:
     for path in vars(artifact_paths(ctx.artifacts_dir, key)).values():
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+
+
+def _created(ctx: CheckContext, store: Store, key: str) -> Artifacts:
+    """The report's copy of a baseline just created: its file's bytes, not encoded twice
+    (encoding is most of what writing first baselines costs: benchmarks/update_bench.py)."""
+    path = artefact_path(ctx.artifacts_dir, key, "actual")
+    with atomic_open(path, durable=False) as f:  # an artefact, as images.write_png writes them
+        f.write(store.path(key).read_bytes())
+    return Artifacts(actual=path)
 
 
 def _write_artifacts(
