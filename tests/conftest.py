@@ -57,11 +57,12 @@ def _rank(item: pytest.Item) -> int:
     return first[0] if first else len(FIRST) + (0 if slow else 1)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def plain_chromium():
     """A plain Playwright Chromium (no theme engine around it), for tests that open pages
-    theme wrote (the report), as a reviewer's browser would; one a worker, each test opens
-    its own context in it. Skips when there is none."""
+    theme wrote (the report), as a reviewer's browser would. Skips when there is none.
+    One a module, not a session: while its sync Playwright runs, a theme Session in a later
+    module on the same worker cannot start one ("Sync API inside the asyncio loop")."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
     if not Path(executable).exists():
