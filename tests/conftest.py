@@ -11,8 +11,6 @@ import pytest
 # each test module runs whole on one worker, so its module-scoped renders happen once,
 # except the modules below, whose tests each take minutes and share nothing costly.
 SPREAD = frozenset({"tests/visual/test_init.py"})
-# Modules that share a session-scoped render (tests/visual/conftest.py: the long page).
-SHARED = {"tests/visual/test_long_runtime_page.py": "long-page", "tests/visual/test_long_report_size.py": "long-page"}
 # Scheduled first, the longest first, so that no worker starts minutes of work at the end
 # (the durations are in benchmarks/README.md "Test suite time"). xdist keeps a second unit
 # queued on each worker from the start: the two short init tests are those of the two longest.
@@ -40,7 +38,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         module = _module(item)
         if module is not None and module not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(SHARED.get(module, Path(module).stem)))  # names are unique
+            item.add_marker(pytest.mark.xdist_group(Path(module).stem))  # names are unique
     items.sort(key=_rank)
 
 

@@ -12,7 +12,7 @@ import shutil
 import numpy as np
 import pytest
 
-from long_page import DESKTOP, long_site
+from test_long_runtime_page import DESKTOP, long_site
 from theme import images
 from theme.capture import Session
 from theme.check import verdict
@@ -37,10 +37,10 @@ def folder_bytes(folder) -> int:
 
 
 @pytest.fixture(scope="module")
-def failed(tmp_path_factory, long_capture):
+def failed(tmp_path_factory):
     root = tmp_path_factory.mktemp("long-report")
     store = Store(root / "snapshots")
-    store.write(KEY, np.ascontiguousarray(long_capture.image), {})  # the page as captured (conftest.py)
+    store.write(KEY, capture(tmp_path_factory), {})
     actual = capture(tmp_path_factory, NOTE_BOX_13PX)
     assert actual.shape[0] >= 120_000
     result = verdict.check(verdict.CheckContext.against_baselines(store, root / "art", {}), KEY, actual, Tolerance())

@@ -9,6 +9,7 @@ wholeness guard refuses the image.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -16,15 +17,27 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme.capture import Session, scripts
+from theme.capture import Session, Variant, scripts
 from theme.capture.tiles import TileJob, check_whole
+from theme.config import VisualConfig
 from theme.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from freeze_probe import MOVED, before_freezing  # noqa: E402
-from long_page import DESKTOP, long_site  # noqa: E402
+from runtime_pages import KATEX_ROUTE  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+DESKTOP = Variant("index.html", "desktop", 1280, 800, "light")
+REGIONS = {"note-box": ".note-box", "math": "d-math[block]", "code": "d-code[block]"}
+
+
+def make_long():
+    spec = importlib.util.spec_from_file_location("make_long", REPO / "article/long/make_long.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # What makes this Chromium lose rows of a viewport grown to the long page: the ~130 000 px
@@ -35,9 +48,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 RUNTIME_TOP_RULE = "\nd-article { border-top: 1px solid rgba(0, 0, 0, 0.1); }\n"
 
 
+def long_site(tmp_path_factory, extra_css: str = "") -> VisualConfig:
+    root = make_long().build(tmp_path_factory.mktemp("long") / "site").parent
+    if extra_css:
+        with (root / "style.css").open("a", encoding="utf-8") as css:
+            css.write(extra_css)
+    return VisualConfig(root=root, pages=("index.html",), viewports={"desktop": (1280, 800)},
+                        color_schemes=("light",), regions=REGIONS, route=KATEX_ROUTE)
+
+
 @pytest.fixture(scope="module")
-def session(long_session):
-    return long_session  # tests/visual/conftest.py: one a worker, shared with test_long_report_size.py
+def session(tmp_path_factory):
+    with Session(long_site(tmp_path_factory)) as s:
+        yield s
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +76,8 @@ def longest_flat_band(image: np.ndarray) -> int:
     return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
 
 
-def test_twenty_captures_of_the_long_page_are_identical_and_whole(session, long_capture):
-    first = long_capture  # the session's first capture, made once (tests/visual/conftest.py)
+def test_twenty_captures_of_the_long_page_are_identical_and_whole(session):
+    first = session.capture(DESKTOP)
     height = first.image.shape[0]
     assert height >= 120_000
     assert longest_flat_band(first.image) < 400  # no band of lost paragraphs anywhere
