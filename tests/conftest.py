@@ -1,4 +1,4 @@
-"""Fixtures shared by test folders."""
+"""Fixtures shared by test folders, and how the suite is spread over pytest-xdist workers."""
 
 from __future__ import annotations
 
@@ -7,11 +7,60 @@ from pathlib import Path
 
 import pytest
 
+# The README's command runs `-n 4 --dist loadgroup --no-loadscope-reorder` (pyproject.toml):
+# each test module runs whole on one worker, so its module-scoped renders happen once,
+# except the modules below, whose tests each take minutes and share nothing costly.
+SPREAD = frozenset({"tests/visual/test_init.py"})
+# Scheduled first, the longest first, so that no worker starts minutes of work at the end
+# (the durations are in benchmarks/README.md "Test suite time"). xdist keeps a second unit
+# queued on each worker from the start: the two short init tests are those of the two longest.
+FIRST = (
+    "tests/visual/test_init.py::test_the_published_ctc_article_renders_on_the_runtime_theme_ships",
+    "tests/visual/test_init.py::test_the_published_ctc_article_from_nothing_to_two_green_checks",
+    "tests/visual/test_long_runtime_page.py",
+    "tests/visual/test_long_report_size.py",
+    "tests/visual/test_states.py",
+    "tests/visual/test_init.py::test_refusals_are_one_line_with_what_to_do",
+    "tests/visual/test_init.py::test_packages_without_a_path_and_only_the_files_pages_load",
+    "tests/visual/test_remote_browsers.py",
+    "tests/integration/test_compare_revisions.py",
+    "tests/visual/test_init.py",
+    "tests/visual/test_style_causes.py",
+    "tests/visual/test_adopt_render.py",
+    "tests/visual/test_real_distill.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads xdist_group
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group each module's tests on one worker (xdist_group, read by --dist loadgroup) and put
+    the longest first. Every worker sorts the same collection the same way, as xdist needs."""
+    for item in items:
+        module = _module(item)
+        if module is not None and module not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(Path(module).stem))  # names are unique
+    items.sort(key=_rank)
+
+
+def _module(item: pytest.Item) -> str | None:
+    """The test file's path as in node ids (tests/…/test_x.py); None for the snapshot items
+    theme's own plugin adds (they are quick, and scheduled one by one)."""
+    return item.nodeid.split("::", 1)[0] if isinstance(item, pytest.Function) else None
+
+
+def _rank(item: pytest.Item) -> int:
+    slow = isinstance(item, pytest.Function) and item.get_closest_marker("slow") is not None
+    first = [i for i, prefix in enumerate(FIRST) if item.nodeid == prefix or item.nodeid.startswith((prefix + "::",
+                                                                                                     prefix + "["))]
+    return first[0] if first else len(FIRST) + (0 if slow else 1)
+
 
 @pytest.fixture(scope="module")
 def plain_chromium():
     """A plain Playwright Chromium (no theme engine around it), for tests that open pages
-    theme wrote (the report), as a reviewer's browser would. Skips when there is none."""
+    theme wrote (the report), as a reviewer's browser would. Skips when there is none.
+    One a module, not a session: while its sync Playwright runs, a theme Session in a later
+    module on the same worker cannot start one ("Sync API inside the asyncio loop")."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
     if not Path(executable).exists():

@@ -228,6 +228,9 @@ def test_slider_moves_the_top_layer(opened):
 
 def test_blink_swaps_expected_and_actual(opened):
     page = opened()
+    # Installed, the clock still follows real time: under load a blink would come early.
+    # Paused, its timer fires only in run_for.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     note = card(page, FAILED_NOTE)
     note.get_by_role("button", name="blink").click()
     img = note.locator(".stage img")
