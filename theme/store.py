@@ -453,7 +453,7 @@ def _bind(file_sha256: str, pixels_sha256: str) -> str:
 def _encode_baseline(image: np.ndarray) -> bytes:
     """Lossless PNG at zlib's default level 6: baselines live in git history forever, and an
     update encodes every new or changed one. On the specimen's 180 baselines level 6 encodes
-    5.2x faster than level 9 for 1.9 % more bytes (benchmarks/README.md, "Baseline encoding").
+    5.2x faster than level 9 for 1.9 % more bytes (benchmarks/README.md, "Updates and failing runs").
 
     An opaque image is stored as RGB (a quarter fewer bytes before deflate);
     reading converts back to RGBA, so the pixels compared are identical.
