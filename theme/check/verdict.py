@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from ..style_record import StyleRecord
 
 Box = tuple[float, float, float, float]
-Placed = tuple["Box | None", "Frames"]  # a region's box and frames, written with its baseline
 
 
 class Update(enum.Enum):
@@ -138,11 +137,11 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         try:
             expected = ctx.expected.read(key)
         except ImageError as err:
-            return _corrupt(ctx, key, actual, err, (box, frames), style)
+            return _corrupt(ctx, key, actual, err, box, style, frames)
         if expected is None:
             if ctx.policy.baselines is None:
                 return _added(ctx, key, actual)
-            return _missing(ctx, ctx.policy.baselines, key, actual, (box, frames), style)
+            return _missing(ctx, ctx.policy.baselines, key, actual, box, style, frames)
         # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
         # and it writes straight out as an 8-bit palette PNG.
         result, moved = phase.compare(expected, actual, realigned, tolerance)
@@ -192,7 +191,7 @@ def _added(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
 
 
 def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
-             placed: Placed, style: StyleRecord | None) -> CheckResult:
+             box: Box | None, style: StyleRecord | None, frames: Frames) -> CheckResult:
     if ctx.policy.creates():
         if not ctx.policy.may_write():
             arts = _write_artifacts(ctx, key, actual)
@@ -203,7 +202,7 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
                 "locally or in the workflow_dispatch job, and commit snapshots/",
                 artifacts=arts,
             )
-        store.write(key, actual, ctx.fingerprint, placed[0], style, placed[1])
+        store.write(key, actual, ctx.fingerprint, box, style, frames)
         return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=_created(ctx, store, key))
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
@@ -215,11 +214,11 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
 
 
 def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError,
-             placed: Placed, style: StyleRecord | None) -> CheckResult:
+             box: Box | None, style: StyleRecord | None, frames: Frames) -> CheckResult:
     # An LFS pointer is a good baseline not yet fetched: replacing it would accept unseen.
     store = ctx.policy.baselines
     if ctx.policy.rewrites() and ctx.policy.may_write() and store is not None and not isinstance(err, LfsPointerError):
-        store.write(key, actual, ctx.fingerprint, placed[0], style, placed[1])
+        store.write(key, actual, ctx.fingerprint, box, style, frames)
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
     advice = "" if isinstance(err, LfsPointerError) else "; restore it from git or run pytest --update-snapshots"

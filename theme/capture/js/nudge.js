@@ -7,7 +7,9 @@
 // a frame shared by several regions is placed once, and a region that wants it on
 // another phase keeps it where it is. Only static or relative elements are moved
 // (absolute, fixed and sticky ones are placed by other rules). Returns
-// {path: [dx, dy]} of each element moved.
+// {path: [dx, dy]} of each element placed ([0, 0]: already on its phase, its
+// frames moved). `toward` is phase.py's _toward: the offsets are measured here,
+// after the frames moved the element.
 (items) => {
   const STEP = 1 / 64;  // Chromium's LayoutUnit
   const toward = (target, value) => {
