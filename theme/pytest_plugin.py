@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import platform
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # numpy and Playwright load only for visual checks
 STATUS_PROP = "theme_status"
 RESULT_PROP = "theme_result"
 KEY_PROP = "theme_key"
+SHARED_INPUT = "theme_shared_renders"  # workerinput key: the folder of renders the workers share
 _RUN = pytest.StashKey[VisualRun]()
 
 
@@ -85,6 +87,11 @@ def _run(config: pytest.Config) -> VisualRun:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "visual: a visual snapshot check collected from [tool.theme.visual]")
     config.stash[_RUN] = visual_run = VisualRun(_load_project(config), config.rootpath, Options.of(config))
+    shared = getattr(config, "workerinput", {}).get(SHARED_INPUT)
+    if shared is not None:  # an xdist worker: each variant rendered once, by one worker
+        from .sharing import SharedRenders
+
+        visual_run.shared = SharedRenders(Path(shared))
     config.pluginmanager.register(_Results(visual_run), "theme-results")
 
 
@@ -446,6 +453,19 @@ class _Worker(Protocol):
     `workeroutput` is there once the worker sent it)."""
 
     config: pytest.Config
+
+
+class _Starting(Protocol):
+    """What the xdist controller's hook gives of a worker it starts (`workerinput` goes to it)."""
+
+    config: pytest.Config
+    workerinput: dict[str, Any]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: _Starting) -> None:
+    """xdist controller: give every worker the one folder their renders are shared in."""
+    node.workerinput[SHARED_INPUT] = _run(node.config).shared_folder()
 
 
 @pytest.hookimpl(optionalhook=True)

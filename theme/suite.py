@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 import pytest
 
 from .config import Config, VisualConfig
-from .errors import ConfigError
+from .errors import ConfigError, ThemeError
 from .status import Status, unused_baselines
 
 if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only fo
     from .capture.naming import Variant
     from .check.inputs import Unchanged
     from .check.verdict import CheckContext
+    from .sharing import SharedRenders
 
 # pytest's terminal writer's markup keywords (green=True, bold=True, …) for a summary line.
 Markup = dict[str, bool]
@@ -59,6 +60,11 @@ class VisualRun:
         self.ctx: CheckContext | None = None  # made on first use
         self._session: Renderer | None = None  # only while capturing
         self._cache: Path | None = None  # the session's spilled page images
+        # Under pytest-xdist: the renders the workers share (theme.sharing); the controller
+        # makes the folder (shared_folder), each worker gets it (pytest_plugin.pytest_configure).
+        self.shared: SharedRenders | None = None
+        self._shared_folder: Path | None = None
+        self.rendered: dict[str, list[str]] = {}  # xdist worker id -> the variant folders it rendered
         self.collected: set[str] = set()  # keys of the items left after deselection
         self.pages: set[str] = set()  # page folders the config owns
         # Why this run does not see every baseline (-k, a shard, …): unused detection is off.
@@ -164,21 +170,53 @@ class VisualRun:
             yield unchanged
         todo = [v for v in variants if v not in {u.variant for u in skipped}]
         duplicates = pipeline.Duplicates()
-        shots = pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True)
-        for shot in shots:
+        for shot, own in self._rendered(session, todo, ctx):
             self.notes += shot.notes
             if isinstance(shot, Failure):
                 self.failed[shot.variant.folder.as_posix()] = shot.message
-                yield dataclasses.replace(shot, images={}, saved=self._save(shot))
+                yield shot
                 continue
             if (same := duplicates.see(shot)) is not None:
                 self.notes.append(same)
             self.environment = self.environment or dict(shot.fingerprint)
             if shot.aborted:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
-            self._record_inputs(shot)
+            if own:
+                self._record_inputs(shot)
             yield shot
         self.notes += session.notes  # browser endpoints that refused or went away
+
+    def _rendered(self, session: Renderer, todo: list[Variant],
+                  ctx: CheckContext) -> Iterator[tuple[Capture | Failure, bool]]:
+        """(render, whether this process took it) of each variant of `todo`, in order: all taken
+        here, or under pytest-xdist each by the worker that claimed it (theme.sharing)."""
+        from .capture.model import Failure
+        from .check import pipeline
+
+        if self.shared is None:
+            for shot in pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True):
+                yield (self._saved(shot) if isinstance(shot, Failure) else shot), True
+            return
+        mine = set()
+        for variant in todo:  # one at a time, so that the workers share the variants out
+            if not self.shared.claim(variant):
+                continue
+            mine.add(variant)
+            self.rendered.setdefault(os.environ.get("PYTEST_XDIST_WORKER", "worker"), []).append(
+                variant.folder.as_posix())
+            try:
+                shot = next(iter(pipeline.capture(session, [variant], spill_to=self.shared.spill_folder(variant),
+                                                  expected=ctx.expected, failures=True)))
+            except ThemeError as err:  # every worker's collection ends at this variant alike
+                self.shared.publish_error(variant, str(err))
+                break
+            self.shared.publish(variant, self._saved(shot) if isinstance(shot, Failure) else shot)
+        for variant in todo:
+            yield self.shared.take(variant), variant in mine
+
+    def _saved(self, failure: Failure) -> Failure:
+        """A failed variant with its images saved as PNGs in the artefacts folder, not held."""
+        return dataclasses.replace(failure, images={}, saved=self._save(failure))
 
     def _unchanged(self, variants: list[Variant], fingerprint: JsonObject) -> list[Unchanged]:
         """The variants a check need not render (theme.check.inputs): none on an update run
@@ -219,11 +257,19 @@ class VisualRun:
             self._session.__exit__(None, None, None)
             self._session = None
 
+    def shared_folder(self) -> str:
+        """The xdist controller's folder of shared renders, made on the first worker's start and
+        removed with the session, after every worker has stopped reading it."""
+        if self._shared_folder is None:
+            self._shared_folder = Path(tempfile.mkdtemp(prefix="theme-shared-renders-"))
+        return str(self._shared_folder)
+
     def close(self) -> None:
         self.close_browser()
-        if self._cache is not None:
-            shutil.rmtree(self._cache, ignore_errors=True)
-            self._cache = None
+        for folder in (self._cache, self._shared_folder):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+        self._cache = self._shared_folder = None
 
     # ------------------------------------------------------------ outcomes
 
@@ -236,7 +282,8 @@ class VisualRun:
     def worker_output(self) -> JsonObject:
         """What an xdist worker hands the controller, which decides about unused baselines."""
         return {"keys": sorted(self.collected), "pages": sorted(self.pages), "partial": sorted(self.partial_reasons),
-                "failed": self.failed, "aborted": self.aborted, "environment": self.environment, "notes": self.notes}
+                "failed": self.failed, "aborted": self.aborted, "environment": self.environment, "notes": self.notes,
+                "rendered": self.rendered}
 
     def merge(self, out: JsonObject) -> None:
         self.collected |= set(out["keys"])
@@ -246,6 +293,7 @@ class VisualRun:
         self.aborted.update(out["aborted"])
         self.environment = self.environment or out["environment"]
         self.notes += [n for n in out.get("notes", []) if n not in self.notes]
+        self.rendered.update(out.get("rendered", {}))
 
     def finish(self) -> bool:
         """Judge unused baselines (prune them when asked) and write the review folder;
@@ -314,6 +362,11 @@ class VisualRun:
             hint = ("--snapshot-warn-unused was given" if self.options.warn_unused
                     else "remove them with pytest --update-snapshots --prune-snapshots")
             lines.append((f"{counts[Status.UNUSED]} unused baseline(s) in {self.visual.snapshots}: {hint}", {}))
+        if self.rendered:  # under xdist: each variant is rendered once, by the worker that claimed it
+            each = ", ".join(f"{worker}: {len(folders)}" for worker, folders in sorted(self.rendered.items()))
+            total = sum(len(folders) for folders in self.rendered.values())
+            workers = len(self.rendered)
+            lines.append((f"rendered {total} variant(s) across {workers} pytest-xdist worker(s) ({each})", {}))
         if self.report_path is not None:
             lines.append((f"review report: {self.report_path}", {}))
         if self.failed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -130,6 +131,26 @@ def test_xdist_gives_the_serial_results(accepted: Path) -> None:
     assert outcomes(serial) == outcomes(parallel)
     assert serial.returncode == parallel.returncode == 1
     assert "theme: 1 matched, 4 failed" in parallel.stdout
+
+
+def test_xdist_workers_render_each_variant_once_and_share_it(project: Path) -> None:
+    """Each worker collects every item, and items come from renders: the workers share the
+    renders out (each variant by one of them) instead of each rendering the whole article."""
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text().replace('viewports = { desktop = [480, 360] }',
+                                                 'viewports = { desktop = [480, 360], mobile = [320, 360] }')
+                      .replace('color_schemes = ["light"]', 'color_schemes = ["light", "dark"]'))
+    assert run(project, "--update-snapshots", "-n", "0").returncode == 0
+    set_box_colour(project, "#cc3333")
+    serial, parallel = run(project, "-n", "0"), run(project, "-n", "3")
+    assert outcomes(serial) == outcomes(parallel) and len(outcomes(parallel)) == 20
+    assert serial.returncode == parallel.returncode == 1
+    assert "theme: 4 matched, 16 failed" in parallel.stdout, parallel.stdout[-2000:]
+    said = re.search(r"rendered (\d+) variant\(s\) across (\d+) pytest-xdist worker\(s\) \((.*)\)", parallel.stdout)
+    assert said is not None, parallel.stdout[-2000:]
+    assert said.group(1) == "4"  # four variants, each rendered once: not four times per worker
+    assert sum(int(n) for n in re.findall(r"gw\d: (\d+)", said.group(3))) == 4
+    assert "pytest-xdist worker" not in serial.stdout  # one process renders all: nothing to say
 
 
 def test_drift_is_reported_first(accepted: Path) -> None:
