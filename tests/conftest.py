@@ -9,8 +9,9 @@ import pytest
 
 # The README's command runs `-n 4 --dist loadgroup --no-loadscope-reorder` (pyproject.toml):
 # each test module runs whole on one worker, so its module-scoped renders happen once,
-# except the modules below, whose tests each take minutes and share nothing costly.
-SPREAD = frozenset({"tests/visual/test_init.py"})
+# except the modules below, whose tests each take minutes and share nothing costly (the long
+# page's twenty captures alone hold a worker for minutes: its two other tests go elsewhere).
+SPREAD = frozenset({"tests/visual/test_init.py", "tests/visual/test_long_runtime_page.py"})
 # Scheduled first, the longest first, so that no worker starts minutes of work at the end
 # (the durations are in benchmarks/README.md "Test suite time"). xdist keeps a second unit
 # queued on each worker from the start: the two short init tests are those of the two longest.
