@@ -565,8 +565,8 @@ BASELINE_LEVEL = 3  # zlib level of a baseline's PNG: see _encode_baseline
 def _encode_baseline(image: np.ndarray) -> bytes:
     """Lossless PNG at zlib level 3: baselines live in git history forever, and an update
     encodes every new or changed one. With Pillow's zlib-ng, level 3 encodes the long page's
-    154 baselines in 26 % less time than level 6, into 1.4 % fewer bytes (level 9: 4.8x the
-    time for 1 % fewer; benchmarks/README.md, "Updates and failing runs").
+    154 baselines with 28 % less CPU than level 6, into 1.4 % fewer bytes (level 9: 6.4x the
+    CPU of level 3 for 1 % fewer; benchmarks/README.md, "Updates and failing runs").
 
     An opaque image is stored as RGB (a quarter fewer bytes before deflate), its alpha dropped
     by Pillow as it takes the pixels in (no RGB copy of a 670 MB page in numpy); reading
