@@ -78,3 +78,15 @@ def test_a_stale_overview_of_an_earlier_run_is_cleared(tmp_path):
     _, again, entry = created(tmp_path)
     assert again.status is Status.MATCHED and again.overview is None and entry.overview is None
     assert not overview.exists()
+
+
+def test_an_overview_whose_file_is_gone_is_made_from_the_actual(tmp_path):
+    """The artefacts folder tidied between the check and the report (or a report written
+    elsewhere from report.json): the report decodes the actual instead, as before."""
+    _, result, entry = created(tmp_path)
+    (tmp_path / "artifacts" / "index" / "desktop-light" / "page.overview.png").unlink()
+    out = tmp_path / "visual-report"
+    report.write(out, report.Report((entry,)))
+    [got] = report.from_json((out / "report.json").read_text()).entries
+    assert got.images == {} and got.overview["image"] == "images/index/desktop-light/page.overview.png"
+    assert (out / got.overview["image"]).is_file()

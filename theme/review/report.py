@@ -87,6 +87,7 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
         made = _with_overview(folder, e)
         if made is not None:
             return made
+        e = replace(e, overview=None)  # its file is gone: made from the actual below
     if e.bands or e.overview:
         return _copy_bands(folder, e)
     if e.is_page and ("actual" in e.images or "expected" in e.images):
@@ -124,7 +125,7 @@ def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, 
 def _with_overview(folder: Path, e: Entry) -> Entry | None:
     """A new page's entry with the overview its check made (page_overview) copied into `folder`,
     as page_fields would write it, and its full-size actual left in the artefacts; None when
-    either file is gone (page_fields then makes the overview from the actual)."""
+    either file is gone (_copy_images then has page_fields make it from the actual)."""
     assert e.overview is not None  # the caller's condition
     made, actual = Path(e.overview["image"]), Path(e.images["actual"])
     if not (made.is_absolute() and made.is_file() and actual.is_file()):
