@@ -229,7 +229,7 @@ def _spng(data: bytes) -> np.ndarray | None:
 
 
 def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
-               palette: np.ndarray | None = None, artefact: bool = False) -> bytes:
+               palette: np.ndarray | None = None, artefact: bool = False, drop_alpha: bool = False) -> bytes:
     """PNG bytes of an (H, W, 4) or (H, W, 3) uint8 array, or of (H, W) indices + palette.
 
     Pillow writes no timestamps or text chunks: the bytes depend only on the pixels, the
@@ -240,6 +240,8 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
     artefact=True: a throw-away file (a diff image, a failed check's actual) that
     must be fast to write, not small or byte-stable across library versions:
     encoded by _encode_fast when zlib-ng is there, `level` ignored.
+    drop_alpha=True: an (H, W, 4) array written as an RGB PNG, its alpha left out (the
+    caller knows it is all 255) by Pillow's RGBX unpacker in C, not by an RGB copy in numpy.
     """
     array = np.ascontiguousarray(array)
     if array.dtype != np.uint8:
@@ -258,6 +260,9 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
         pal = np.asarray(palette, np.uint8).reshape(-1, 4)
         im.putpalette(pal[:, :3].tobytes(), rawmode="RGB")
         kwargs = {"transparency": pal[:, 3].tobytes()} if (pal[:, 3] != 255).any() else {}
+    elif drop_alpha and array.shape[2] == 4:
+        im = Image.frombytes("RGB", (array.shape[1], array.shape[0]), array, "raw", "RGBX", 0, 1)
+        kwargs = {}
     else:
         im = Image.fromarray(array, "RGBA" if array.shape[2] == 4 else "RGB")
         kwargs = {}

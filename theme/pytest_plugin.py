@@ -265,6 +265,7 @@ class VisualItem(pytest.Item):
             raise VisualMismatch(f"{self.key}: not captured (collected with --collect-only)")
         shot = collector.shot
         ctx = dataclasses.replace(visual_run.context(shot.fingerprint), fingerprint=shot.fingerprint)
+        visual_run.begin_writes()  # recorded after the variant's last item (pytest_runtest_teardown)
         _record(self, pipeline.check_image(ctx, visual_run.configured()[1], shot, self.region))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
@@ -314,6 +315,14 @@ class UnchangedItem(VisualItem):
                       page=v.page_name, viewport=v.viewport, scheme=v.scheme)
         self.user_properties.append((STATUS_PROP, Status.MATCHED.value))
         self.user_properties.append((RESULT_PROP, json.dumps(dataclasses.asdict(entry), sort_keys=True)))
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After a variant's last item, record the baselines its items wrote (theme/suite.py
+    VisualRun.end_writes): one manifest write a variant; pytest_sessionfinish records the
+    rest of an interrupted run."""
+    if isinstance(item, VisualItem) and (nextitem is None or nextitem.parent is not item.parent):
+        _run(item.config).end_writes()
 
 
 def _record(item: pytest.Item, checked: Checked) -> None:

@@ -2,6 +2,8 @@
 
 Keys (relative PNG paths) are checked before any file operation, so none can leave the folder. Writes are
 atomic and the manifest is updated under an exclusive `flock`: concurrent runs both land, as valid JSON.
+An update writes many baselines in a batch (Store.batch): each file at once, their manifest entries and
+style records in one read-modify-write at its end, not one per baseline.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import fcntl
 import hashlib
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -130,12 +133,38 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+@dataclass
+class _Batch:
+    """What a batch has written but not yet recorded on disk (Store.batch)."""
+
+    view: dict[str, Any]  # the manifest as read when the batch began, its writes applied: what reads see
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # key -> manifest entry
+    environments: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> fingerprint the entries name
+    styles: dict[str, StyleRecord | None] = field(default_factory=dict)  # key -> record (None: dropped)
+
+    def record(self, key: str, entry: dict[str, Any], fingerprint: Mapping[str, Any], unchanged: bool,
+               style: StyleRecord | None) -> None:
+        """Keep a written baseline's entry and style record until the batch is recorded."""
+        env = _enter(self.view, key, entry, fingerprint, unchanged)
+        self.entries[key] = entry
+        self.environments[env] = self.view["environments"][env]
+        self.styles[key] = style
+
+    def apply(self, data: dict[str, Any]) -> None:
+        """Put the batch's entries into a manifest read under the lock (an environment record
+        already there is kept, as a single write keeps it)."""
+        for env, fingerprint in self.environments.items():
+            data["environments"].setdefault(env, fingerprint)
+        data["baselines"].update(self.entries)
+
+
 class Store:
     """Baselines on disk. Reading never writes; writing is explicit and atomic."""
 
     def __init__(self, root: Path):
         self.root = Path(root)
         self._styles: tuple[tuple[int, int, int], dict[str, StyleRecord]] | None = None
+        self._batch: _Batch | None = None
 
     # ------------------------------------------------------------------ paths
 
@@ -185,7 +214,7 @@ class Store:
 
     def write(self, key: str, image: np.ndarray, fingerprint: Mapping[str, Any],
               box: tuple[float, float, float, float] | None = None, style: StyleRecord | None = None,
-              frames: Sequence[tuple[float, float]] = ()) -> bool:
+              frames: Sequence[tuple[float, float]] = (), pixels: str | None = None) -> bool:
         """Store `image` as the baseline of `key`; False when its pixels were already there
         (the file is then left as it is, bytes and all: nothing to encode, nothing for git).
 
@@ -193,9 +222,11 @@ class Store:
         check can tell a region moved by a fraction of a pixel (theme/check/phase.py).
         `style` is its style record (None: it has none, and any old one is dropped).
         `frames` are its frames' corners (theme/check/phase.py), recorded with the box.
+        `pixels`: images.pixels_sha256(image) when the caller has it (a page's, hashed as it
+        was captured: hashing 1280 × 127 000 pixels again takes ~0.35 s).
         """
         path = self.path(key)
-        pixels = images.pixels_sha256(image)
+        pixels = pixels or images.pixels_sha256(image)
         digest = self._kept(key, image, pixels)
         unchanged = digest is not None
         if digest is None:
@@ -203,18 +234,16 @@ class Store:
             digest = hashlib.sha256(data).hexdigest()
             atomic_write_bytes(path, data)
         height, width = image.shape[:2]
+        entry: dict[str, Any] = {"sha256": digest, "size": [width, height], "pixels": _bind(digest, pixels)}
+        if box is not None:
+            entry["box"] = [float(v) for v in box]
+            if frames:
+                entry["frames"] = [[float(x), float(y)] for x, y in frames]
+        if self._batch is not None:
+            self._batch.record(key, entry, fingerprint, unchanged, style)
+            return not unchanged
         with self.manifest() as m:
-            env = _environment_of(m, key, fingerprint) if unchanged else None
-            if env is None:
-                env = fingerprint_id(fingerprint)
-                m["environments"].setdefault(env, dict(fingerprint))
-            entry = {"sha256": digest, "size": [width, height], "environment": env,
-                     "pixels": _bind(digest, pixels)}
-            if box is not None:
-                entry["box"] = [float(v) for v in box]
-                if frames:
-                    entry["frames"] = [[float(x), float(y)] for x, y in frames]
-            m["baselines"][key] = entry
+            _enter(m, key, entry, fingerprint, unchanged)
             self._restyle({key: style})
         return not unchanged
 
@@ -251,6 +280,47 @@ class Store:
         except OSError:
             return False
         return bool(entry["pixels"] == _bind(entry["sha256"], pixels()))
+
+    # ------------------------------------------------------------------ batches
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator["Store"]:
+        """Write many baselines, recording them once: inside, write() puts each file in place at
+        once (atomically) and keeps its manifest entry and style record in memory, where every
+        read of this Store sees them; they are recorded on leaving, also on an exception or an
+        interrupt, in one read-modify-write under the manifest's lock (concurrent runs still both
+        land). A manifest and style file rewritten per baseline made an update O(n²): parsing
+        and dumping them for each of the long page's 154 baselines took seconds (benchmarks/README.md).
+        Nested batches are one."""
+        if self._batch is not None:
+            yield self
+            return
+        self.begin()
+        try:
+            yield self
+        finally:
+            self.end()
+
+    def begin(self) -> None:
+        """Start a batch (see batch()) for a caller whose writes span calls, e.g. a pytest
+        run's items; end() (or flush()) records it."""
+        if self._batch is None:
+            self._batch = _Batch(view=self._load())
+
+    def flush(self) -> None:
+        """Record what the batch has written so far (nothing to do outside a batch, or when
+        nothing was written), the batch staying open."""
+        batch = self._batch
+        if batch is not None and (batch.entries or batch.styles):
+            with self.manifest():  # manifest() records the batch's writes with its own
+                pass
+
+    def end(self) -> None:
+        """Record the batch and close it; reads then go to the files again."""
+        try:
+            self.flush()
+        finally:
+            self._batch = None
 
     def snapshot(self, key: str) -> Snapshot:
         """A baseline as it is now (file bytes, manifest entry, its environment), for restore()."""
@@ -297,11 +367,16 @@ class Store:
     def style(self, key: str) -> StyleRecord | None:
         """The style record of `key`'s baseline; None when none was recorded (made before
         records were, a page image, or an element the capture did not find)."""
+        if self._batch is not None and key in self._batch.styles:
+            return self._batch.styles[key]
         return self._records().get(key)
 
     def read_styles(self) -> dict[str, StyleRecord]:
-        """Every recorded style, by key; StoreError when styles.json is not valid."""
-        return dict(self._records())
+        """Every recorded style, by key (a batch's included); StoreError when styles.json is not valid."""
+        records = dict(self._records())
+        if self._batch is not None:
+            _set_records(records, self._batch.styles)
+        return records
 
     def _records(self) -> Mapping[str, StyleRecord]:
         """The parsed styles.json, parsed once per version of the file (not to be changed)."""
@@ -319,12 +394,8 @@ class Store:
         """Set (or drop, for None) the records of `changed`; only under the manifest's lock.
         The file is rewritten only when its bytes change, and removed when it would be empty."""
         path = self.root / STYLES
-        records = self.read_styles()
-        for key, record in changed.items():
-            if record is None:
-                records.pop(key, None)
-            else:
-                records[key] = record
+        records = dict(self._records())
+        _set_records(records, changed)
         if not records:
             path.unlink(missing_ok=True)
             return
@@ -335,6 +406,14 @@ class Store:
     # ------------------------------------------------------------------ manifest
 
     def read_manifest(self) -> dict[str, Any]:
+        """The manifest; in a batch, as the batch sees it (read once, its writes applied):
+        not to be changed then."""
+        if self._batch is not None:
+            return self._batch.view
+        return self._load()
+
+    def _load(self) -> dict[str, Any]:
+        """manifest.json as it is on disk now (a new dict, for changing)."""
         path = self.root / MANIFEST
         if not path.exists():
             return _empty_manifest()
@@ -395,22 +474,52 @@ class Store:
 
     @contextlib.contextmanager
     def manifest(self) -> Iterator[dict[str, Any]]:
-        """Read-modify-write the manifest under an exclusive lock; written atomically."""
+        """Read-modify-write the manifest under an exclusive lock; written atomically.
+        In a batch, the batch's writes are recorded with the change (and its styles with them)."""
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / _LOCK, "a+") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                data = self.read_manifest()
+                data = self._load()
+                batch = self._batch
+                if batch is not None:  # first the batch's writes, then the change made here
+                    batch.apply(data)
+                    self._restyle(batch.styles)
+                    batch.styles.clear()
                 yield data
                 _drop_unreferenced_environments(data)
                 text = json.dumps(data, indent=2, sort_keys=True) + "\n"
                 atomic_write_text(self.root / MANIFEST, text)
+                if batch is not None:  # recorded: from now on the batch reads the manifest as written
+                    self._batch = _Batch(view=json.loads(text))
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def _set_records(records: dict[str, StyleRecord], changed: Mapping[str, StyleRecord | None]) -> None:
+    """Set (or drop, for None) the records of `changed` in `records`."""
+    for key, record in changed.items():
+        if record is None:
+            records.pop(key, None)
+        else:
+            records[key] = record
+
+
 def _empty_manifest() -> dict[str, Any]:
     return {"format": _FORMAT, "environments": {}, "baselines": {}}
+
+
+def _enter(m: dict[str, Any], key: str, entry: dict[str, Any], fingerprint: Mapping[str, Any],
+           unchanged: bool) -> str:
+    """Set `key`'s entry in manifest `m`, naming its environment (returned): the one it had when its
+    bytes are unchanged and that record does not drift, else `fingerprint`'s, recorded once."""
+    env = _environment_of(m, key, fingerprint) if unchanged else None
+    if env is None:
+        env = fingerprint_id(fingerprint)
+        m["environments"].setdefault(env, dict(fingerprint))
+    entry["environment"] = env
+    m["baselines"][key] = entry
+    return env
 
 
 def _environment_of(m: Mapping[str, Any], key: str, fingerprint: Mapping[str, Any]) -> str | None:
@@ -450,19 +559,24 @@ def _bind(file_sha256: str, pixels_sha256: str) -> str:
     return hashlib.sha256(f"{file_sha256}:{pixels_sha256}".encode()).hexdigest()
 
 
-def _encode_baseline(image: np.ndarray) -> bytes:
-    """Lossless PNG at zlib's default level 6: baselines live in git history forever, and an
-    update encodes every new or changed one. On the specimen's 180 baselines level 6 encodes
-    5.2x faster than level 9 for 1.9 % more bytes (benchmarks/README.md, "Updates and failing runs").
+BASELINE_LEVEL = 3  # zlib level of a baseline's PNG: see _encode_baseline
 
-    An opaque image is stored as RGB (a quarter fewer bytes before deflate);
-    reading converts back to RGBA, so the pixels compared are identical.
+
+def _encode_baseline(image: np.ndarray) -> bytes:
+    """Lossless PNG at zlib level 3: baselines live in git history forever, and an update
+    encodes every new or changed one. With Pillow's zlib-ng, level 3 encodes the long page's
+    154 baselines with 28 % less CPU than level 6, into 1.4 % fewer bytes (level 9: 6.4x the
+    CPU of level 3 for 1 % fewer; benchmarks/README.md, "Updates and failing runs").
+
+    An opaque image is stored as RGB (a quarter fewer bytes before deflate), its alpha dropped
+    by Pillow as it takes the pixels in (no RGB copy of a 670 MB page in numpy); reading
+    converts back to RGBA, so the pixels compared are identical.
     """
     rgba = np.ascontiguousarray(image, dtype=np.uint8)
     if rgba.ndim != 3 or rgba.shape[2] != 4:
         raise StoreError(f"baseline image must be (H, W, 4) RGBA, got shape {rgba.shape}")
-    opaque = bool((rgba[:, :, 3] == 255).all())
-    return images.encode_png(np.ascontiguousarray(rgba[:, :, :3]) if opaque else rgba, level=6)
+    opaque = not rgba.size or int(rgba[:, :, 3].min()) == 255  # min: no image-sized temporary
+    return images.encode_png(rgba, level=BASELINE_LEVEL, drop_alpha=opaque)
 
 
 def verify(store: Store) -> list[str]:

@@ -264,12 +264,29 @@ class VisualRun:
             self._shared_folder = Path(tempfile.mkdtemp(prefix="theme-shared-renders-"))
         return str(self._shared_folder)
 
+    def begin_writes(self) -> None:
+        """On a run that writes baselines, collect their manifest entries and style records in
+        memory (theme/store.py, Store.batch) until end_writes(): once a variant, not once an image."""
+        policy = self.ctx.policy if self.ctx is not None else None
+        if policy is not None and policy.baselines is not None and policy.creates() and policy.may_write():
+            policy.baselines.begin()
+
+    def end_writes(self) -> None:
+        """Record what begin_writes() collected (after each variant's last item, and on closing:
+        also after a failure or an interrupt, so files and manifest agree)."""
+        store = self.ctx.policy.baselines if self.ctx is not None else None
+        if store is not None:
+            store.end()
+
     def close(self) -> None:
-        self.close_browser()
-        for folder in (self._cache, self._shared_folder):
-            if folder is not None:
-                shutil.rmtree(folder, ignore_errors=True)
-        self._cache = self._shared_folder = None
+        try:
+            self.end_writes()
+        finally:
+            self.close_browser()
+            for folder in (self._cache, self._shared_folder):
+                if folder is not None:
+                    shutil.rmtree(folder, ignore_errors=True)
+            self._cache = self._shared_folder = None
 
     # ------------------------------------------------------------ outcomes
 

@@ -12,10 +12,12 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
+from theme.store import Store, verify
 from tiny_article import SCSS, outcomes, run, set_box_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -81,6 +83,31 @@ def test_lifecycle(project: Path) -> None:
 def accepted(project: Path) -> Path:
     assert run(project, "--update-snapshots").returncode == 0
     return project
+
+
+def test_an_update_interrupted_part_way_records_what_it_wrote(project: Path) -> None:
+    """Ctrl-C during an update, before its third image: the two baselines written are on record
+    (their manifest entries are kept in memory during a variant and recorded when the run ends
+    however it ends), so files and manifest agree; nothing else is written."""
+    (project / "conftest.py").write_text(textwrap.dedent("""
+        import pytest
+
+        seen = []
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_call(item):
+            if item.get_closest_marker("visual") is not None:
+                seen.append(item.nodeid)
+                if len(seen) == 3:
+                    raise KeyboardInterrupt
+    """), encoding="utf-8")
+    done = run(project, "--update-snapshots")
+    assert done.returncode == 2, done.stdout  # interrupted
+    written = baselines(project)
+    assert len(written) == 2, written
+    store = Store(project / "snapshots")
+    assert verify(store) == []
+    assert set(store.read_manifest()["baselines"]) == written
 
 
 def test_unused_baseline_fails_the_session_and_prune_deletes_it(accepted: Path) -> None:

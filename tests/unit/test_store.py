@@ -12,6 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from theme import images
 from theme.errors import StoreError
 from theme.store import Store, check_key, describe_drift, verify
 
@@ -237,3 +238,131 @@ def test_a_fallback_font_with_other_bytes_is_drift_and_another_path_is_not():
 
 def test_the_tile_height_is_drift():
     assert describe_drift({**FP, "tile_height": 32768}, {**FP, "tile_height": 16384}) is not None
+
+
+# ---------------------------------------------------------------- batches (an update's many writes)
+
+STYLE_FIXTURE = __import__("pathlib").Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
+
+
+def _records():
+    from theme import style_record as styles
+    data = json.loads(STYLE_FIXTURE.read_text(encoding="utf-8"))
+    return [styles.from_page(r["styles"]) for r in data["before"].values()]
+
+
+def _update(store, records, n=12):
+    """What an update writes: regions with boxes, frames and style records, then a page."""
+    for i in range(n):
+        store.write(f"p/v/note-box/{i}.png", image(8, 6, seed=i), FP, (0.0, 10.0 * i, 8.0, 6.0),
+                    records[i % len(records)], frames=[(0.0, 10.0 * i)])
+    store.write("p/v/page.png", image(seed=99), FP)
+
+
+def test_a_batch_records_what_writing_one_by_one_records(tmp_path):
+    """The same manifest and style file, byte for byte, written once instead of once a baseline."""
+    records = _records()
+    one_by_one, batched = Store(tmp_path / "a"), Store(tmp_path / "b")
+    _update(one_by_one, records)
+    with batched.batch():
+        _update(batched, records)
+        assert not (tmp_path / "b" / "manifest.json").exists()  # nothing recorded yet...
+        assert not (tmp_path / "b" / "styles.json").exists()
+        # ... but this store reads what it wrote: a later check of the run sees it
+        assert batched.read_manifest()["baselines"]["p/v/note-box/3.png"]["box"] == [0.0, 30.0, 8.0, 6.0]
+        assert batched.style("p/v/note-box/3.png") == records[3 % len(records)]
+        assert batched.has_pixels("p/v/page.png", lambda: images.pixels_sha256(image(seed=99)))
+        assert batched.write("p/v/page.png", image(seed=99), FP) is False  # known, not encoded again
+    for name in ("manifest.json", "styles.json"):
+        assert (tmp_path / "b" / name).read_bytes() == (tmp_path / "a" / name).read_bytes()
+    assert verify(batched) == []
+
+
+def test_an_update_interrupted_after_some_baselines_leaves_a_consistent_manifest(tmp_path):
+    """An exception (a failed capture, Ctrl-C) half way: the baselines written so far are recorded."""
+    records = _records()
+    store = Store(tmp_path)
+    store.write("p/v/note-box/0.png", image(seed=50), FP)  # there before: rewritten below
+    with pytest.raises(KeyboardInterrupt), store.batch():
+        _update(store, records, n=5)
+        raise KeyboardInterrupt
+    assert verify(Store(tmp_path)) == []
+    assert set(Store(tmp_path).read_manifest()["baselines"]) == {f"p/v/note-box/{i}.png" for i in range(5)} | {
+        "p/v/page.png"}
+    assert Store(tmp_path).style("p/v/note-box/4.png") == records[4 % len(records)]
+    assert np.array_equal(Store(tmp_path).read("p/v/note-box/0.png"), image(8, 6, seed=0))
+
+
+def test_a_flush_records_and_the_batch_goes_on(tmp_path):
+    """A pytest run records each variant as it ends (Store.begin/flush/end): the first variant's
+    baselines are on record while the second is being written."""
+    store = Store(tmp_path)
+    store.begin()
+    store.write("p/light/page.png", image(seed=1), FP)
+    store.flush()
+    assert set(Store(tmp_path).read_manifest()["baselines"]) == {"p/light/page.png"}
+    store.write("p/dark/page.png", image(seed=2), FP)
+    assert set(Store(tmp_path).read_manifest()["baselines"]) == {"p/light/page.png"}
+    store.end()
+    assert set(Store(tmp_path).read_manifest()["baselines"]) == {"p/light/page.png", "p/dark/page.png"}
+    assert verify(store) == []
+
+
+def test_deleting_in_a_batch_records_the_batch_first(tmp_path):
+    store = Store(tmp_path)
+    with store.batch():
+        store.write("p/v/a.png", image(seed=1), FP, style=_records()[0])
+        store.write("p/v/b.png", image(seed=2), FP)
+        store.delete(["p/v/b.png"])  # e.g. --prune at the end of the run
+        assert set(Store(tmp_path).read_manifest()["baselines"]) == {"p/v/a.png"}
+        assert Store(tmp_path).style("p/v/a.png") == _records()[0]
+    assert verify(store) == [] and store.keys() == {"p/v/a.png"}
+
+
+def _batch_writer(root, prefix):
+    store = Store(root)
+    with store.batch():
+        for i in range(15):
+            store.write(f"{prefix}/{i}.png", image(8, 8, seed=i), FP)
+            if i == 7:
+                store.flush()
+
+
+def test_concurrent_batches_both_land(tmp_path):
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_batch_writer, args=(tmp_path, p)) for p in ("a", "b", "c")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    assert all(p.exitcode == 0 for p in procs)
+    baselines = Store(tmp_path).read_manifest()["baselines"]
+    assert set(baselines) == {f"{p}/{i}.png" for p in "abc" for i in range(15)}
+    assert verify(Store(tmp_path)) == []
+
+
+# ---------------------------------------------------------------- how a baseline is encoded
+
+
+@pytest.mark.parametrize("alpha", [255, 128])
+def test_a_baseline_reads_back_as_the_same_pixels_and_the_same_pixels_give_the_same_bytes(tmp_path, alpha):
+    """Opaque: an RGB PNG (alpha dropped by the encoder); translucent: RGBA. Either way read_png
+    gives back the RGBA written, and writing the same pixels anew gives the same bytes."""
+    img = image(300, 200, seed=7, alpha=alpha)
+    img[50:150, 40:260, :3] = 200  # flat areas, as pages have, next to noise
+    first, second = Store(tmp_path / "a"), Store(tmp_path / "b")
+    first.write("p/v/page.png", img, FP)
+    second.write("p/v/page.png", img.copy(), FP)
+    data = first.path("p/v/page.png").read_bytes()
+    assert data[25] == (2 if alpha == 255 else 6)  # the IHDR colour type: RGB or RGBA
+    assert np.array_equal(images.read_png(first.path("p/v/page.png")), img)
+    assert data == second.path("p/v/page.png").read_bytes()
+
+
+def test_an_rgba_view_is_encoded_without_its_alpha(tmp_path):
+    """drop_alpha on a strided view (a crop of a page): the PNG holds its RGB, nothing else."""
+    page = image(64, 48, seed=3)
+    crop = page[5:40, 7:50]
+    data = images.encode_png(crop, level=3, drop_alpha=True)
+    assert data[25] == 2
+    assert np.array_equal(images.decode_png(data), np.ascontiguousarray(crop))

@@ -109,6 +109,8 @@ class Entry:
             "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),
             "images": {kind: str(path) for kind in ARTEFACT_KINDS if (path := getattr(arts, kind)) is not None},
         }
+        if region is None and result.overview is not None:  # a new page's, made from its pixels in memory
+            fields["overview"] = dict(result.overview)
         if variant is not None:
             fields.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
         if region is not None:

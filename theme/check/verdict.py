@@ -65,6 +65,9 @@ class CheckResult:
     drift: str | None = None
     artifacts: Artifacts = field(default_factory=Artifacts)
     realigned: bool = False  # matched only once re-rendered at the baseline's sub-pixel phase
+    # A new page image's overview, made from its pixels while they are in memory (_overview):
+    # {"image" (its absolute path, beside the artefacts), "height", "width", "scale"}, as reports carry it.
+    overview: Mapping[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -137,11 +140,11 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         try:
             expected = ctx.expected.read(key)
         except ImageError as err:
-            return _corrupt(ctx, key, actual, err, box, style, frames)
+            return _corrupt(ctx, key, actual, err, box, style, frames, pixels)
         if expected is None:
             if ctx.policy.baselines is None:
                 return _added(ctx, key, actual)
-            return _missing(ctx, ctx.policy.baselines, key, actual, box, style, frames)
+            return _missing(ctx, ctx.policy.baselines, key, actual, box, style, frames, pixels)
         # Indexed: one byte per pixel instead of four (430 MB less at 1280 x 120 000 rows),
         # and it writes straight out as an 8-bit palette PNG.
         result, moved = phase.compare(expected, actual, realigned, tolerance)
@@ -150,7 +153,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     if result.matches:
         store = ctx.policy.baselines
         if ctx.policy.update is Update.ALL and store is not None and ctx.policy.may_write():
-            changed = store.write(key, actual, ctx.fingerprint, box, style, frames)
+            changed = store.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
             status = Status.UPDATED if changed else Status.MATCHED
             return CheckResult(key, status, f"{key}: baseline refreshed" if changed else f"{key}: matches{note}",
                                result, realigned=bool(note))
@@ -162,7 +165,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         # The old baseline and the diff go to the artefacts first, so the report
         # shows a reviewer what this update changed before it is committed.
         arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
-        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style, frames)
+        ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
     arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
@@ -187,11 +190,12 @@ def removed(ctx: CheckContext, key: str) -> CheckResult:
 
 def _added(ctx: CheckContext, key: str, actual: np.ndarray) -> CheckResult:
     arts = _write_artifacts(ctx, key, actual)
-    return CheckResult(key, Status.ADDED, f"{key}: only in the head revision (new image)", artifacts=arts)
+    return CheckResult(key, Status.ADDED, f"{key}: only in the head revision (new image)", artifacts=arts,
+                       overview=_overview(ctx, key, actual))
 
 
 def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
-             box: Box | None, style: StyleRecord | None, frames: Frames) -> CheckResult:
+             box: Box | None, style: StyleRecord | None, frames: Frames, pixels: str | None) -> CheckResult:
     if ctx.policy.creates():
         if not ctx.policy.may_write():
             arts = _write_artifacts(ctx, key, actual)
@@ -202,8 +206,9 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
                 "locally or in the workflow_dispatch job, and commit snapshots/",
                 artifacts=arts,
             )
-        store.write(key, actual, ctx.fingerprint, box, style, frames)
-        return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=_created(ctx, store, key))
+        store.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
+        return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=_created(ctx, store, key),
+                           overview=_overview(ctx, key, actual))
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
         key, Status.FAILED,
@@ -214,11 +219,11 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
 
 
 def _corrupt(ctx: CheckContext, key: str, actual: np.ndarray, err: ImageError,
-             box: Box | None, style: StyleRecord | None, frames: Frames) -> CheckResult:
+             box: Box | None, style: StyleRecord | None, frames: Frames, pixels: str | None) -> CheckResult:
     # An LFS pointer is a good baseline not yet fetched: replacing it would accept unseen.
     store = ctx.policy.baselines
     if ctx.policy.rewrites() and ctx.policy.may_write() and store is not None and not isinstance(err, LfsPointerError):
-        store.write(key, actual, ctx.fingerprint, box, style, frames)
+        store.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
         return CheckResult(key, Status.UPDATED, f"{key}: unreadable baseline replaced ({err})")
     arts = _write_artifacts(ctx, key, actual)
     advice = "" if isinstance(err, LfsPointerError) else "; restore it from git or run pytest --update-snapshots"
@@ -275,9 +280,22 @@ def artefact_path(artifacts_dir: Path, key: str, kind: str) -> Path:
 
 def _clear_artifacts(ctx: CheckContext, key: str) -> None:
     """A passing check must not leave last run's failure images to mislead a reviewer."""
-    for path in vars(artifact_paths(ctx.artifacts_dir, key)).values():
+    for path in [*vars(artifact_paths(ctx.artifacts_dir, key)).values(),
+                 artefact_path(ctx.artifacts_dir, key, "overview")]:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+
+
+def _overview(ctx: CheckContext, key: str, actual: np.ndarray) -> Mapping[str, Any] | None:
+    """A new page image's overview for the report, made now from the pixels in memory: the
+    report, written at the end of the run, would otherwise decode the PNG just written (a
+    1280 × 127 000 page: seconds; benchmarks/README.md, "Updates and failing runs").
+    None for an image not named like a page's (the report then uses none)."""
+    if key.rsplit("/", 1)[-1] != "page.png":
+        return None
+    from ..review import report
+
+    return report.page_overview(ctx.artifacts_dir, key, actual)
 
 
 def _created(ctx: CheckContext, store: Store, key: str) -> Artifacts:

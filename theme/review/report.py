@@ -16,13 +16,16 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_write_text, sha256_file
 from ..status import ORDER as STATUS_ORDER
 from ..status import REVIEW as REVIEW_STATUSES
 from ..status import Status, unused_baselines
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FORMAT = 1  # report.json's "format"
 @dataclass(frozen=True)
@@ -80,6 +83,11 @@ def _order(e: Entry) -> tuple[int, str]:
 def _copy_images(folder: Path, e: Entry) -> Entry:
     """Copy artefacts into images/ and rewrite paths relative to the report folder; a page's
     full-size images are cropped into bands instead (or, from another report, its bands copied)."""
+    if e.is_page and e.overview and set(e.images) == {"actual"}:
+        made = _with_overview(folder, e)
+        if made is not None:
+            return made
+        e = replace(e, overview=None)  # its file is gone: made from the actual below
     if e.bands or e.overview:
         return _copy_bands(folder, e)
     if e.is_page and ("actual" in e.images or "expected" in e.images):
@@ -101,6 +109,32 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
         else:
             copied[kind] = src_path.as_posix()
     return Entry(**{**asdict(e), "images": copied})
+
+
+def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, Any]:
+    """The overview of a new page image (created, or added in a comparison), made from its
+    pixels while the check has them and written beside its artefacts (<key stem>.overview.png);
+    the entry carries it (its image's absolute path), and write() copies it in, as page_fields
+    would have made it from the full-size PNG, but without decoding that."""
+    from . import bands  # numpy, Pillow: only when there is a page
+
+    fields = bands._overview(artifacts_dir, Path(key[:-len(".png")]), page)
+    return {**fields, "image": str(artifacts_dir / fields["image"])}
+
+
+def _with_overview(folder: Path, e: Entry) -> Entry | None:
+    """A new page's entry with the overview its check made (page_overview) copied into `folder`,
+    as page_fields would write it, and its full-size actual left in the artefacts; None when
+    either file is gone (_copy_images then has page_fields make it from the actual)."""
+    assert e.overview is not None  # the caller's condition
+    made, actual = Path(e.overview["image"]), Path(e.images["actual"])
+    if not (made.is_absolute() and made.is_file() and actual.is_file()):
+        return None
+    rel = Path("images") / f"{e.key[:-len('.png')]}.overview.png"
+    (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(made, folder / rel)
+    return replace(e, images={}, bands=(), overview={**e.overview, "image": rel.as_posix()},
+                   actual_sha256=sha256_file(actual))
 
 
 def _source(folder: Path, src: str) -> Path | None:
