@@ -146,7 +146,7 @@ def wanted_clips(clips: list[tuple[int, int, int]], only: Rows | None) -> list[t
 
     Whole tiles, not clips around the regions: a clip's pixels can depend on its height
     (on the long runtime page, a code block's rounded corners took 20 other pixels in
-    every clip under ~13 000 rows than in a 32 768-row tile; benchmarks/README.md), while
+    every clip up to 12 000 rows tall than in a 32 768-row tile; benchmarks/README.md), while
     the same call on the same page state gives the same pixels."""
     if only is None:
         return clips
