@@ -12,7 +12,7 @@ import re
 import struct
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -287,10 +287,6 @@ def _encode_fast(array: np.ndarray, palette: np.ndarray | None) -> bytes | None:
         return None
     height, width = array.shape[:2]
     rows = array.reshape(height, -1)
-    lines = np.empty((height, rows.shape[1] + 1), np.uint8)
-    lines[:, 0] = 2 if height > 1 else 0  # Up (the first row's "above" is zeros: unchanged)
-    lines[0, 1:] = rows[0]
-    np.subtract(rows[1:], rows[:-1], out=lines[1:, 1:])  # uint8: wraps mod 256 as PNG's Up does
     if palette is not None:
         pal = np.asarray(palette, np.uint8).reshape(-1, 4)
         colour, extra = 3, [(b"PLTE", pal[:, :3].tobytes())]
@@ -301,12 +297,37 @@ def _encode_fast(array: np.ndarray, palette: np.ndarray | None) -> bytes | None:
     header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
     chunks = [(b"IHDR", header), *extra,
               # any buffer will do; the stub names bytes only
-              (b"IDAT", bytes(imagecodecs.zlibng_encode(lines, level=1))),  # type: ignore[arg-type]
+              (b"IDAT", _deflate_up(rows, imagecodecs)),
               (b"IEND", b"")]
     out = [PNG_SIGNATURE]
     for kind, body in chunks:
         out += [struct.pack(">I", len(body)), kind, body,
                 struct.pack(">I", zlib.crc32(body, zlib.crc32(kind)))]
+    return b"".join(out)
+
+
+FAST_BAND_BYTES = 64 * 2**20  # larger images are filtered and deflated a band of rows at a time
+
+
+def _deflate_up(rows: np.ndarray, imagecodecs: Any) -> bytes:
+    """The zlib stream of `rows` as scanlines with the Up filter. A page of 1280 x 127 000 px
+    goes a band at a time through zlib's stream (level 1, about as fast there: 3.7 s against
+    3.4 s), so that no filtered copy of the whole page is ever held (650 MB more)."""
+    height = rows.shape[0]
+    band = max(1, FAST_BAND_BYTES // max(1, rows.shape[1]))
+    squeeze = zlib.compressobj(1) if height > band else None
+    out = []
+    for y in range(0, height, band):
+        part = rows[y:y + band]
+        lines = np.empty((len(part), part.shape[1] + 1), np.uint8)
+        lines[:, 0] = 2 if height > 1 else 0  # Up (the first row's "above" is zeros: unchanged)
+        np.subtract(part[0], rows[y - 1] if y else 0, out=lines[0, 1:], casting="unsafe")
+        np.subtract(part[1:], part[:-1], out=lines[1:, 1:])  # uint8: wraps mod 256 as PNG's Up does
+        if squeeze is None:
+            return bytes(imagecodecs.zlibng_encode(lines, level=1))  # one band: zlib-ng at once
+        out.append(squeeze.compress(lines.data))
+    assert squeeze is not None
+    out.append(squeeze.flush())
     return b"".join(out)
 
 

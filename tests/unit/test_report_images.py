@@ -110,3 +110,44 @@ def test_a_page_changed_all_over_stays_within_the_budget(tmp_path, monkeypatch):
     one_band = 3 * 500 * 100 * 4  # at most: three crops of raw noise
     assert 0 < sum(p.stat().st_size for p in crops) <= 400_000 + one_band
     assert 0 < sum(1 for b in page.bands if b["images"]) < len(page.bands)
+
+
+def test_a_page_check_leaves_bands_for_the_report_and_no_full_size_expected_or_diff(failed, tmp_path):
+    """A failed page check given bands.write_review (as the pipeline gives every page check)
+    writes its full-size actual and its bands, overview and patch, made from the pixels it holds;
+    no full-size expected or diff image. The report copies them: the same bands, the same
+    pixels, as the report that crops them from the three full-size artefacts."""
+    root, full_entry, expected, actual, _ = failed
+    store = Store(tmp_path / "snapshots")
+    key = "index/desktop-light/page.png"
+    store.write(key, expected, {"browser": "chromium 1"})
+    ctx = verdict.CheckContext.against_baselines(store, tmp_path / "artifacts", {"browser": "chromium 1"})
+    result = verdict.check(ctx, key, actual, Tolerance(), review=bands.write_review)
+    arts = verdict.artifact_paths(tmp_path / "artifacts", key)
+    assert arts.actual.is_file() and not arts.expected.exists() and not arts.diff.exists()
+    assert result.artifacts.expected is None and "expected:" not in result.message
+    assert bands.review_path(arts.actual).is_file()
+
+    from theme.check.entry import Entry
+    made, cropped = tmp_path / "made", tmp_path / "cropped"
+    report.write(made, report.Report((Entry.from_check(result),), {}, None))
+    report.write(cropped, report.Report((full_entry,), {}, None))
+    [one] = report.from_json((made / "report.json").read_text()).entries
+    [two] = report.from_json((cropped / "report.json").read_text()).entries
+    assert one.images == {} and len(one.bands) == 2
+    assert [{k: v for k, v in b.items() if k != "images"} for b in one.bands] == \
+           [{k: v for k, v in b.items() if k != "images"} for b in two.bands]
+    assert {**one.patch, "image": None} == {**two.patch, "image": None}
+    assert one.actual_sha256 == hashlib.sha256(arts.actual.read_bytes()).hexdigest()
+    for b1, b2 in zip(one.bands, two.bands, strict=True):
+        assert sorted(b1["images"]) == sorted(b2["images"]) == ["actual", "diff", "expected"]
+        for kind in b1["images"]:
+            assert (made / b1["images"][kind]).is_file()  # copied into the report, not pointing outside
+            assert np.array_equal(images.read_png(made / b1["images"][kind]),
+                                  images.read_png(cropped / b2["images"][kind]))
+    assert np.array_equal(images.read_png(made / one.overview["image"]),
+                          images.read_png(cropped / two.overview["image"]))
+
+    # a passing check clears the review with the other artefacts: no stale bands next run
+    assert verdict.check(ctx, key, expected, Tolerance(), review=bands.write_review).ok
+    assert not bands.review_path(arts.actual).exists()

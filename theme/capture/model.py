@@ -24,14 +24,28 @@ Frames = tuple[tuple[float, float], ...]
 @dataclass(frozen=True)
 class Target:
     """Where a sub-pixel nudge puts a region back: its baseline's top-left corner (x, y),
-    and its frames' corners when the baseline recorded them (None: the region alone)."""
+    and its frames' corners when the baseline recorded them (None: the region alone).
+    `rows`: the page rows [y0, y1) it covered before the nudge; when every target of a
+    variant has them, its capture takes only the tiles around them (tiles.wanted_clips)."""
 
     x: float
     y: float
     frames: Frames | None = None
+    rows: tuple[int, int] | None = None
 
 
 Nudges = Mapping[str, Target]  # region path ("code/intro.png") -> where to put it back
+Rows = tuple[tuple[int, int], ...]  # page rows [y0, y1) a capture holds, when not all of them
+
+
+def wanted_rows(nudges: Nudges | None) -> Rows | None:
+    """The rows a nudged capture must hold: its targets' `rows`, or None (the whole page)
+    when there are no nudges or one target does not say where it is."""
+    if not nudges or any(t.rows is None for t in nudges.values()):
+        return None
+    return tuple(sorted(t.rows for t in nudges.values() if t.rows is not None))
+
+
 # A JSON object as theme writes it (fingerprint.json, the manifest's environments, report.json)
 # or reads it back: values are whatever json.dumps takes.
 JsonObject = dict[str, Any]
@@ -100,6 +114,13 @@ class Capture:
     # after the regions were measured (a region whose element was not found has none)
     styles: dict[str, PageStyles] = field(default_factory=dict)
     loaded: Loaded | None = None  # what the page asked for (None: not recorded)
+    # Rows [y0, y1) the image holds when only the tiles around nudged regions were taken
+    # (theme/check/phase.py); the other rows are blank. None: the whole page.
+    rows: Rows | None = None
+
+    def holds(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether every row of `box` (x, y, w, h) was taken: always, unless only some tiles were."""
+        return self.rows is None or any(y0 <= box[1] and box[1] + box[3] <= y1 for y0, y1 in self.rows)
 
     def crop(self, region: Region) -> np.ndarray:
         x, y, w, h = region.box

@@ -32,7 +32,7 @@ from ..errors import CaptureError, RenderError, UnstableRender
 from . import resources, scripts
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
-from .model import JsonObject, Nudges, Progress, label, mark
+from .model import JsonObject, Nudges, Progress, Rows, label, mark, wanted_rows
 from .naming import Variant
 from .regions import nudge
 from .tiles import TileTimes
@@ -190,6 +190,7 @@ class Ready:
     height: int = 0
     tiles_started: float = 0.0
     nudged: dict[str, tuple[float, float]] = field(default_factory=dict)  # region path -> (dx, dy) applied
+    only: Rows | None = None  # the rows its tiles must hold, when not the whole page (model.wanted_rows)
 
 
 def wait_loaded(page: Page, url: str, where: str) -> None:
@@ -281,6 +282,7 @@ class Readiness:
             # Before the masks: a mask is placed where its element is, so it must
             # see the element where it will be captured.
             ready.nudged = nudge(page, self.visual.regions, nudges)
+            ready.only = wanted_rows(nudges)
         if self.visual.mask:
             # Masks are placed where their elements are, so only once those stopped moving;
             # by the layout alone, as a masked element may be on screen and still changing.

@@ -19,7 +19,7 @@ from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
-from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_rows
+from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_clips, tile_rows, wanted_clips
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -57,12 +57,14 @@ class Shooter:
 
     def start(self, ready: Ready, say: Progress, hook: TileHook | None = None) -> Shooting:
         """Start taking `ready`'s tiles (in the background when it can); `hook` as in TileJob."""
-        say(f"{ready.where}: capturing {ready.width}×{ready.height} px")
+        rows = tile_rows(ready.width, self.visual.tile_height)
+        say(f"{ready.where}: capturing {ready.width}×{ready.height} px{_some_tiles(ready, rows)}")
         ready.tiles_started = time.perf_counter()
-        return Shooting(ready, self._tiles(ready, tile_rows(ready.width, self.visual.tile_height), hook))
+        return Shooting(ready, self._tiles(ready, rows, hook))
 
     def _tiles(self, ready: Ready, rows: int, hook: TileHook | None) -> TileJob:
-        return TileJob(ready.cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook).start()
+        return TileJob(ready.cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook,
+                       only=ready.only).start()
 
     def complete(self, shooting: Shooting, say: Progress, hook: TileHook | None = None) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""
@@ -97,7 +99,8 @@ class Shooter:
         found = regions(after["found"], self.visual.regions, ready.width, ready.height)
         fingerprint = self._fingerprint(after)
         t = mark(timings, "regions", t)
-        styles = style_records(page, found) if RECORD_STYLES else {}
+        # a capture of some tiles only serves crops of nudged regions (phase.realigned), no check
+        styles = style_records(page, found) if RECORD_STYLES and ready.only is None else {}
         mark(timings, "styles", t)
         tt, shots = ready.tile_times, ready.shots
         timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
@@ -109,7 +112,7 @@ class Shooter:
             full_page=self.visual.full_page, timings=timings, nudged=dict(ready.nudged),
             explain={**ready.job.explain, "undefined_tags": after["undefined"],
                      "routed": sorted(ready.job.lane.routed), "aborted": sorted(ready.job.aborted)},
-            notes=notes, styles=styles, loaded=ready.job.lane.loaded(),
+            notes=notes, styles=styles, loaded=ready.job.lane.loaded(), rows=shooting.tiles.rows,
         )
 
     def _whole(self, shooting: Shooting, after: JsonObject, say: Progress,
@@ -124,7 +127,8 @@ class Shooter:
         while True:
             image = tiles.image()
             try:
-                check_whole(image, after["lines"], tiles.tile_height)
+                check_whole(image, [line for line in after["lines"] if tiles.holds(line[1], line[1] + line[3])],
+                            tiles.tile_height)
                 check_seams(image, tiles.seams)
             except NotWhole as err:
                 failed.append(f"{tiles.tile_height}-px tiles ({err.short})")
@@ -142,6 +146,14 @@ class Shooter:
 
     def _fingerprint(self, after: JsonObject) -> JsonObject:
         return page_fingerprint(self.fingerprint, after, self.server, self.visual)
+
+
+def _some_tiles(ready: Ready, rows: int) -> str:
+    """", 1 of 4 tiles (...)" when only the tiles of nudged regions are taken, else ""."""
+    if ready.only is None:
+        return ""
+    every = tile_clips(ready.height, rows)
+    return f", {len(wanted_clips(every, ready.only))} of {len(every)} tiles (those its nudged regions lie in)"
 
 
 def page_fingerprint(session: JsonObject, after: JsonObject, server: LocalServer, visual: VisualConfig) -> JsonObject:

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import images
 from ..errors import CaptureError, ImageError, RenderError
+from .model import Rows
 
 if TYPE_CHECKING:
     import asyncio
@@ -35,6 +36,9 @@ SEAM_ROWS = 16  # rows each tile shares with the next (a call's cost does not de
 TILE_WIDTH = 1280
 MIN_TILE_ROWS = 1024
 BAND_ROWS = 1200  # rows of a page image saved to show a blank band (NotWhole.images)
+# Rows around a nudged region's first-capture rows that its tiles must hold: a nudge moves
+# it, and each of its frames, by less than a pixel (theme/check/phase.py).
+NUDGE_MARGIN = 2
 # Pages whose RGBA is larger than this are stitched into a file-backed buffer (page_buffer).
 FILE_BACKED_BYTES = 256 * 2**20
 
@@ -137,6 +141,30 @@ def tile_clips(height: int, tile_height: int) -> list[tuple[int, int, int]]:
     return out
 
 
+def wanted_clips(clips: list[tuple[int, int, int]], only: Rows | None) -> list[tuple[int, int, int]]:
+    """The tile_clips() whose rows meet `only` (with NUDGE_MARGIN), all of them when None.
+
+    Whole tiles, not clips around the regions: a clip's pixels can depend on its height
+    (on the long runtime page, a code block's rounded corners took 20 other pixels in
+    every clip up to 12 000 rows tall than in a 32 768-row tile; benchmarks/README.md), while
+    the same call on the same page state gives the same pixels."""
+    if only is None:
+        return clips
+    return [(y, h, extra) for y, h, extra in clips
+            if any(a - NUDGE_MARGIN < y + h and y < b + NUDGE_MARGIN for a, b in only)]
+
+
+def merged(spans: list[tuple[int, int]]) -> Rows:
+    """Touching or overlapping [y0, y1) spans joined, in order."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
 class TileJob:
     """The page's [0, width) × [0, height) in CSS px, `tile_height` rows per DevTools call.
 
@@ -156,25 +184,43 @@ class TileJob:
     allocation, as slow to fault in as the decode.)
     `hook(y, tile)` may change a decoded tile before it is placed: the tests use
     it to blank a tile and prove the wholeness guard notices.
+    `only`: take just the tiles holding these rows (wanted_clips); the others stay blank.
     """
 
     def __init__(self, cdp: CDPSession, width: int, height: int, tile_height: int, *,
                  times: TileTimes | None = None, hook: Callable[[int, np.ndarray], None] | None = None,
-                 beyond: bool = True):
+                 beyond: bool = True, only: Rows | None = None):
         self.cdp, self.width, self.height, self.tile_height = cdp, width, height, tile_height
+        self.only = only
         self.beyond = beyond  # captureBeyondViewport; False when the viewport already holds the whole page
         self.times = times if times is not None else TileTimes()
         self.hook = hook
         # The page's RGBA, then room for the last tile's filter bytes (decode_room).
         self._flat, self._mapping = page_buffer(images.decode_room(width, height))
         self.array = self._flat[:height * width * 4].reshape(height, width, 4)
+        if only is not None and self._mapping is None:
+            # The tiles not taken stay blank, not whatever the allocator left there: same
+            # inputs, same bytes (a file-backed buffer starts zeroed).
+            self._flat.fill(0)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="theme-decode")
         self._decodes: list[Future[None]] = []
         self._task: asyncio.Task[None] | None = None
         self.seams: dict[int, np.ndarray] = {}  # y -> the rows from y on as the tile above saw them
 
     def clips(self) -> list[tuple[int, int, int]]:
-        return tile_clips(self.height, self.tile_height)
+        return wanted_clips(tile_clips(self.height, self.tile_height), self.only)
+
+    @property
+    def rows(self) -> Rows | None:
+        """The rows the image holds, when only some tiles are taken (else None: all)."""
+        if self.only is None:
+            return None
+        return merged([(y, y + h) for y, h, _ in self.clips()])
+
+    def holds(self, y0: float, y1: float) -> bool:
+        """Whether rows y0..y1 are among those taken."""
+        rows = self.rows
+        return rows is None or any(a <= y0 and y1 <= b for a, b in rows)
 
     def start(self) -> "TileJob":
         sender = _background_sender(self.cdp)
@@ -213,7 +259,7 @@ class TileJob:
             )
         if self.hook is not None:
             self.hook(y, tile)
-        if extra:
+        if extra and self.holds(y + h, y + h + extra):  # the next tile is taken too
             self.seams[y + h] = tile[h:].copy()  # before the next tile is decoded over them
         if not np.may_share_memory(tile, self.array):  # a decoder that cannot decode in place
             self.array[y:y + h] = tile[:h]

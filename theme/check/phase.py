@@ -48,7 +48,7 @@ def recorded_boxes(expected: ExpectedImages, folder: str) -> dict[str, Box]:
 # Not a tolerance, which would also pass a real 1-px change: a region that differs *and* sits (or has a
 # frame) at another phase than its baseline's recorded box (store.py "box", "frames") is captured once
 # more, moved by relative positioning onto that phase, and compared again; one extra capture per variant,
-# only when needed.
+# only when needed, and of only the tiles those regions lie in (Target.rows).
 def plan(expected: ExpectedImages, folder: str, capture: Capture,
          tolerance_for: Callable[[str], Tolerance]) -> dict[str, Target]:
     """The nudges a second capture of `capture`'s variant needs against the expected images
@@ -86,7 +86,8 @@ def plan_against(capture: Capture, recorded: Mapping[str, Box], expected_of: Cal
             continue
         actual = np.ascontiguousarray(capture.crop(region))
         if not diff_mod.compare(expected, actual, tolerance_for(region.key), diff_image=False).matches:
-            out[path] = Target(recorded[path][0], recorded[path][1], frames)
+            _, y, _, h = region.box
+            out[path] = Target(recorded[path][0], recorded[path][1], frames, rows=(y, y + h))
     return out
 
 
@@ -99,11 +100,14 @@ def realigned(capture: Capture, recorded: Mapping[str, Box]) -> dict[str, np.nda
 
     A region whose element could not be moved (absolute, fixed, sticky), or that
     did not land on the phase (a transform in between), is left out: its check
-    then compares the page as it is, as always."""
+    then compares the page as it is, as always. So is one outside the tiles taken
+    (Capture.rows: only those around the nudged regions are)."""
     out: dict[str, np.ndarray] = {}
     for region in capture.regions:
         path = region.path.as_posix()
         if path not in capture.nudged or path not in recorded or region.css_box is None:
+            continue
+        if not capture.holds(region.box):
             continue
         if phase_offset(recorded[path], region.css_box) is None:
             out[path] = np.ascontiguousarray(capture.crop(region))

@@ -24,6 +24,7 @@ from .expected import ExpectedImages
 
 if TYPE_CHECKING:
     from ..diff import DiffResult
+    from ..diff.result import IndexedImage as DiffImage
 
 Progress = Callable[[str], None]
 
@@ -168,12 +169,22 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
     result = verdict.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
                            box=box, style=styled.after if styled else None, realigned=again,
                            frames=region.frames if region is not None else (),
-                           pixels=shot.pixels if region is None else None)
+                           pixels=shot.pixels if region is None else None,
+                           review=_page_review if region is None else None)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
         release(shot.image)
     where = attribution.of_check(result.diff, region, shot.regions, sizes, passing)
     return Checked(result, Entry.from_check(result, shot.variant, region, where, styled))
+
+
+def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray,
+                 diff: np.ndarray | DiffImage | None) -> None:
+    """A failed page's bands, overview and patch, from the pixels its check holds: no full-size
+    expected or diff image is written, nor decoded again for the report (theme/review/bands.py)."""
+    from ..review import bands  # Pillow, the row alignment: only when a page failed
+
+    bands.write_review(actual_path, expected, actual, diff)
 
 
 def _styled(ctx: verdict.CheckContext, shot: Capture, region: Region, key: str) -> Styled:

@@ -11,7 +11,7 @@ import contextlib
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from ..style_record import StyleRecord
 
 Box = tuple[float, float, float, float]
+# What a failed page check leaves for review instead of its full-size expected and diff images,
+# from the pixels it holds: (its actual's artefact path, expected, actual, diff image) ->
+# written beside it (theme/review/bands.py, write_review).
+Review = Callable[[Path, np.ndarray, np.ndarray, "np.ndarray | diff.IndexedImage | None"], None]
 
 
 class Update(enum.Enum):
@@ -122,7 +126,8 @@ class CheckContext:
 
 def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance, *,
           box: Box | None = None, style: StyleRecord | None = None, frames: Frames = (),
-          realigned: np.ndarray | None = None, pixels: str | None = None) -> CheckResult:
+          realigned: np.ndarray | None = None, pixels: str | None = None,
+          review: Review | None = None) -> CheckResult:
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
     box: the region's CSS box, recorded with the baseline whenever one is written;
@@ -132,6 +137,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     (theme/check/phase.py); when `actual` differs but this matches, the region only
     moved by a fraction of a pixel and the check passes, saying so.
     pixels: images.pixels_sha256(actual), when the caller already has it.
+    review: for a page, what a failure leaves instead of full-size expected and diff images.
     """
     _clear_artifacts(ctx, key)
     if _same_pixels(ctx, key, actual, pixels):  # the common case, without decoding the baseline
@@ -168,7 +174,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
-    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff)
+    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff, review=review)
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
 
 
@@ -253,7 +259,8 @@ def _drift(ctx: CheckContext, key: str) -> str | None:
 def _failure_message(key: str, result: DiffResult, drift: str | None, arts: Artifacts) -> str:
     lines = [drift] if drift else []
     lines.append(f"{key}: {result.summary()}")
-    lines.append(f"  expected: {arts.expected}")
+    if arts.expected:  # a page's is its bands, beside its actual (theme/review/bands.py)
+        lines.append(f"  expected: {arts.expected}")
     lines.append(f"  actual:   {arts.actual}")
     if arts.diff:
         lines.append(f"  diff:     {arts.diff}")
@@ -280,8 +287,9 @@ def artefact_path(artifacts_dir: Path, key: str, kind: str) -> Path:
 
 def _clear_artifacts(ctx: CheckContext, key: str) -> None:
     """A passing check must not leave last run's failure images to mislead a reviewer."""
+    stem = ctx.artifacts_dir / key[: -len(".png")]
     for path in [*vars(artifact_paths(ctx.artifacts_dir, key)).values(),
-                 artefact_path(ctx.artifacts_dir, key, "overview")]:
+                 artefact_path(ctx.artifacts_dir, key, "overview"), stem.with_name(f"{stem.name}.review.json")]:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
 
@@ -314,11 +322,15 @@ def _write_artifacts(
     *,
     expected: np.ndarray | None = None,
     diff_image: np.ndarray | diff.IndexedImage | None = None,
+    review: Review | None = None,
 ) -> Artifacts:
     paths = {kind: artefact_path(ctx.artifacts_dir, key, kind) for kind in ("expected", "actual", "diff")}
     # Artefacts are for review, not for git: fast to write beats a small file.
     if actual is not None:
         images.write_png(paths["actual"], actual, artefact=True)
+    if review is not None and actual is not None and expected is not None:
+        review(paths["actual"], expected, actual, diff_image)  # bands, overview, patch: no full-size copies
+        expected = diff_image = None
     if expected is not None:
         images.write_png(paths["expected"], expected, artefact=True)
     if isinstance(diff_image, diff.IndexedImage):

@@ -1,11 +1,16 @@
 """A page image in a report: its changed bands cropped (expected, actual, diff, rows aligned)
 and a narrow overview of the whole page; lossless PNGs of at most a few MB, where the three
-full-size images of a 1280 × 127 000 page weigh 89 MB. Those stay in the artefacts folder.
+full-size images of a 1280 × 127 000 page weigh 89 MB.
+
+A failed page check makes them at once, from the pixels it already holds (write_review): beside
+its full-size actual in the artefacts folder, with `<stem>.review.json` naming them, and no
+full-size expected or diff image. The report copies them (review_of); it decodes full-size
+images again (page_fields) only for artefacts written without a review.
 """
 
 from __future__ import annotations
 
-import io
+import json
 import math
 from pathlib import Path
 from typing import Any, TypedDict
@@ -14,8 +19,9 @@ import numpy as np
 
 from .. import images
 from ..diff import shift
-from ..diff.kernel import Style
-from ..fsutil import atomic_write_bytes, sha256_file
+from ..diff.kernel import DIFF_INDEX, Style
+from ..diff.result import IndexedImage
+from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 from . import patch
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
@@ -41,9 +47,57 @@ def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any
         fields["actual_sha256"] = sha256_file(full["actual"])
     if "actual" in full and "expected" in full:
         expected = images.read_png(full["expected"])
-        bands, pairs = _bands(folder, rel, expected, pixels, full.get("diff"))
-        fields["bands"] = tuple(bands)
-        fields["patch"] = patch.write(folder, rel, expected, pixels, pairs)
+        diff = _Diff.from_path(full["diff"]) if "diff" in full else None
+        fields.update(_compared(folder, rel, expected, pixels, diff))
+    return fields
+
+
+def _compared(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
+              diff: _Diff | None) -> dict[str, Any]:
+    bands, pairs = _bands(folder, rel, expected, actual, diff)
+    return {"bands": tuple(bands), "patch": patch.write(folder, rel, expected, actual, pairs)}
+
+
+def review_path(actual: Path) -> Path:
+    """Where write_review leaves the fields of the page whose full-size actual is `actual`."""
+    return actual.with_name(actual.name[:-len(".actual.png")] + ".review.json")
+
+
+def write_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray,
+                 diff: np.ndarray | IndexedImage | None) -> None:
+    """A failed page's bands, overview and patch, made from the pixels its check holds and
+    written beside its full-size actual (`<stem>.actual.png`, already written), so that no
+    full-size expected or diff image is written, nor any decoded again for the report."""
+    folder, rel = actual_path.parent, Path(actual_path.name[:-len(".actual.png")])
+    fields: dict[str, Any] = {"overview": _overview(folder, rel, actual), "bands": (),
+                              "actual_sha256": sha256_file(actual_path)}
+    fields.update(_compared(folder, rel, expected, actual, _Diff.from_image(diff) if diff is not None else None))
+    atomic_write_text(review_path(actual_path), json.dumps(_absolute(folder, fields), sort_keys=True))
+
+
+def _absolute(folder: Path, fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields with their image paths made absolute (report._copy_bands copies those)."""
+    def at(rel: str) -> str:
+        return str((folder / rel).resolve())
+
+    out = dict(fields)
+    out["overview"] = {**fields["overview"], "image": at(fields["overview"]["image"])}
+    out["bands"] = [{**b, "images": {k: at(v) for k, v in b["images"].items()}} for b in fields["bands"]]
+    if fields.get("patch") and fields["patch"].get("image"):
+        out["patch"] = {**fields["patch"], "image": at(fields["patch"]["image"])}
+    return out
+
+
+def review_of(actual: Path) -> dict[str, Any] | None:
+    """The fields write_review left for the page whose full-size actual is `actual`, or None
+    when there are none, or they were made for another actual (a run before this one)."""
+    try:
+        fields: dict[str, Any] = json.loads(review_path(actual).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if fields.get("actual_sha256") != sha256_file(actual):
+        return None
+    fields["bands"] = tuple(fields["bands"])
     return fields
 
 
@@ -54,9 +108,13 @@ def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     images.load_pillow()
     from PIL import Image
 
-    small = Image.fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor)
+    # A band of rows at a time, each a whole number of boxes: the same pixels as the page
+    # reduced whole, without a copy of it (a page memory-mapped read-only is copied to be read)
+    rows = factor * max(1, SCAN // factor)
+    small = np.concatenate([np.asarray(Image.fromarray(np.ascontiguousarray(page[y:y + rows]), "RGBA").reduce(factor))
+                            for y in range(0, height, rows)])
     path = rel.with_name(rel.name + ".overview.png")
-    atomic_write_bytes(folder / path, images.encode_png(np.asarray(small), level=9))
+    atomic_write_bytes(folder / path, images.encode_png(small, level=9))
     return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
 
 
@@ -107,21 +165,42 @@ def expected_span(pairs: np.ndarray, a0: int, a1: int, height: int) -> tuple[int
 
 
 class _Diff:
-    """A diff image as Pillow reads it, and where its diff-coloured pixels are."""
+    """A diff image (palette indices, or RGBA), and where its diff-coloured pixels are."""
 
-    def __init__(self, path: Path):
+    def __init__(self, pixels: np.ndarray, hot: np.ndarray | None, palette: np.ndarray | None = None):
+        self._pixels = pixels
+        self._hot = hot  # the diff colour's palette indices, for a palette image
+        self._palette = palette  # (N, 4) RGBA, for a palette image
+
+    @classmethod
+    def from_path(cls, path: Path) -> "_Diff":
         images.load_pillow()
         from PIL import Image
 
-        self.image = Image.open(path)
-        self.image.load()
-        self._hot: np.ndarray | None  # the diff colour's palette index, for a palette image
-        self._pixels: np.ndarray
-        if self.image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
-            pal = np.array(self.image.getpalette(), np.uint8).reshape(-1, 3)
-            self._hot, self._pixels = np.flatnonzero((pal == DIFF_RGB).all(axis=1)), np.asarray(self.image)
-        else:
-            self._hot, self._pixels = None, np.asarray(self.image.convert("RGBA"))
+        with Image.open(path) as image:
+            image.load()
+            if image.mode == "P":  # theme's diff images: one byte a pixel, the diff colour one palette entry
+                pal = np.array(image.getpalette(), np.uint8).reshape(-1, 3)
+                alpha = np.full((len(pal), 1), 255, np.uint8)
+                trns = image.info.get("transparency")
+                if isinstance(trns, bytes):
+                    alpha[:len(trns), 0] = np.frombuffer(trns, np.uint8)[:len(pal)]
+                return cls(np.asarray(image), np.flatnonzero((pal == DIFF_RGB).all(axis=1)), np.hstack([pal, alpha]))
+            return cls(np.asarray(image.convert("RGBA")), None)
+
+    @classmethod
+    def from_image(cls, diff: np.ndarray | IndexedImage) -> "_Diff":
+        """The diff a check made: indexed (DIFF_INDEX is the diff colour) or RGBA."""
+        if isinstance(diff, IndexedImage):
+            return cls(diff.indices, np.array([DIFF_INDEX]), diff.palette)
+        return cls(diff, None)
+
+    def png(self, x0: int, y0: int, x1: int, y1: int) -> bytes:
+        """Lossless PNG bytes of the crop [y0, y1) × [x0, x1)."""
+        crop = self._pixels[y0:y1, x0:x1]
+        if self._palette is not None:
+            return images.encode_png(crop, palette=self._palette)
+        return images.encode_png(crop)
 
     def hot(self, y0: int, y1: int) -> np.ndarray:
         """(rows, width) bool: the diff-coloured pixels of rows y0..y1."""
@@ -164,12 +243,11 @@ class Band(TypedDict):
 
 
 def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
-           diff_path: Path | None) -> tuple[list[Band], np.ndarray]:
+           diff: _Diff | None) -> tuple[list[Band], np.ndarray]:
     """Every changed band; crops for the most changed ones (diff pixels in them) while they
     fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
     report must stay small. The rest are listed and marked on the overview. Also returns
     the row alignment's pairs."""
-    diff = _Diff(diff_path) if diff_path is not None else None
     weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
     spans = intervals(weight > 0)
     bands: list[Band] = []
@@ -197,9 +275,7 @@ def _crops(band: Band, expected: np.ndarray, actual: np.ndarray, diff: _Diff | N
         out["expected"] = images.encode_png(expected[e0:e1, x0:x1])
     out["actual"] = images.encode_png(actual[a0:a1, x0:x1])
     if diff is not None:
-        buf = io.BytesIO()
-        diff.image.crop((x0, a0, x1, a1)).save(buf, format="PNG")
-        out["diff"] = buf.getvalue()
+        out["diff"] = diff.png(x0, a0, x1, a1)
     return out
 
 

@@ -94,8 +94,11 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
         from . import bands  # numpy, Pillow: only when there is a page to crop
 
         full = {kind: _source(folder, src) for kind, src in e.images.items()}
-        fields = bands.page_fields(folder, e.key[:-len(".png")],
-                                           {k: p for k, p in full.items() if p is not None})
+        actual = full.get("actual")
+        review = bands.review_of(actual) if actual is not None else None
+        if review is not None:  # made by the check from the pixels it held: copied, nothing decoded
+            return _copy_bands(folder, replace(e, images={}, **review))
+        fields = bands.page_fields(folder, e.key[:-len(".png")], {k: p for k, p in full.items() if p is not None})
         return replace(e, images={}, **fields)
     copied = {}
     for kind, src in sorted(e.images.items()):
