@@ -121,13 +121,14 @@ def accept(folder: Path, store: Store, *, only: Iterable[str] = (), force: bool 
                          "Re-run in the baselines' environment, or pass --force")
     done = []
     todo = [(entry, actual_image(folder, entry, artifacts, store)) for entry in candidates(rep, only)]
-    for entry, source in todo:
-        # the box too: a later run can then re-render this region at its phase (theme/check/phase.py)
-        # and its style record, so the next failure here is explained against what was accepted
-        style = _style_of(folder, entry)
-        store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box, style=style,
-                    frames=entry.frames)
-        done.append(Accepted(entry.key, source.path))
+    with store.batch():  # one manifest write for all of them, also when one fails part way
+        for entry, source in todo:
+            # the box too: a later run can then re-render this region at its phase (theme/check/phase.py)
+            # and its style record, so the next failure here is explained against what was accepted
+            style = _style_of(folder, entry)
+            store.write(entry.key, source.read(entry.key, store), rep.environment, box=entry.box, style=style,
+                        frames=entry.frames)
+            done.append(Accepted(entry.key, source.path))
     return done
 
 
