@@ -28,27 +28,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from unchanged_bench import make_repository  # noqa: E402  (the generated repository)
-
-
-def timed_pytest(project: Path, *args: str, env: dict[str, str] | None = None) -> tuple[float, str]:
-    """(seconds, the theme summary line) of one pytest run as a user starts it; exits on failure."""
-    env = {**{k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}, **(env or {})}
-    t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-                          cwd=project, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - t0
-    if done.returncode != 0:
-        sys.exit(f"pytest {' '.join(args)} failed in {project}:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
-    summary = next((line for line in done.stdout.splitlines() if line.startswith("theme: ")), "?")
-    return seconds, summary
+from unchanged_bench import make_repository, timed_pytest  # noqa: E402  (the repository, a timed pytest)
 
 
 def main() -> None:

@@ -94,9 +94,10 @@ def make_repository(folder: Path, articles: int, screens: int) -> list[str]:
     return pages
 
 
-def timed_pytest(project: Path, *args: str) -> tuple[float, str]:
-    """(seconds, the theme summary line) of one pytest run as a user starts it; exits on failure."""
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+def timed_pytest(project: Path, *args: str, env: dict[str, str] | None = None) -> tuple[float, str]:
+    """(seconds, the theme summary line) of one pytest run as a user starts it, `env` added to
+    the environment; exits on failure."""
+    env = {**{k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}, **(env or {})}
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
                           cwd=project, env=env, capture_output=True, text=True)

@@ -132,15 +132,21 @@ def _writer(root, prefix):
         store.write(f"{prefix}/{i}.png", image(8, 8, seed=i), FP)
 
 
-def test_concurrent_writers_merge_into_one_valid_manifest(tmp_path):
+def run_writers(root, target, prefixes: str) -> dict:
+    """`target(root, prefix)` in a forked process per prefix, all at once; the manifest's
+    baselines once every one has exited cleanly."""
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_writer, args=(tmp_path, p)) for p in ("a", "b")]
+    procs = [ctx.Process(target=target, args=(root, p)) for p in prefixes]
     for p in procs:
         p.start()
     for p in procs:
         p.join()
     assert all(p.exitcode == 0 for p in procs)
-    baselines = Store(tmp_path).read_manifest()["baselines"]
+    return Store(root).read_manifest()["baselines"]
+
+
+def test_concurrent_writers_merge_into_one_valid_manifest(tmp_path):
+    baselines = run_writers(tmp_path, _writer, "ab")
     assert set(baselines) == {f"{p}/{i}.png" for p in "ab" for i in range(15)}
     assert verify(Store(tmp_path)) == []
 
@@ -329,14 +335,7 @@ def _batch_writer(root, prefix):
 
 
 def test_concurrent_batches_both_land(tmp_path):
-    ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_batch_writer, args=(tmp_path, p)) for p in ("a", "b", "c")]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join()
-    assert all(p.exitcode == 0 for p in procs)
-    baselines = Store(tmp_path).read_manifest()["baselines"]
+    baselines = run_writers(tmp_path, _batch_writer, "abc")
     assert set(baselines) == {f"{p}/{i}.png" for p in "abc" for i in range(15)}
     assert verify(Store(tmp_path)) == []
 
