@@ -17,7 +17,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -263,11 +263,13 @@ class Store:
             return
         self._prepared[key] = (pixels, _encoder().submit(_encode_then, image, done))
 
-    def discard_prepared(self) -> None:
-        """Forget encodes no write() took (not yet started ones are cancelled)."""
-        for _, future in self._prepared.values():
-            future.cancel()
-        self._prepared.clear()
+    def discard_prepared(self, keys: Iterable[str] | None = None) -> None:
+        """Forget the encodes prepared for `keys` (None: all) that no write() took; those not
+        yet started are cancelled."""
+        for key in list(self._prepared) if keys is None else keys:
+            prepared = self._prepared.pop(key, None)
+            if prepared is not None:
+                prepared[1].cancel()
 
     def _take_prepared(self, key: str, pixels: str) -> bytes | None:
         """The PNG prepare() encoded for `key`, when it was of these pixels (waiting for it);

@@ -254,6 +254,11 @@ class VisualRun:
         verdict.prepare(ctx, f"{shot.variant.folder.as_posix()}/page.png", shot.image, shot.pixels,
                         done=lambda: release(shot.image))
 
+    def unprepare(self, key: str) -> None:
+        """Drop the encode _prepare() started for `key`, whose check will not run (deselected)."""
+        if self.ctx is not None and self.ctx.policy.baselines is not None:
+            self.ctx.policy.baselines.discard_prepared([key])
+
     def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
         from . import images

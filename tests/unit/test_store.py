@@ -429,3 +429,18 @@ def test_an_interrupted_run_with_encodes_prepared_leaves_files_and_manifest_agre
     store.discard_prepared()
     assert verify(Store(tmp_path)) == []
     assert Store(tmp_path).keys() == set(Store(tmp_path).read_manifest()["baselines"]) == {"p/light/page.png"}
+
+
+def test_a_discarded_encode_is_not_taken(tmp_path, monkeypatch):
+    """discard_prepared(keys) (a page deselected with -k): those keys' writes encode their images
+    themselves; the others still take what was prepared."""
+    seen = _encoding_threads(monkeypatch)
+    store = Store(tmp_path)
+    pages = {f"p/{v}/page.png": image(seed=i) for i, v in enumerate(("light", "dark"))}
+    for key, page in pages.items():
+        store.prepare(key, page, images.pixels_sha256(page))
+    store.discard_prepared(["p/dark/page.png"])
+    for key, page in pages.items():
+        store.write(key, page, FP)
+    assert seen.count(threading.current_thread().name) == 1  # dark's, here; light's was taken
+    assert verify(store) == []
