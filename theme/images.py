@@ -261,14 +261,31 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
         im.putpalette(pal[:, :3].tobytes(), rawmode="RGB")
         kwargs = {"transparency": pal[:, 3].tobytes()} if (pal[:, 3] != 255).any() else {}
     elif drop_alpha and array.shape[2] == 4:
-        im = Image.frombytes("RGB", (array.shape[1], array.shape[0]), array, "raw", "RGBX", 0, 1)
-        kwargs = {}
+        im, kwargs = rgb_view(array), {}
     else:
         im = Image.fromarray(array, "RGBA" if array.shape[2] == 4 else "RGB")
         kwargs = {}
     buf = io.BytesIO()
     im.save(buf, format="PNG", compress_level=level, optimize=optimize, **kwargs)
     return buf.getvalue()
+
+
+def rgb_view(array: np.ndarray) -> Any:
+    """A Pillow "RGB" image of a C-contiguous (H, W, 4) uint8 array whose alpha is all 255,
+    sharing its memory: Pillow keeps RGB as four bytes a pixel, RGBX, the layout of RGBA, so
+    the page is neither copied (650 MB for a 1280 x 127 000 page, and the time to fill it)
+    nor, when memory-mapped, read before the encoder gets to it. Its reductions (Image.reduce)
+    are the RGBA ones for an opaque image. A Pillow that maps the buffer otherwise gets a
+    copy (frombytes), the same pixels; tests/unit/test_images.py checks both give one PNG."""
+    load_pillow()
+    from PIL import Image
+
+    size = (array.shape[1], array.shape[0])
+    im = Image.frombuffer("RGB", size, array, "raw", "RGBX", 0, 1)  # mapped: its core mode is RGBX
+    if im.mode == "RGBX" and isinstance(getattr(im, "_mode", None), str):
+        im._mode = "RGB"  # what the PNG writer reads: RGB is stored as RGBX already
+        return im
+    return Image.frombytes("RGB", size, array, "raw", "RGBX", 0, 1)
 
 
 def _encode_fast(array: np.ndarray, palette: np.ndarray | None) -> bytes | None:

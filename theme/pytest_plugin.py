@@ -169,6 +169,8 @@ def _collector(session: pytest.Session, variant: Variant,
 def pytest_deselected(items: list[pytest.Item]) -> None:
     for item in items:
         _run(item.config).mark_partial("deselected items")
+        if isinstance(item, VisualItem):
+            _run(item.config).unprepare(item.key)  # a page not checked: its encode is not needed
 
 
 @pytest.hookimpl(trylast=True)

@@ -13,9 +13,11 @@ import fcntl
 import hashlib
 import json
 import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -165,6 +167,7 @@ class Store:
         self.root = Path(root)
         self._styles: tuple[tuple[int, int, int], dict[str, StyleRecord]] | None = None
         self._batch: _Batch | None = None
+        self._prepared: dict[str, tuple[str, Future[bytes]]] = {}  # key -> (pixels, its PNG being encoded)
 
     # ------------------------------------------------------------------ paths
 
@@ -230,7 +233,7 @@ class Store:
         digest = self._kept(key, image, pixels)
         unchanged = digest is not None
         if digest is None:
-            data = _encode_baseline(image)
+            data = self._take_prepared(key, pixels) or _encode_baseline(image)
             digest = hashlib.sha256(data).hexdigest()
             atomic_write_bytes(path, data)
         height, width = image.shape[:2]
@@ -246,6 +249,40 @@ class Store:
             _enter(m, key, entry, fingerprint, unchanged)
             self._restyle({key: style})
         return not unchanged
+
+    def prepare(self, key: str, image: np.ndarray, pixels: str, done: Callable[[], None] | None = None) -> None:
+        """Start encoding `image` as the baseline of `key` in a worker thread, for a write() of
+        the same pixels (`pixels`: their images.pixels_sha256) to take instead of encoding then.
+        Nothing is written here: the file, its manifest entry and the batch are write()'s, as
+        ever. A page's PNG is most of a first-baselines run's encoding (~3 s CPU each for the long
+        page), and a pytest run renders every variant before it checks any: the page encoded
+        beside the next variant's render uses the core the browser leaves idle (Pillow's deflate
+        releases the GIL). `image` must not change until then. `done`: called in the worker after
+        encoding (e.g. to drop the image's file-backed rows from memory again)."""
+        if key in self._prepared:
+            return
+        self._prepared[key] = (pixels, _encoder().submit(_encode_then, image, done))
+
+    def discard_prepared(self, keys: Iterable[str] | None = None) -> None:
+        """Forget the encodes prepared for `keys` (None: all) that no write() took; those not
+        yet started are cancelled."""
+        for key in list(self._prepared) if keys is None else keys:
+            prepared = self._prepared.pop(key, None)
+            if prepared is not None:
+                prepared[1].cancel()
+
+    def _take_prepared(self, key: str, pixels: str) -> bytes | None:
+        """The PNG prepare() encoded for `key`, when it was of these pixels (waiting for it);
+        None when none was, or it failed (write() then encodes, and names any error)."""
+        prepared = self._prepared.pop(key, None)
+        if prepared is None or prepared[0] != pixels:
+            if prepared is not None:
+                prepared[1].cancel()
+            return None
+        try:
+            return prepared[1].result()
+        except Exception:  # noqa: BLE001 - encoded again in this thread, which raises it there
+            return None
 
     def _kept(self, key: str, image: np.ndarray, pixels: str) -> str | None:
         """The sha256 of the file of `key` when it already holds `image`'s pixels (`pixels`: their
@@ -577,6 +614,28 @@ def _encode_baseline(image: np.ndarray) -> bytes:
         raise StoreError(f"baseline image must be (H, W, 4) RGBA, got shape {rgba.shape}")
     opaque = not rgba.size or int(rgba[:, :, 3].min()) == 255  # min: no image-sized temporary
     return images.encode_png(rgba, level=BASELINE_LEVEL, drop_alpha=opaque)
+
+
+_ENCODER: ThreadPoolExecutor | None = None
+_ENCODER_LOCK = threading.Lock()
+
+
+def _encoder() -> ThreadPoolExecutor:
+    """The one worker thread of Store.prepare(): one encode at a time, beside the caller's work
+    (two page encodes at once measured no faster than in turn on two cores)."""
+    global _ENCODER
+    with _ENCODER_LOCK:
+        if _ENCODER is None:
+            _ENCODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="theme-encode")
+        return _ENCODER
+
+
+def _encode_then(image: np.ndarray, done: Callable[[], None] | None) -> bytes:
+    try:
+        return _encode_baseline(image)
+    finally:
+        if done is not None:
+            done()
 
 
 def verify(store: Store) -> list[str]:

@@ -183,6 +183,7 @@ class VisualRun:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
             if own:
                 self._record_inputs(shot)
+                self._prepare(shot)
             yield shot
         self.notes += session.notes  # browser endpoints that refused or went away
 
@@ -239,6 +240,25 @@ class VisualRun:
             return
         policy.baselines.record_inputs(shot.variant.folder.as_posix(), inputs.record(shot, self.configured()[1]))
 
+    def _prepare(self, shot: Capture) -> None:
+        """On a run that writes baselines, start encoding the page image its check will write
+        (theme/check/verdict.py prepare), beside the render of the next variant: every variant is
+        rendered before any is checked. Not under xdist: another worker may check the page."""
+        from .capture.tiles import release
+        from .check import pipeline, verdict
+
+        ctx = self.ctx
+        if ctx is None or self.shared is not None or shot.pixels is None or None not in pipeline.checks_of(
+                shot, self.configured()[1]):
+            return
+        verdict.prepare(ctx, f"{shot.variant.folder.as_posix()}/page.png", shot.image, shot.pixels,
+                        done=lambda: release(shot.image))
+
+    def unprepare(self, key: str) -> None:
+        """Drop the encode _prepare() started for `key`, whose check will not run (deselected)."""
+        if self.ctx is not None and self.ctx.policy.baselines is not None:
+            self.ctx.policy.baselines.discard_prepared([key])
+
     def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
         from . import images
@@ -282,6 +302,8 @@ class VisualRun:
         try:
             self.end_writes()
         finally:
+            if self.ctx is not None and self.ctx.policy.baselines is not None:
+                self.ctx.policy.baselines.discard_prepared()
             self.close_browser()
             for folder in (self._cache, self._shared_folder):
                 if folder is not None:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from theme.store import Store, verify
+from theme import images
+from theme.store import BASELINE_LEVEL, Store, verify
 from tiny_article import SCSS, outcomes, run, set_box_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -108,6 +109,35 @@ def test_an_update_interrupted_part_way_records_what_it_wrote(project: Path) -> 
     store = Store(project / "snapshots")
     assert verify(store) == []
     assert set(store.read_manifest()["baselines"]) == written
+
+
+def test_first_baselines_encode_the_page_beside_the_run(project: Path) -> None:
+    """An update with no baselines: the page's PNG is encoded once, in the worker thread its
+    render handed it to (theme/store.py Store.prepare), the regions' in their checks; the page's
+    baseline is the PNG theme writes of its pixels, and the next run matches it."""
+    (project / "conftest.py").write_text(textwrap.dedent("""
+        import threading
+
+        from theme import store
+
+        real = store._encode_baseline
+
+        def watched(image):
+            with open("encodes.log", "a") as log:
+                print(threading.current_thread().name, image.shape[0], file=log)
+            return real(image)
+
+        store._encode_baseline = watched
+    """), encoding="utf-8")
+    done = run(project, "--update-snapshots")
+    assert done.returncode == 0, done.stdout
+    page = project / "snapshots/index/desktop-light/page.png"
+    pixels = images.read_png(page)
+    encodes = [line.split() for line in (project / "encodes.log").read_text().splitlines()]
+    assert len(encodes) == len(IDS)  # each baseline once
+    assert [int(h) for name, h in encodes if name.startswith("theme-encode")] == [pixels.shape[0]]
+    assert page.read_bytes() == images.encode_png(pixels, level=BASELINE_LEVEL, drop_alpha=True)
+    assert run(project).returncode == 0
 
 
 def test_unused_baseline_fails_the_session_and_prune_deletes_it(accepted: Path) -> None:

@@ -5,6 +5,7 @@ made from that PNG. Real PNGs, the real store, check and report; failed_page.py'
 import hashlib
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from failed_page import page_pair
@@ -90,3 +91,47 @@ def test_an_overview_whose_file_is_gone_is_made_from_the_actual(tmp_path):
     [got] = report.from_json((out / "report.json").read_text()).entries
     assert got.images == {} and got.overview["image"] == "images/index/desktop-light/page.overview.png"
     assert (out / got.overview["image"]).is_file()
+
+
+@pytest.mark.parametrize("alpha", [255, 200])
+def test_the_checks_overview_is_the_file_the_reports_own_would_be(tmp_path, alpha):
+    """An opaque page is reduced as RGB from its own memory (not through Pillow's premultiplied
+    RGBA copy); either way the overview PNG is the one bands._overview writes, byte for byte."""
+    from pathlib import Path
+
+    from theme.review import bands
+
+    _, page = page_pair()
+    page[:, :, 3] = alpha
+    made = report.page_overview(tmp_path / "check", KEY, page)
+    ref = bands._overview(tmp_path / "ref", Path(KEY[:-len(".png")]), page)
+    assert Path(made["image"]).read_bytes() == (tmp_path / "ref" / ref["image"]).read_bytes()
+    assert {k: v for k, v in made.items() if k != "image"} == {k: v for k, v in ref.items() if k != "image"}
+
+
+def _policy_ctx(root, update, ci=False):
+    return verdict.CheckContext.against_baselines(Store(root / "snapshots"), root / "artifacts", FP,
+                                                  update=update, ci=ci)
+
+
+def test_a_page_is_encoded_ahead_only_when_its_check_will_write_it(tmp_path):
+    """verdict.prepare starts the encode (Store.prepare) exactly when the check to come writes
+    the page: missing on an update, or other pixels on a run that rewrites; then the check
+    writes the bytes a check without it writes."""
+    _, page = page_pair()
+    pixels = images.pixels_sha256(page)
+    U = verdict.Update
+    assert not verdict.prepare(_policy_ctx(tmp_path, U.NONE), KEY, page, pixels)
+    assert not verdict.prepare(_policy_ctx(tmp_path, U.MISSING, ci=True), KEY, page, pixels)
+    ctx = _policy_ctx(tmp_path, U.MISSING)
+    assert verdict.prepare(ctx, KEY, page, pixels)
+    assert verdict.check(ctx, KEY, page, Tolerance(), pixels=pixels).status is Status.CREATED
+    plain = _policy_ctx(tmp_path / "plain", U.MISSING)
+    verdict.check(plain, KEY, page, Tolerance())
+    assert ctx.policy.baselines.path(KEY).read_bytes() == plain.policy.baselines.path(KEY).read_bytes()
+    for update in U.MISSING, U.CHANGED, U.ALL:  # its pixels are there: nothing to write
+        assert not verdict.prepare(_policy_ctx(tmp_path, update), KEY, page, pixels)
+    other = page.copy()
+    other[5:9, 5:9, :3] = 0
+    assert not verdict.prepare(_policy_ctx(tmp_path, U.MISSING), KEY, other, images.pixels_sha256(other))
+    assert verdict.prepare(_policy_ctx(tmp_path, U.CHANGED), KEY, other, images.pixels_sha256(other))

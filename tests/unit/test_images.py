@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -277,3 +279,24 @@ def test_a_buffer_too_small_is_not_used_and_the_pixels_are_the_same(kernels):
     small = np.full(images.decode_room(9, 20) - 1, 77, np.uint8)
     got = images.decode_png(data, out=small)
     assert np.array_equal(got, pixels) and not np.shares_memory(got, small) and (small == 77).all()
+
+
+def test_an_opaque_image_is_encoded_from_its_own_memory_into_the_png_a_copy_gives(tmp_path):
+    """images.rgb_view shares the array's memory (a page is not copied to be encoded, nor read
+    before the encoder gets to it): the PNG is the one Pillow writes from an RGB copy, and its
+    reduction the RGBA one, also from a read-only memory-mapped page."""
+    rng = np.random.default_rng(5)
+    page = rng.integers(0, 256, (301, 97, 4), dtype=np.uint8)
+    page[100:250, 10:80, :3] = 240
+    page[:, :, 3] = 255
+    np.save(tmp_path / "page.npy", page)
+    mapped = np.load(tmp_path / "page.npy", mmap_mode="r")
+    copy = Image.frombytes("RGB", (97, 301), page.tobytes(), "raw", "RGBX", 0, 1)
+    for level in (3, 9):
+        buf = io.BytesIO()
+        copy.save(buf, format="PNG", compress_level=level)
+        assert images.encode_png(mapped, level=level, drop_alpha=True) == buf.getvalue()
+    view = images.rgb_view(mapped)
+    assert view.mode == "RGB" and view.size == (97, 301)
+    reduced = np.asarray(view.reduce(7))
+    assert np.array_equal(reduced[:, :, :3], np.asarray(Image.fromarray(page, "RGBA").reduce(7))[:, :, :3])

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 
 import numpy as np
 import pytest
@@ -365,3 +366,81 @@ def test_an_rgba_view_is_encoded_without_its_alpha(tmp_path):
     data = images.encode_png(crop, level=3, drop_alpha=True)
     assert data[25] == 2
     assert np.array_equal(images.decode_png(data), np.ascontiguousarray(crop))
+
+
+# ---------------------------------------------------------------- encoding ahead (Store.prepare)
+
+
+def _encoding_threads(monkeypatch):
+    """The threads store's encoder ran in, in order (the real encoder, only watched)."""
+    from theme import store as store_mod
+
+    seen, real = [], store_mod._encode_baseline
+
+    def watched(img):
+        seen.append(threading.current_thread().name)
+        return real(img)
+
+    monkeypatch.setattr(store_mod, "_encode_baseline", watched)
+    return seen
+
+
+def test_a_prepared_page_is_encoded_beside_the_caller_and_written_as_ever(tmp_path, monkeypatch):
+    """prepare() encodes in the worker thread and writes nothing; write() then takes its PNG
+    (no second encode), and the file, manifest and bytes are those of a write without it."""
+    seen = _encoding_threads(monkeypatch)
+    page = image(300, 200, seed=11)
+    pixels = images.pixels_sha256(page)
+    store, plain = Store(tmp_path / "a"), Store(tmp_path / "b")
+    with store.batch():
+        store.prepare("p/v/page.png", page, pixels)
+        assert not store.path("p/v/page.png").exists() and not (tmp_path / "a" / "manifest.json").exists()
+        assert store.write("p/v/page.png", page, FP, pixels=pixels) is True
+    assert len(seen) == 1 and seen[0].startswith("theme-encode")
+    plain.write("p/v/page.png", page, FP)
+    assert store.path("p/v/page.png").read_bytes() == plain.path("p/v/page.png").read_bytes()
+    assert (tmp_path / "a" / "manifest.json").read_bytes() == (tmp_path / "b" / "manifest.json").read_bytes()
+    assert verify(store) == []
+
+
+def test_a_prepared_encode_of_other_pixels_is_not_written(tmp_path, monkeypatch):
+    """The page written is the one checked: an encode prepared for other pixels is dropped and
+    the image given to write() is encoded, in the caller's thread."""
+    seen = _encoding_threads(monkeypatch)
+    store = Store(tmp_path)
+    before, after = image(seed=1), image(seed=2)
+    store.prepare("p/v/page.png", before, images.pixels_sha256(before))
+    store.write("p/v/page.png", after, FP)
+    assert np.array_equal(store.read("p/v/page.png"), after)
+    assert threading.current_thread().name in seen  # encoded here (the prepared one may still finish)
+    assert verify(store) == []
+
+
+def test_an_interrupted_run_with_encodes_prepared_leaves_files_and_manifest_agreeing(tmp_path):
+    """Encodes prepared for pages whose checks never ran write nothing: what the batch wrote is
+    recorded, the rest is not there at all."""
+    store = Store(tmp_path)
+    pages = {f"p/{v}/page.png": image(seed=i) for i, v in enumerate(("light", "dark"))}
+    for key, page in pages.items():
+        store.prepare(key, page, images.pixels_sha256(page))
+    with pytest.raises(KeyboardInterrupt), store.batch():
+        store.write("p/light/page.png", pages["p/light/page.png"], FP)
+        raise KeyboardInterrupt
+    store.discard_prepared()
+    assert verify(Store(tmp_path)) == []
+    assert Store(tmp_path).keys() == set(Store(tmp_path).read_manifest()["baselines"]) == {"p/light/page.png"}
+
+
+def test_a_discarded_encode_is_not_taken(tmp_path, monkeypatch):
+    """discard_prepared(keys) (a page deselected with -k): those keys' writes encode their images
+    themselves; the others still take what was prepared."""
+    seen = _encoding_threads(monkeypatch)
+    store = Store(tmp_path)
+    pages = {f"p/{v}/page.png": image(seed=i) for i, v in enumerate(("light", "dark"))}
+    for key, page in pages.items():
+        store.prepare(key, page, images.pixels_sha256(page))
+    store.discard_prepared(["p/dark/page.png"])
+    for key, page in pages.items():
+        store.write(key, page, FP)
+    assert seen.count(threading.current_thread().name) == 1  # dark's, here; light's was taken
+    assert verify(store) == []

@@ -178,6 +178,21 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
 
 
+def prepare(ctx: CheckContext, key: str, actual: np.ndarray, pixels: str,
+            done: Callable[[], None] | None = None) -> bool:
+    """Start encoding `actual` as the baseline of `key` (Store.prepare) when a check of it
+    would write one: missing and created, or, on a run that rewrites, not known to have these
+    pixels. The check to come then takes the PNG, not encoding it in turn. False: nothing to
+    write foreseen (`done` is not called then)."""
+    store, policy = ctx.policy.baselines, ctx.policy
+    if store is None or not policy.creates() or not policy.may_write():
+        return False
+    if store.path(key).is_file() and not (policy.rewrites() and not store.has_pixels(key, lambda: pixels)):
+        return False
+    store.prepare(key, actual, pixels, done)
+    return True
+
+
 def _same_pixels(ctx: CheckContext, key: str, actual: np.ndarray, pixels: str | None) -> bool:
     """Whether the expected image of `key` is known to have `actual`'s very pixels: a
     source that records its images' pixel digests (Store.has_pixels) says so."""
