@@ -19,6 +19,7 @@ from .. import diff, images
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..fsutil import atomic_open
+from ..resident import release
 from ..status import Status
 from ..store import Store, describe_drift
 from . import phase
@@ -31,9 +32,9 @@ if TYPE_CHECKING:
 
 Box = tuple[float, float, float, float]
 # What a failed page check leaves for review instead of its full-size expected and diff images,
-# from the pixels it holds: (its actual's artefact path, expected, actual, diff image) ->
-# written beside it (theme/review/bands.py, write_review).
-Review = Callable[[Path, np.ndarray, np.ndarray, "np.ndarray | diff.IndexedImage | None"], None]
+# from the pixels it holds: (its actual's artefact path, expected, actual, the comparison, the
+# actual's pixel digest if known) -> written beside it (theme/review/bands.py, write_review).
+Review = Callable[[Path, np.ndarray, np.ndarray, "DiffResult", "str | None"], None]
 
 
 class Update(enum.Enum):
@@ -174,7 +175,8 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
-    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff, review=review)
+    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff,
+                            review=(lambda path, e, a: review(path, e, a, result, pixels)) if review else None)
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
 
 
@@ -322,14 +324,15 @@ def _write_artifacts(
     *,
     expected: np.ndarray | None = None,
     diff_image: np.ndarray | diff.IndexedImage | None = None,
-    review: Review | None = None,
+    review: Callable[[Path, np.ndarray, np.ndarray], None] | None = None,
 ) -> Artifacts:
     paths = {kind: artefact_path(ctx.artifacts_dir, key, kind) for kind in ("expected", "actual", "diff")}
     # Artefacts are for review, not for git: fast to write beats a small file.
     if actual is not None:
         images.write_png(paths["actual"], actual, artefact=True)
+        release(actual)  # a file-backed page, read whole to be written: one page resident at a time
     if review is not None and actual is not None and expected is not None:
-        review(paths["actual"], expected, actual, diff_image)  # bands, overview, patch: no full-size copies
+        review(paths["actual"], expected, actual)  # bands, overview, patch: no full-size copies
         expected = diff_image = None
     if expected is not None:
         images.write_png(paths["expected"], expected, artefact=True)
