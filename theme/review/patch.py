@@ -34,14 +34,27 @@ def sources(expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray | None =
         aligned = (pairs >= 0) & (he[np.maximum(pairs, 0)] == ha)
         src[aligned] = pairs[aligned]
     src = _continued(src.tolist(), he.tolist(), ha.tolist())
-    for y in range(0, len(src), CHUNK):  # a hash is not a proof: keep only rows truly equal
-        part, found = src[y:y + CHUNK], src[y:y + CHUNK] >= 0
-        same = (expected[np.maximum(part, 0)] == actual[y:y + CHUNK]).all(axis=(1, 2))
-        part[found & ~same] = -1
-        release(actual, y, y + CHUNK)  # file-backed pages: a chunk resident at a time
-        if found.any():
-            release(expected, int(part[found].min()), int(part[found].max()) + 1)
+    _verify(src, expected, actual)
     return src
+
+
+def _verify(src: np.ndarray, expected: np.ndarray, actual: np.ndarray) -> None:
+    """A hash is not a proof: keep only rows truly equal (the others become -1). Each run of
+    consecutive sources is compared as two slices, a chunk at a time, in 64-bit words: no
+    gathered copy of the expected rows, and each chunk of a file-backed page dropped once done."""
+    for y0, y1, at in runs(src):
+        for a in range(y0, y1, CHUNK) if at >= 0 else ():
+            b, e = min(y1, a + CHUNK), at + (a - y0)
+            same = (_words(expected[e:e + b - a]) == _words(actual[a:b])).all(axis=1)
+            src[a:b][~same] = -1
+            release(actual, a, b)
+            release(expected, e, e + b - a)
+
+
+def _words(rows: np.ndarray) -> np.ndarray:
+    """(n, words) view of n pixel rows, as 64-bit words when a row's bytes allow."""
+    flat = np.ascontiguousarray(rows).reshape(len(rows), -1)
+    return flat.view(np.uint64) if flat.shape[1] % 8 == 0 else flat
 
 
 def _continued(src: list[int], he: list[int], ha: list[int]) -> np.ndarray:
