@@ -178,13 +178,13 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
 
 
 def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, result: DiffResult,
-                 pixels: str | None) -> None:
+                 pixels: str | None, written: Callable[[], object]) -> None:
     """A failed page's bands, overview and patch, from the pixels and the comparison its check
     holds: no full-size expected or diff image is written, nor decoded, aligned or hashed again
     for the report (theme/review/bands.py)."""
     from ..review import bands  # Pillow: only when a page failed
 
-    bands.write_review(actual_path, expected, actual, result, pixels)
+    bands.write_review(actual_path, expected, actual, result, pixels, written)
 
 
 def _styled(ctx: verdict.CheckContext, shot: Capture, region: Region, key: str) -> Styled:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Callable, TypedDict
 
 import numpy as np
 
@@ -70,17 +70,20 @@ def review_path(actual: Path) -> Path:
 
 
 def write_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, result: DiffResult,
-                 pixels: str | None = None) -> None:
+                 pixels: str | None = None, written: Callable[[], object] | None = None) -> None:
     """A failed page's bands, overview and patch, made from the pixels its check holds and
-    written beside its full-size actual (`<stem>.actual.png`, already written), so that no
-    full-size expected or diff image is written, nor any decoded again for the report.
+    written beside its full-size actual (`<stem>.actual.png`), so that no full-size expected
+    or diff image is written, nor any decoded again for the report.
     `result`: the check's comparison (its diff image, row alignment and counts are reused);
-    `pixels`: images.pixels_sha256 of `actual`, when the caller has it."""
+    `pixels`: images.pixels_sha256 of `actual`, when the caller has it; `written`: returns once
+    the actual's file is written, when that is being done meanwhile (else it already is)."""
     folder, rel = actual_path.parent, Path(actual_path.name[:-len(".actual.png")])
-    fields: dict[str, Any] = {"overview": _overview(folder, rel, actual), "bands": (),
-                              "actual_sha256": sha256_file(actual_path)}
+    fields: dict[str, Any] = {"overview": _overview(folder, rel, actual), "bands": ()}
     diff = _Diff.from_image(result.diff) if result.diff is not None else None
     fields.update(_compared(folder, rel, expected, actual, diff, result, pixels))
+    if written is not None:
+        written()
+    fields["actual_sha256"] = sha256_file(actual_path)
     atomic_write_text(review_path(actual_path), json.dumps(_absolute(folder, fields), sort_keys=True))
 
 
