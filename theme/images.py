@@ -80,14 +80,20 @@ def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = N
     Any other decoder ignores it and returns a new array (np.may_share_memory tells).
     Decoding a tile straight into the page image saves a second image-sized
     buffer: its fresh pages cost as much to fault in as the decode itself.
+    Without `out`, a page-sized image is decoded into a file-backed buffer (_room).
     """
     if data.startswith(LFS_POINTER):
         raise LfsPointerError(f"{name}: {lfs_pointer_words(data)}")
     if not data.startswith(PNG_SIGNATURE):
         what = "empty file" if not data else "not a PNG file (bad signature)"
         raise ImageError(f"{name}: {what}; give a PNG image")
-    fast = _fast_decode(data, out)
+    room = _room(data) if out is None else None
+    fast = _fast_decode(data, out if room is None else room)
     if fast is not None:
+        if room is not None and np.may_share_memory(fast, room):
+            from .resident import release
+
+            release(fast)  # rows are read back from the file mapping when needed
         return fast
     load_pillow()
     from PIL import Image
@@ -110,6 +116,20 @@ def lfs_pointer_words(data: bytes) -> str:
 
 LFS_ADVICE = ("run `git lfs pull` (after `git lfs install`), and check out with LFS in CI "
               "(actions/checkout: lfs: true)")
+
+
+def _room(data: bytes) -> np.ndarray | None:
+    """A file-backed buffer to decode a page-sized image into (theme/resident.py), released
+    once decoded: a failed page check then holds its baseline a band of rows at a time, not
+    as 650 MB more of anonymous memory beside the page captured. None for smaller images."""
+    if len(data) < 24 or data[12:16] != b"IHDR":
+        return None
+    from .resident import FILE_BACKED_BYTES, file_backed
+
+    width, height = struct.unpack(">II", data[16:24])
+    if not 0 < decode_room(width, height) <= MAX_PIXELS * 5 or 4 * width * height < FILE_BACKED_BYTES:
+        return None
+    return file_backed(decode_room(width, height))[0]
 
 
 def _plain_8bit_colour(data: bytes) -> bool:

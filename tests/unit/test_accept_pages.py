@@ -154,3 +154,16 @@ def test_a_patch_run_never_runs_on_from_a_literal_row_into_a_copied_one():
 
     # rows: literal, then expected row 0 (which is -1 + 1), then 1, literal
     assert patch.runs(np.array([-1, 0, 1, -1, -1, 5])) == [[0, 1, -1], [1, 3, 0], [3, 5, -1], [5, 6, 5]]
+
+
+def test_a_row_whose_hash_matches_but_pixels_differ_is_stored_not_copied():
+    from theme.diff import shift
+    from theme.review import patch
+
+    expected, actual = page_pair()
+    hashes = (shift.row_hashes(expected), shift.row_hashes(actual))
+    actual[1500, 100, :3] = (1, 2, 3)  # one pixel, after the hashes were taken: a collision
+    src = patch.sources(expected, actual, hashes=hashes)
+    assert src[1500] == -1 and (src[1490:1500] >= 0).all() and (src[1501:1510] >= 0).all()
+    for y in np.flatnonzero(src >= 0):
+        assert np.array_equal(expected[src[y]], actual[y])

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import mmap
-import os
-import tempfile
 import time
 from collections.abc import Awaitable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -20,6 +17,8 @@ import numpy as np
 
 from .. import images
 from ..errors import CaptureError, ImageError, RenderError
+from ..resident import file_backed as page_buffer  # large pages: file-backed (theme/resident.py)
+from ..resident import release as release  # re-exported: shoot.py drops placed rows
 from .model import Rows
 
 if TYPE_CHECKING:
@@ -39,47 +38,6 @@ BAND_ROWS = 1200  # rows of a page image saved to show a blank band (NotWhole.im
 # Rows around a nudged region's first-capture rows that its tiles must hold: a nudge moves
 # it, and each of its frames, by less than a pixel (theme/check/phase.py).
 NUDGE_MARGIN = 2
-# Pages whose RGBA is larger than this are stitched into a file-backed buffer (page_buffer).
-FILE_BACKED_BYTES = 256 * 2**20
-
-
-def page_buffer(nbytes: int) -> tuple[np.ndarray, mmap.mmap | None]:
-    """A flat uint8 buffer of `nbytes` for a page image, and its mapping when file-backed.
-
-    A 1280 × 131 000 page is 670 MB of RGBA, and two are stitched at once while a
-    third is handed over: too much for anonymous memory (benchmarks/README.md).
-    Large pages are mapped from an unlinked temporary file instead, so the
-    rows of each placed tile can be dropped from this process's resident memory
-    (TileJob._release): they stay in the page cache, the kernel writes them back
-    when it likes, and reading them again faults them in without a copy."""
-    if nbytes < FILE_BACKED_BYTES:
-        return np.empty(nbytes, dtype=np.uint8), None
-    fd, path = tempfile.mkstemp(prefix="theme-page-", suffix=".rgba")
-    try:
-        os.unlink(path)  # the mapping keeps the space; nothing is left behind
-        os.ftruncate(fd, nbytes)
-        mapping = mmap.mmap(fd, nbytes)
-    finally:
-        os.close(fd)
-    return np.frombuffer(mapping, dtype=np.uint8), mapping
-
-
-def release(image: np.ndarray, y0: int = 0, y1: int | None = None) -> None:
-    """Drop rows y0..y1 of a page image from resident memory when page_buffer mapped it
-    from a file (else nothing): its pixels stay as they are, read back on demand."""
-    base: object = image
-    while base is not None and not isinstance(base, mmap.mmap):
-        base = base.obj if isinstance(base, memoryview) else getattr(base, "base", None)
-    if base is None or not image.flags.c_contiguous:
-        return
-    start_of_map = np.frombuffer(base, dtype=np.uint8)
-    offset = image.__array_interface__["data"][0] - start_of_map.__array_interface__["data"][0]
-    row = image.strides[0]
-    y1 = image.shape[0] if y1 is None else y1
-    start = -(-(offset + y0 * row) // mmap.PAGESIZE) * mmap.PAGESIZE
-    end = (offset + y1 * row) // mmap.PAGESIZE * mmap.PAGESIZE
-    if end > start:
-        base.madvise(mmap.MADV_DONTNEED, start, end - start)
 
 
 def decode_png(data: bytes, *, what: str = "screenshot", out: np.ndarray | None = None) -> np.ndarray:

@@ -15,16 +15,15 @@ from .. import images
 from .. import style_record as styles
 from ..capture.model import Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
-from ..capture.tiles import release
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
+from ..resident import release
 from . import attribution, phase, verdict
 from .entry import Entry, Styled
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
     from ..diff import DiffResult
-    from ..diff.result import IndexedImage as DiffImage
 
 Progress = Callable[[str], None]
 
@@ -89,7 +88,7 @@ def _spilled(shot: Capture | Failure, folder: Path | None, todo: list[Variant]) 
 
 def spill(path: Path, image: np.ndarray) -> str:
     """np.save, a band of rows at a time, each band dropped from resident memory once
-    written (a tall page's pixels are file-backed: theme.capture.tiles.release).
+    written (a tall page's pixels are file-backed: theme.resident.release).
     Returns images.pixels_sha256 of the image, hashed on the way while the browser
     takes the next variant's tiles, so its check need not read it again."""
     band = max(1, (64 * 2**20) // max(1, image.strides[0]))
@@ -178,13 +177,14 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
     return Checked(result, Entry.from_check(result, shot.variant, region, where, styled))
 
 
-def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray,
-                 diff: np.ndarray | DiffImage | None) -> None:
-    """A failed page's bands, overview and patch, from the pixels its check holds: no full-size
-    expected or diff image is written, nor decoded again for the report (theme/review/bands.py)."""
-    from ..review import bands  # Pillow, the row alignment: only when a page failed
+def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, result: DiffResult,
+                 pixels: str | None, written: Callable[[], object]) -> None:
+    """A failed page's bands, overview and patch, from the pixels and the comparison its check
+    holds: no full-size expected or diff image is written, nor decoded, aligned or hashed again
+    for the report (theme/review/bands.py)."""
+    from ..review import bands  # Pillow: only when a page failed
 
-    bands.write_review(actual_path, expected, actual, diff)
+    bands.write_review(actual_path, expected, actual, result, pixels, written)
 
 
 def _styled(ctx: verdict.CheckContext, shot: Capture, region: Region, key: str) -> Styled:

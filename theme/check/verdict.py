@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -19,6 +20,7 @@ from .. import diff, images
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..fsutil import atomic_open
+from ..resident import release
 from ..status import Status
 from ..store import Store, describe_drift
 from . import phase
@@ -31,9 +33,10 @@ if TYPE_CHECKING:
 
 Box = tuple[float, float, float, float]
 # What a failed page check leaves for review instead of its full-size expected and diff images,
-# from the pixels it holds: (its actual's artefact path, expected, actual, diff image) ->
+# from the pixels it holds: (its actual's artefact path, expected, actual, the comparison, the
+# actual's pixel digest if known, a call that returns once the actual's artefact is written) ->
 # written beside it (theme/review/bands.py, write_review).
-Review = Callable[[Path, np.ndarray, np.ndarray, "np.ndarray | diff.IndexedImage | None"], None]
+Review = Callable[[Path, np.ndarray, np.ndarray, "DiffResult", "str | None", Callable[[], object]], None]
 
 
 class Update(enum.Enum):
@@ -174,7 +177,8 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
         ctx.policy.baselines.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
         return CheckResult(key, Status.UPDATED, f"{key}: baseline updated ({result.summary()})", result,
                            drift, arts)
-    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff, review=review)
+    arts = _write_artifacts(ctx, key, actual, expected=expected, diff_image=result.diff,
+                            review=(lambda path, e, a, w: review(path, e, a, result, pixels, w)) if review else None)
     return CheckResult(key, Status.FAILED, _failure_message(key, result, drift, arts), result, drift, arts)
 
 
@@ -337,15 +341,21 @@ def _write_artifacts(
     *,
     expected: np.ndarray | None = None,
     diff_image: np.ndarray | diff.IndexedImage | None = None,
-    review: Review | None = None,
+    review: Callable[[Path, np.ndarray, np.ndarray, Callable[[], object]], None] | None = None,
 ) -> Artifacts:
     paths = {kind: artefact_path(ctx.artifacts_dir, key, kind) for kind in ("expected", "actual", "diff")}
     # Artefacts are for review, not for git: fast to write beats a small file.
-    if actual is not None:
-        images.write_png(paths["actual"], actual, artefact=True)
     if review is not None and actual is not None and expected is not None:
-        review(paths["actual"], expected, actual, diff_image)  # bands, overview, patch: no full-size copies
+        # Bands, overview, patch: no full-size copies. The actual is encoded meanwhile: zlib, numpy
+        # and Pillow work outside the GIL, so on two cores the review costs little more.
+        with ThreadPoolExecutor(1) as pool:
+            written = pool.submit(images.write_png, paths["actual"], actual, artefact=True)
+            review(paths["actual"], expected, actual, written.result)
         expected = diff_image = None
+    elif actual is not None:
+        images.write_png(paths["actual"], actual, artefact=True)
+    if actual is not None:
+        release(actual)  # a file-backed page, read whole to be written: one page resident at a time
     if expected is not None:
         images.write_png(paths["expected"], expected, artefact=True)
     if isinstance(diff_image, diff.IndexedImage):

@@ -11,11 +11,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import Tolerance
+from ..resident import release
 from . import kernel, shift
 from .boxes import boxes_of
 
 HALO = kernel.CELL  # rows of context around a band (anti-aliasing reads 2 rows away)
 ALIGNED_BAND = 1024
+# Taller images are compared a band at a time even unshifted (_aligned, same pixels as _direct):
+# a page's rows are then dropped from memory as they are done.
+DIRECT_ROWS = 8 * ALIGNED_BAND
 DEFAULT_TOLERANCE = Tolerance()  # frozen, so one instance serves every default
 
 
@@ -47,6 +51,10 @@ class DiffResult:
     diff: np.ndarray | IndexedImage | None = field(default=None, repr=False, compare=False)
     boxes_truncated: int = 0  # boxes left out of `boxes` (there were too many)
     threshold: float = 0.1
+    # How the rows were aligned, and the pixels counted in each actual row (inserted rows in full):
+    # what a failed page's review needs (theme/review/bands.py), without aligning or scanning again.
+    alignment: shift.Alignment | None = field(default=None, repr=False, compare=False)
+    row_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def summary(self) -> str:
         """One or two lines for a terminal."""
@@ -115,11 +123,15 @@ def compare(expected: np.ndarray, actual: np.ndarray, tolerance: Tolerance = DEF
     # and removed rows in full. With no shift and equal sizes that is exactly pixelmatch's count.
     alignment = shift.align(exp_view, act_view, engine)
     tally = kernel.Tally.empty(actual.shape[0], width)
-    if exp_size == act_size and not alignment.shifts:
+    if exp_size == act_size and not alignment.shifts and actual.shape[0] <= DIRECT_ROWS:
         count, diff = _direct(expected, actual, tolerance, diff_image, tally, engine)
+    elif exp_size == act_size and not alignment.shifts:  # a page: the same, a band at a time
+        same_rows = np.arange(actual.shape[0])
+        count, diff = _aligned(expected, actual, same_rows, 0, tolerance, diff_image, tally, engine)
     else:
-        count, diff = _aligned(exp_view, act_view, alignment, tolerance, diff_image, tally, engine)
-    return _verdict(count, total, exp_size, act_size, alignment.shifts, tally, diff, tolerance)
+        count, diff = _aligned(exp_view, act_view, alignment.pairs, alignment.removed, tolerance, diff_image,
+                               tally, engine)
+    return _verdict(count, total, exp_size, act_size, alignment.shifts, tally, diff, tolerance, alignment)
 
 
 def identical(size: tuple[int, int], tolerance: Tolerance = DEFAULT_TOLERANCE) -> DiffResult:
@@ -131,7 +143,10 @@ def identical(size: tuple[int, int], tolerance: Tolerance = DEFAULT_TOLERANCE) -
 def _identical(a: np.ndarray, b: np.ndarray) -> bool:
     """np.array_equal band by band: no full-size temporary, and an early exit."""
     for y in range(0, a.shape[0], 256):
-        if not np.array_equal(a[y:y + 256], b[y:y + 256]):
+        same = np.array_equal(a[y:y + 256], b[y:y + 256])
+        release(a, y, y + 256)
+        release(b, y, y + 256)
+        if not same:
             return False
     return True
 
@@ -172,25 +187,25 @@ def _direct(expected: np.ndarray, actual: np.ndarray, tol: Tolerance, diff_image
     return count, _wrap(out)
 
 
-def _aligned(expected: np.ndarray, actual: np.ndarray, al: shift.Alignment, tol: Tolerance, diff_image: bool | str,
-             tally: kernel.Tally, engine: str) -> tuple[int, np.ndarray | IndexedImage | None]:
-    """Diff each actual row against its paired expected row, band by band (bounded memory).
+def _aligned(expected: np.ndarray, actual: np.ndarray, all_pairs: np.ndarray, removed: int, tol: Tolerance,
+             diff_image: bool | str, tally: kernel.Tally, engine: str) -> tuple[int, np.ndarray | IndexedImage | None]:
+    """Diff each actual row against its paired expected row (`all_pairs`, as shift.Alignment's),
+    band by band: each band's rows of a file-backed image are dropped from memory once done
+    (theme/resident.py), so two whole pages are never resident at once.
 
     Inserted rows (no partner) count as different in full and are drawn in the
-    diff colour; removed expected rows count in full too.
+    diff colour; `removed` expected rows count in full too.
     """
     height, width = actual.shape[:2]
     out = _new_diff((height, width), diff_image)
     style = _style()
-    count = al.removed * width
+    count = removed * width
     for y0 in range(0, height, ALIGNED_BAND):
         y1 = min(y0 + ALIGNED_BAND, height)
         lo, hi = max(0, y0 - HALO), min(height, y1 + HALO)
-        pairs = al.pairs[lo:hi]
+        pairs = all_pairs[lo:hi]
         inserted = pairs < 0
-        act = np.ascontiguousarray(actual[lo:hi])
-        exp = np.ascontiguousarray(expected[np.where(inserted, 0, pairs)]) if len(expected) else act.copy()
-        exp[inserted] = act[inserted]  # inserted rows: counted below, not by the kernel
+        act, exp = _band_pair(expected, actual, pairs, inserted, lo, hi)
         band_out = _new_diff(act.shape, diff_image)
         local = kernel.Tally.empty(hi - lo, width)
         kernel.run(exp, act, band_out, threshold=tol.threshold, include_aa=tol.include_aa,
@@ -207,7 +222,26 @@ def _aligned(expected: np.ndarray, actual: np.ndarray, al: shift.Alignment, tol:
         if out is not None and band_out is not None:
             out[y0:y1] = band_out[inner]
         _add_cells(tally, local, inserted, y0, y1, lo)
+        release(actual, lo, hi)
+        if (pairs >= 0).any():
+            release(expected, int(pairs[~inserted].min()), int(pairs[~inserted].max()) + 1)
     return count, _wrap(out)
+
+
+def _band_pair(expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray, inserted: np.ndarray,
+               lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(actual rows lo..hi, their expected partners) as C-contiguous arrays for the kernel; an
+    inserted row is its own partner (counted by the caller, not by the kernel). Rows paired in
+    order are views, not copies (most of a page, when a note-box grew)."""
+    act = np.ascontiguousarray(actual[lo:hi])
+    if not len(expected):
+        return act, act.copy()
+    if not inserted.any() and len(pairs) and int(pairs[-1]) - int(pairs[0]) == len(pairs) - 1 and (
+            np.diff(pairs) == 1).all():
+        return act, np.ascontiguousarray(expected[int(pairs[0]):int(pairs[-1]) + 1])
+    exp = np.ascontiguousarray(expected[np.where(inserted, 0, pairs)])
+    exp[inserted] = act[inserted]
+    return act, exp
 
 
 def _add_cells(tally: kernel.Tally, local: kernel.Tally, inserted: np.ndarray, y0: int, y1: int, lo: int) -> None:
@@ -221,7 +255,8 @@ def _add_cells(tally: kernel.Tally, local: kernel.Tally, inserted: np.ndarray, y
 
 
 def _verdict(count: int, total: int, exp_size: tuple[int, int], act_size: tuple[int, int], shifts: list[shift.Shift],
-             tally: kernel.Tally | None, diff: np.ndarray | IndexedImage | None, tol: Tolerance) -> DiffResult:
+             tally: kernel.Tally | None, diff: np.ndarray | IndexedImage | None, tol: Tolerance,
+             alignment: shift.Alignment | None = None) -> DiffResult:
     # `count` holds removed rows and inserted rows in full, so after a shift it can pass the
     # larger image's area; a share of that area is never more than all of it.
     ratio = min(1.0, count / total)
@@ -243,4 +278,5 @@ def _verdict(count: int, total: int, exp_size: tuple[int, int], act_size: tuple[
     return DiffResult(matches=failed is None, diff_pixels=count, total_pixels=total, ratio=ratio,
                       expected_size=exp_size, actual_size=act_size, size_mismatch=size_mismatch,
                       boxes=boxes, failed_rule=failed, shifts=list(shifts), diff=diff,
-                      boxes_truncated=dropped, threshold=tol.threshold)
+                      boxes_truncated=dropped, threshold=tol.threshold, alignment=alignment,
+                      row_counts=tally.rows if count and tally is not None else None)

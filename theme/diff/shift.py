@@ -14,6 +14,8 @@ from typing import NotRequired, TypedDict
 
 import numpy as np
 
+from ..resident import release
+
 MIN_BLOCK_ROWS = 8  # a shift is only reported between blocks this tall (no 1-row noise)
 Token = tuple[int, int]  # a run of identical rows: (row hash, rows)
 Block = tuple[int, int, int]  # (expected row, actual row, length): rows that match
@@ -70,6 +72,8 @@ class Alignment:
     pairs: np.ndarray  # (H_actual,) expected row paired with each actual row, -1: inserted
     removed: int  # expected rows with no partner
     shifts: list[Shift]
+    # row_hashes of the expected and actual images aligned (a failed page's review reuses them)
+    hashes: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.uint64), np.zeros(0, np.uint64))
 
 
 HASH_BAND = 2048  # rows per matrix product: bounded temporaries on odd widths or column slices
@@ -99,6 +103,7 @@ def row_hashes(img: np.ndarray, engine: str = "auto") -> np.ndarray:
         else:  # one pixel per word
             vec = band.view(np.uint32).astype(np.uint64)
         np.matmul(vec, weights, out=out[y0:y0 + len(band)])  # wraps mod 2**64
+        release(img, y0, y0 + HASH_BAND)  # a file-backed page is read a band at a time
     return out
 
 
@@ -130,7 +135,7 @@ def align(expected: np.ndarray, actual: np.ndarray, engine: str = "auto") -> Ali
         removed += (i - i_prev) - gap
         pairs[j:j + n] = np.arange(i, i + n)
         i_prev, j_prev = i + n, j + n
-    return Alignment(blocks, pairs, removed, _shifts(blocks))
+    return Alignment(blocks, pairs, removed, _shifts(blocks), (ha, hb))
 
 
 def _runs(hashes: np.ndarray) -> tuple[list[Token], np.ndarray]:

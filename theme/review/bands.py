@@ -13,15 +13,16 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Callable, TypedDict
 
 import numpy as np
 
 from .. import images
 from ..diff import shift
 from ..diff.kernel import DIFF_INDEX, Style
-from ..diff.result import IndexedImage
+from ..diff.result import DiffResult, IndexedImage
 from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from ..resident import release
 from . import patch
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
@@ -52,10 +53,15 @@ def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any
     return fields
 
 
-def _compared(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
-              diff: _Diff | None) -> dict[str, Any]:
-    bands, pairs = _bands(folder, rel, expected, actual, diff)
-    return {"bands": tuple(bands), "patch": patch.write(folder, rel, expected, actual, pairs)}
+def _compared(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None,
+              result: DiffResult | None = None, pixels: str | None = None) -> dict[str, Any]:
+    """Bands and patch; `result`, the check's own comparison, gives the row alignment and the
+    counted pixels per row, so neither is made again; `pixels`, the actual's pixel digest."""
+    alignment = result.alignment if result is not None else None
+    per_row = result.row_counts if result is not None and result.row_counts is not None else None
+    bands, pairs = _bands(folder, rel, expected, actual, diff, alignment.pairs if alignment else None, per_row)
+    return {"bands": tuple(bands), "patch": patch.write(folder, rel, expected, actual, pairs,
+                                                        alignment.hashes if alignment else None, pixels)}
 
 
 def review_path(actual: Path) -> Path:
@@ -63,15 +69,21 @@ def review_path(actual: Path) -> Path:
     return actual.with_name(actual.name[:-len(".actual.png")] + ".review.json")
 
 
-def write_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray,
-                 diff: np.ndarray | IndexedImage | None) -> None:
+def write_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, result: DiffResult,
+                 pixels: str | None = None, written: Callable[[], object] | None = None) -> None:
     """A failed page's bands, overview and patch, made from the pixels its check holds and
-    written beside its full-size actual (`<stem>.actual.png`, already written), so that no
-    full-size expected or diff image is written, nor any decoded again for the report."""
+    written beside its full-size actual (`<stem>.actual.png`), so that no full-size expected
+    or diff image is written, nor any decoded again for the report.
+    `result`: the check's comparison (its diff image, row alignment and counts are reused);
+    `pixels`: images.pixels_sha256 of `actual`, when the caller has it; `written`: returns once
+    the actual's file is written, when that is being done meanwhile (else it already is)."""
     folder, rel = actual_path.parent, Path(actual_path.name[:-len(".actual.png")])
-    fields: dict[str, Any] = {"overview": _overview(folder, rel, actual), "bands": (),
-                              "actual_sha256": sha256_file(actual_path)}
-    fields.update(_compared(folder, rel, expected, actual, _Diff.from_image(diff) if diff is not None else None))
+    fields: dict[str, Any] = {"overview": _overview(folder, rel, actual), "bands": ()}
+    diff = _Diff.from_image(result.diff) if result.diff is not None else None
+    fields.update(_compared(folder, rel, expected, actual, diff, result, pixels))
+    if written is not None:
+        written()
+    fields["actual_sha256"] = sha256_file(actual_path)
     atomic_write_text(review_path(actual_path), json.dumps(_absolute(folder, fields), sort_keys=True))
 
 
@@ -106,26 +118,37 @@ def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     height, width = page.shape[:2]
     factor = max(1, math.ceil(width / OVERVIEW_WIDTH), math.ceil(height / OVERVIEW_HEIGHT))
     images.load_pillow()
-    from PIL import Image
 
     # A band of rows at a time, each a whole number of boxes: the same pixels as the page
     # reduced whole, without a copy of it (a page memory-mapped read-only is copied to be read)
     rows = factor * max(1, SCAN // factor)
-    small = np.concatenate([np.asarray(Image.fromarray(np.ascontiguousarray(page[y:y + rows]), "RGBA").reduce(factor))
-                            for y in range(0, height, rows)])
+    small = np.concatenate([_reduced(page, y, y + rows, factor) for y in range(0, height, rows)])
     path = rel.with_name(rel.name + ".overview.png")
     atomic_write_bytes(folder / path, images.encode_png(small, level=9))
     return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
 
 
-def changed_rows(expected: np.ndarray, actual: np.ndarray, diff: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _reduced(page: np.ndarray, y0: int, y1: int, factor: int) -> np.ndarray:
+    """Rows y0..y1 of `page` shrunk by `factor`; a file-backed page's rows are then dropped
+    from memory (theme/resident.py)."""
+    from PIL import Image
+
+    small = np.asarray(Image.fromarray(np.ascontiguousarray(page[y0:y1]), "RGBA").reduce(factor))
+    release(page, y0, y1)
+    return small
+
+
+def changed_rows(expected: np.ndarray, actual: np.ndarray, diff: np.ndarray | None,
+                 pairs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(how much changed in each row of `actual`, the row alignment's pairs).
 
     `diff`: diff-coloured pixels per row (what the diff counted, inserted rows included).
+    `pairs`: the alignment's, when the comparison made one (shift.align, else it is made here).
     A break in the alignment (expected rows removed there, which no actual row shows)
     counts as a whole row on either side of it."""
     width = min(expected.shape[1], actual.shape[1])
-    pairs = shift.align(expected[:, :width], actual[:, :width]).pairs
+    if pairs is None:
+        pairs = shift.align(expected[:, :width], actual[:, :width]).pairs
     weight = np.zeros(actual.shape[0], np.int64) if diff is None else diff.astype(np.int64)
     breaks = np.flatnonzero((pairs[1:] != pairs[:-1] + 1) & (pairs[1:] >= 0) & (pairs[:-1] >= 0)) + 1
     weight[breaks - 1] += width
@@ -242,13 +265,16 @@ class Band(TypedDict):
     images: dict[str, str]  # kind -> its crop, relative to the report folder (none past BAND_BYTES)
 
 
-def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
-           diff: _Diff | None) -> tuple[list[Band], np.ndarray]:
+def _bands(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray, diff: _Diff | None,
+           pairs: np.ndarray | None = None, per_row: np.ndarray | None = None) -> tuple[list[Band], np.ndarray]:
     """Every changed band; crops for the most changed ones (diff pixels in them) while they
     fit in BAND_BYTES: sub-pixel snapping can change a thousand bands of a long page, and a
     report must stay small. The rest are listed and marked on the overview. Also returns
-    the row alignment's pairs."""
-    weight, pairs = changed_rows(expected, actual, diff.per_row(actual.shape[0]) if diff else None)
+    the row alignment's pairs. `pairs` and `per_row` (the diff's counted pixels per row) when
+    the comparison has them."""
+    if diff is not None and per_row is None:
+        per_row = diff.per_row(actual.shape[0])
+    weight, pairs = changed_rows(expected, actual, per_row if diff is not None else None, pairs)
     spans = intervals(weight > 0)
     bands: list[Band] = []
     for a0, a1 in spans:

@@ -14,15 +14,18 @@ import numpy as np
 from .. import images
 from ..diff import shift
 from ..fsutil import atomic_write_bytes
+from ..resident import release
 
 PATCH_BYTES = 4 << 20  # a bigger patch is left out: accept then needs the artefacts folder
 CHUNK = 2048  # rows compared at a time
 
 
-def sources(expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray | None = None) -> np.ndarray:
+def sources(expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray | None = None,
+            hashes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """For each actual row, an expected row with the very same pixels, or -1. The aligned
-    partner (`pairs`) first, so runs stay long; else the first row with the same hash."""
-    he, ha = shift.row_hashes(expected), shift.row_hashes(actual)
+    partner (`pairs`) first, so runs stay long; else the first row with the same hash.
+    `hashes`: shift.row_hashes of expected and actual, when the comparison made them."""
+    he, ha = hashes if hashes is not None else (shift.row_hashes(expected), shift.row_hashes(actual))
     first: dict[int, int] = {}
     for i, h in enumerate(he.tolist()):
         first.setdefault(h, i)
@@ -31,11 +34,27 @@ def sources(expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray | None =
         aligned = (pairs >= 0) & (he[np.maximum(pairs, 0)] == ha)
         src[aligned] = pairs[aligned]
     src = _continued(src.tolist(), he.tolist(), ha.tolist())
-    for y in range(0, len(src), CHUNK):  # a hash is not a proof: keep only rows truly equal
-        part, found = src[y:y + CHUNK], src[y:y + CHUNK] >= 0
-        same = (expected[np.maximum(part, 0)] == actual[y:y + CHUNK]).all(axis=(1, 2))
-        part[found & ~same] = -1
+    _verify(src, expected, actual)
     return src
+
+
+def _verify(src: np.ndarray, expected: np.ndarray, actual: np.ndarray) -> None:
+    """A hash is not a proof: keep only rows truly equal (the others become -1). Each run of
+    consecutive sources is compared as two slices, a chunk at a time, in 64-bit words: no
+    gathered copy of the expected rows, and each chunk of a file-backed page dropped once done."""
+    for y0, y1, at in runs(src):
+        for a in range(y0, y1, CHUNK) if at >= 0 else ():
+            b, e = min(y1, a + CHUNK), at + (a - y0)
+            same = (_words(expected[e:e + b - a]) == _words(actual[a:b])).all(axis=1)
+            src[a:b][~same] = -1
+            release(actual, a, b)
+            release(expected, e, e + b - a)
+
+
+def _words(rows: np.ndarray) -> np.ndarray:
+    """(n, words) view of n pixel rows, as 64-bit words when a row's bytes allow."""
+    flat = np.ascontiguousarray(rows).reshape(len(rows), -1)
+    return flat.view(np.uint64) if flat.shape[1] % 8 == 0 else flat
 
 
 def _continued(src: list[int], he: list[int], ha: list[int]) -> np.ndarray:
@@ -60,16 +79,17 @@ def runs(src: np.ndarray) -> list[list[int]]:
     return [[int(a), int(b), int(src[a]) if src[a] >= 0 else -1] for a, b in zip(starts, ends, strict=True)]
 
 
-def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
-          pairs: np.ndarray | None) -> dict[str, Any] | None:
+def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray, pairs: np.ndarray | None,
+          hashes: tuple[np.ndarray, np.ndarray] | None = None, pixels: str | None = None) -> dict[str, Any] | None:
     """The patch rebuilding `actual` from `expected` (its image under `folder`), or None when
-    the widths differ or it would weigh more than PATCH_BYTES."""
+    the widths differ or it would weigh more than PATCH_BYTES. `hashes` as in sources;
+    `pixels`: images.pixels_sha256(actual), when the caller has it."""
     if expected.shape[1] != actual.shape[1]:
         return None
-    src = sources(expected, actual, pairs)
+    src = sources(expected, actual, pairs, hashes)
     literal = np.flatnonzero(src < 0)
     patch: dict[str, Any] = {"runs": runs(src), "size": [int(actual.shape[1]), int(actual.shape[0])],
-                             "sha256": images.pixels_sha256(actual), "expected_sha256": images.pixels_sha256(expected),
+                             "sha256": pixels or _digest(actual), "expected_sha256": _digest(expected),
                              "image": None}
     if literal.size:
         data = images.encode_png(actual[literal], level=9)
@@ -79,6 +99,15 @@ def write(folder: Path, rel: Path, expected: np.ndarray, actual: np.ndarray,
         atomic_write_bytes(folder / path, data)
         patch["image"] = path.as_posix()
     return patch
+
+
+def _digest(image: np.ndarray) -> str:
+    """images.pixels_sha256, a file-backed image's rows dropped from memory as they are hashed."""
+    h = images.pixels_hasher(image.shape)
+    for y in range(0, image.shape[0], CHUNK):
+        h.update(np.ascontiguousarray(image[y:y + CHUNK]).data)
+        release(image, y, y + CHUNK)
+    return h.hexdigest()
 
 
 def apply(patch: dict[str, Any], expected: np.ndarray | None, folder: Path) -> np.ndarray | None:
