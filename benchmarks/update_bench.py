@@ -15,19 +15,30 @@ run wrote is encoded again as theme encodes it, at theme's level (theme/store.py
 and at level 6 (before), in this process: what encoding alone costs in CPU, and what the level
 saves. Peak memory is the summed PSS of pytest and its browser (capture_bench.PeakRss).
 Targets (issue 33): update <= 1.3x the clean check, failing <= 1.3x, peak PSS < 1.5 GiB.
+
+    python benchmarks/update_bench.py --memory [--tile-height 16384]
+
+The memory target's own setting: the long page in its four variants (desktop and mobile, light and
+dark), one first-baselines run, one clean check and one failing run, each with its peak summed PSS
+and, at that peak, what each kind of process held (pytest, Playwright's node driver, and Chromium's
+browser, renderer and GPU process: the GPU process composites the tiles, also with --disable-gpu).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from capture_bench import long_project, timed_pytest  # noqa: E402  (the long page's project, a timed pytest)
+from capture_bench import _rollup, long_project, timed_pytest, tree_pids  # noqa: E402  (the long page's project, a timed pytest)
 from theme import images, store  # noqa: E402
 
 NOTE_CHANGE = "\n.note-box { padding-top: 13px !important; }\n"  # the seeds' kind of change: note-boxes only
@@ -50,10 +61,81 @@ def encode_seconds(folder: Path, levels: tuple[int, ...]) -> dict[int, tuple[flo
     return out
 
 
+def process_kind(pid: str) -> str:
+    """pytest, node, or a Chromium process's --type (browser when it has none). Chromium rewrites
+    its command line as one string, so the type is searched in it."""
+    try:
+        line = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ")
+    except OSError:
+        return "gone"
+    if "chromium" in line or "chrome" in line:
+        found = re.search(r"--type=([a-z-]+)", line)
+        return found.group(1) if found else "browser"
+    return "pytest" if "pytest" in line else Path(line.split(" ", 1)[0]).name
+
+
+def peak_by_kind(project: Path, *args: str) -> tuple[float, float, dict[str, int], int]:
+    """(seconds, peak summed PSS in MB, {kind: MB} at that peak, exit code) of one pytest run."""
+    peak, parts, stop = 0.0, {}, threading.Event()
+
+    def sample() -> None:
+        nonlocal peak, parts
+        while not stop.wait(0.2):
+            now: dict[str, float] = {}
+            for pid in tree_pids():
+                kind = process_kind(pid)
+                now[kind] = now.get(kind, 0.0) + _rollup(pid)[1] / 1024
+            if sum(now.values()) > peak:
+                peak, parts = sum(now.values()), {k: round(v) for k, v in sorted(now.items())}
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=project, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    stop.set()
+    sampler.join()
+    return seconds, peak, parts, done.returncode
+
+
+def memory(tile_height: int | None) -> None:
+    """The four-variant runs of the memory target, each with its peak and what held it."""
+    with tempfile.TemporaryDirectory(prefix="theme-memory-bench-") as tmp:
+        project = long_project(Path(tmp), "long", "{ desktop = [1280, 800], mobile = [390, 844] }")
+        if tile_height is not None:
+            config = project / "pyproject.toml"
+            text = config.read_text(encoding="utf-8")
+            table = "[tool.theme.visual]\n"
+            config.write_text(text.replace(table, f"{table}tile_height = {tile_height}\n"), encoding="utf-8")
+        style = project / "site" / "style.css"
+        original = style.read_text(encoding="utf-8")
+        peaks = []
+        for name, args, expect in (("first baselines", ("--update-snapshots",), 0), ("clean check", ("--rerender",), 0),
+                                   ("failing run", ("--rerender",), 1)):
+            if name == "failing run":
+                style.write_text(original + NOTE_CHANGE, encoding="utf-8")
+            seconds, peak, parts, code = peak_by_kind(project, *args)
+            if code != expect:
+                sys.exit(f"{name}: pytest exited {code}, not {expect}")
+            held = ", ".join(f"{k} {v}" for k, v in parts.items())
+            print(f"    {name}: {seconds:.1f} s, peak PSS {peak:.0f} MB: {held}")
+            peaks.append(peak)
+        shown = "theme's default" if tile_height is None else f"tile_height {tile_height}"
+        print(f"RATIO peak memory (summed PSS) of the long page's 4 variants, update, check and failing run, "
+              f"{shown} / 1.5 GiB = {max(peaks) / 1536:.2f}x ({max(peaks):.0f} MB)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--memory", action="store_true", help="only the four-variant memory runs")
+    parser.add_argument("--tile-height", type=int, help="with --memory: this tile_height instead of theme's default")
     args = parser.parse_args()
+    if args.memory:
+        memory(args.tile_height)
+        return
     with tempfile.TemporaryDirectory(prefix="theme-update-bench-") as tmp:
         project = long_project(Path(tmp), "long", "{ desktop = [1280, 800] }")
         style = project / "site" / "style.css"

@@ -152,8 +152,11 @@ def test_katex_is_asked_for_at_the_cdn_and_routed_to_the_vendored_copy(desktop):
 
 
 def test_every_local_request_succeeds_but_the_missing_audio(desktop):
-    # the embed is the aborted request above; the audio file is missing on purpose
-    assert sorted(desktop.failed) == sorted([f"404 {desktop.origin}{MISSING_AUDIO}", f"failed {EMBED}"])
+    # the embed is the aborted request above; the audio file is missing on purpose. After its
+    # 404 the media element may also cancel the same request (seen under load): that is the
+    # same missing file, so URLs are compared, with the audio's 404 and the embed's abort present.
+    assert {f.split(" ", 1)[1] for f in desktop.failed} == {f"{desktop.origin}{MISSING_AUDIO}", EMBED}
+    assert {f"404 {desktop.origin}{MISSING_AUDIO}", f"failed {EMBED}"} <= set(desktop.failed)
 
 
 def test_the_page_throws_no_error(desktop):

@@ -232,8 +232,10 @@ def _missing(ctx: CheckContext, store: Store, key: str, actual: np.ndarray,
                 artifacts=arts,
             )
         store.write(key, actual, ctx.fingerprint, box, style, frames, pixels)
+        overview = _overview(ctx, key, actual)
+        release(actual)  # read whole to be encoded and reduced: not left resident beside the next page
         return CheckResult(key, Status.CREATED, f"{key}: baseline created", artifacts=_created(ctx, store, key),
-                           overview=_overview(ctx, key, actual))
+                           overview=overview)
     arts = _write_artifacts(ctx, key, actual)
     return CheckResult(
         key, Status.FAILED,

@@ -130,10 +130,19 @@ def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
 
 def _reduced(page: np.ndarray, y0: int, y1: int, factor: int) -> np.ndarray:
     """Rows y0..y1 of `page` shrunk by `factor`; a file-backed page's rows are then dropped
-    from memory (theme/resident.py)."""
+    from memory (theme/resident.py), so an overview never holds the page resident.
+
+    An opaque band is reduced as RGB from its own memory (images.rgb_view): Pillow reduces
+    RGBA through a premultiplied copy, which for alpha 255 changes nothing and cost ~1 s CPU
+    a 1280 × 127 000 page (~0.15 s so; benchmarks/README.md, "Updates and failing runs")."""
     from PIL import Image
 
-    small = np.asarray(Image.fromarray(np.ascontiguousarray(page[y0:y1]), "RGBA").reduce(factor))
+    band = np.ascontiguousarray(page[y0:y1])
+    if band.size and int(band[:, :, 3].min()) == 255:
+        small = np.array(images.rgb_view(band).reduce(factor))  # RGBX: its X is alpha's place
+        small[:, :, 3] = 255
+    else:
+        small = np.asarray(Image.fromarray(band, "RGBA").reduce(factor))
     release(page, y0, y1)
     return small
 

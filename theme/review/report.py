@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import os
 import shutil
 from dataclasses import asdict, dataclass, field, replace
@@ -123,28 +122,8 @@ def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, 
     from . import bands  # numpy, Pillow: only when there is a page
 
     rel = Path(key[:-len(".png")])
-    opaque = page.size > 0 and int(page[:, :, 3].min()) == 255  # min: no page-sized temporary
-    fields = _opaque_overview(artifacts_dir, rel, page) if opaque else bands._overview(artifacts_dir, rel, page)
+    fields = bands._overview(artifacts_dir, rel, page)  # a band at a time, each dropped once reduced
     return {**fields, "image": str(artifacts_dir / fields["image"])}
-
-
-def _opaque_overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
-    """bands._overview of an opaque page, the same file, reduced as RGB from the page's own
-    memory (images.rgb_view): Pillow reduces RGBA through a premultiplied copy of each band,
-    which for alpha 255 changes nothing and cost ~1 s CPU a 1280 × 127 000 page (~0.15 s so)."""
-    import numpy as np
-
-    from .. import images
-    from ..fsutil import atomic_write_bytes
-    from . import bands
-
-    height, width = page.shape[:2]
-    factor = max(1, math.ceil(width / bands.OVERVIEW_WIDTH), math.ceil(height / bands.OVERVIEW_HEIGHT))
-    small = np.array(images.rgb_view(np.ascontiguousarray(page)).reduce(factor))  # RGBX: its X is alpha's place
-    small[:, :, 3] = 255
-    path = rel.with_name(rel.name + ".overview.png")
-    atomic_write_bytes(folder / path, images.encode_png(small, level=9))
-    return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
 
 
 def _with_overview(folder: Path, e: Entry) -> Entry | None:
