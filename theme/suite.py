@@ -244,8 +244,8 @@ class VisualRun:
         """On a run that writes baselines, start encoding the page image its check will write
         (theme/check/verdict.py prepare), beside the render of the next variant: every variant is
         rendered before any is checked. Not under xdist: another worker may check the page."""
-        from .capture.tiles import release
         from .check import pipeline, verdict
+        from .resident import release
 
         ctx = self.ctx
         if ctx is None or self.shared is not None or shot.pixels is None or None not in pipeline.checks_of(

@@ -13,13 +13,14 @@ import numpy as np
 
 from ..config import VisualConfig
 from ..errors import UnstableRender
+from ..resident import release
 from . import scripts
 from .fonts import fallback_fonts, split_stack, web_fonts
 from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
-from .tiles import NotWhole, TileJob, check_seams, check_whole, release, tile_clips, tile_rows, wanted_clips
+from .tiles import NotWhole, TileJob, check_seams, check_whole, tile_clips, tile_rows, wanted_clips
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -18,7 +18,7 @@ import numpy as np
 from .. import images
 from ..errors import CaptureError, ImageError, RenderError
 from ..resident import file_backed as page_buffer  # large pages: file-backed (theme/resident.py)
-from ..resident import release as release  # re-exported: shoot.py drops placed rows
+from ..resident import release
 from .model import Rows
 
 if TYPE_CHECKING:

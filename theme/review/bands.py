@@ -43,7 +43,7 @@ def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any
         return {}
     rel = Path("images") / stem
     pixels = images.read_png(main)
-    fields: dict[str, Any] = {"overview": _overview(folder, rel, pixels), "bands": ()}
+    fields: dict[str, Any] = {"overview": overview(folder, rel, pixels), "bands": ()}
     if "actual" in full:
         fields["actual_sha256"] = sha256_file(full["actual"])
     if "actual" in full and "expected" in full:
@@ -78,7 +78,7 @@ def write_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, re
     `pixels`: images.pixels_sha256 of `actual`, when the caller has it; `written`: returns once
     the actual's file is written, when that is being done meanwhile (else it already is)."""
     folder, rel = actual_path.parent, Path(actual_path.name[:-len(".actual.png")])
-    fields: dict[str, Any] = {"overview": _overview(folder, rel, actual), "bands": ()}
+    fields: dict[str, Any] = {"overview": overview(folder, rel, actual), "bands": ()}
     diff = _Diff.from_image(result.diff) if result.diff is not None else None
     fields.update(_compared(folder, rel, expected, actual, diff, result, pixels))
     if written is not None:
@@ -113,7 +113,7 @@ def review_of(actual: Path) -> dict[str, Any] | None:
     return fields
 
 
-def _overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
+def overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     """The whole page shrunk by an integer factor (box filter): a minimap to mark bands on."""
     height, width = page.shape[:2]
     factor = max(1, math.ceil(width / OVERVIEW_WIDTH), math.ceil(height / OVERVIEW_HEIGHT))

@@ -122,7 +122,7 @@ def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, 
     from . import bands  # numpy, Pillow: only when there is a page
 
     rel = Path(key[:-len(".png")])
-    fields = bands._overview(artifacts_dir, rel, page)  # a band at a time, each dropped once reduced
+    fields = bands.overview(artifacts_dir, rel, page)  # a band at a time, each dropped once reduced
     return {**fields, "image": str(artifacts_dir / fields["image"])}
 
 
