@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -110,7 +110,12 @@ class VisualConfig:
     # px per capture call. Fewer calls is what makes tall pages fast (each costs a
     # full relayout); taller than 32 768 px a call drops rows, and the clip height
     # can change pixels (benchmarks/README.md, "Figures the capture code relies on").
-    tile_height: int = 32768
+    # 16 384 keeps Chromium's compositor under ~400 MB on a 1 280 px page, where
+    # 32 768 took ~700 MB, for 4-9 % more time (benchmarks/README.md).
+    tile_height: int = 16384
+    # Whether [tool.theme.visual] set tile_height. When it did not, baselines keep the
+    # tile height they were made with (keep_tile_height): a new default is no drift.
+    tile_height_configured: bool = False
     # Take a dark variant from its light page by switching the emulated scheme, when
     # the page's scripts never read the scheme (theme/capture/schedule.py, plan):
     # the same pixels, one load less. false loads every variant afresh.
@@ -226,7 +231,7 @@ def _build_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> BuildConfig
 
 
 def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConfig:
-    known = {f.name for f in fields(VisualConfig)} - {"region_tolerance"}
+    known = {f.name for f in fields(VisualConfig)} - {"region_tolerance", "tile_height_configured"}
     r.no_unknown(t, known, "tool.theme.visual")
     defaults = VisualConfig(root=Path())
     tolerance_table = dict(r.table(t.get("tolerance", {}), "visual.tolerance"))
@@ -260,6 +265,7 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         artifacts=base / r.string(t, "artifacts", ".theme-artifacts"),
         report=base / r.string(t, "report", "visual-report"),
         tile_height=_tile_height(r, t, defaults.tile_height),
+        tile_height_configured="tile_height" in t,
         switch_schemes=r.boolean(t, "switch_schemes", True),
         settle_timeout=r.positive_int(t, "settle_timeout", defaults.settle_timeout),
         allow_blocked=tuple(r.strings(t, "allow_blocked", [])),
@@ -389,6 +395,24 @@ def _tile_height(r: "_Reader", t: Mapping[str, Any], default: int) -> int:
         raise r.error("tile_height", f"tile_height {value} is above {MAX_TILE_HEIGHT}: taller capture calls "
                                      "silently drop rows; use at most 32768")
     return value
+
+
+def keep_tile_height(visual: VisualConfig, recorded: int | None) -> tuple[VisualConfig, str | None]:
+    """`visual` with the tile height its baselines were made with (`recorded`, from the
+    manifest), when the config does not set one; and a note when that is not theme's default.
+
+    The tile height is part of a baseline's environment, since it can move pixels, so
+    taking baselines of one tile height with another would be drift. Keeping what they
+    were made with lets theme's default change without every baseline set reporting drift;
+    setting tile_height and running --update-snapshots=all once moves a set to another."""
+    if visual.tile_height_configured or recorded is None or recorded == visual.tile_height:
+        return visual, None
+    if not 0 < recorded <= MAX_TILE_HEIGHT:
+        return visual, None  # not a height theme could have used: the manifest's drift check says so
+    note = (f"tile_height: the baselines were made with {recorded}-px tiles, so this run takes its pages that way; "
+            f"theme's default is {visual.tile_height} (less browser memory): to move to it, set tile_height = "
+            f"{visual.tile_height} in [tool.theme.visual] and run pytest --update-snapshots=all once")
+    return replace(visual, tile_height=recorded), note
 
 
 def _tolerance(r: "_Reader", t: Mapping[str, Any], base: Tolerance, where: str) -> Tolerance:

@@ -260,15 +260,12 @@ class VisualItem(pytest.Item):
 
     def runtest(self) -> None:
         from .capture.model import Capture
-        from .check import pipeline
 
         visual_run, collector = _run(self.config), self.parent
         if not isinstance(collector, VariantCollector) or not isinstance(collector.shot, Capture):
             raise VisualMismatch(f"{self.key}: not captured (collected with --collect-only)")
-        shot = collector.shot
-        ctx = dataclasses.replace(visual_run.context(shot.fingerprint), fingerprint=shot.fingerprint)
         visual_run.begin_writes()  # recorded after the variant's last item (pytest_runtest_teardown)
-        _record(self, pipeline.check_image(ctx, visual_run.configured()[1], shot, self.region))
+        _record(self, visual_run.checked(collector.shot, self.region))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: TracebackStyle | None = None) -> str | TerminalRepr:

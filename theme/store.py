@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import threading
+from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -467,6 +468,17 @@ class Store:
         m = self.read_manifest()
         entry = m["baselines"].get(key)
         return m["environments"].get(entry["environment"]) if entry else None
+
+    def recorded_tile_height(self) -> int | None:
+        """The tile height most baselines were made with (their environments'), or None when
+        there are no baselines or none recorded one (config.keep_tile_height keeps it)."""
+        m = self.read_manifest()
+        heights = (m["environments"].get(entry.get("environment"), {}).get("tile_height")
+                   for entry in m["baselines"].values())
+        counts = Counter(h for h in heights if type(h) is int)
+        # Most baselines, then the lower height on a tie: deterministic, and the one of less memory.
+        best = min(counts.items(), key=lambda kv: (-kv[1], kv[0]), default=None)
+        return best[0] if best else None
 
     def _under(self, folder: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """(path below `folder`, manifest entry) of every baseline in a variant's folder."""

@@ -4,13 +4,15 @@ arrive, unused baselines, the review folder and the terminal summary."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shutil
 import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 import pytest
 
@@ -19,9 +21,10 @@ from .errors import ConfigError, ThemeError
 from .status import Status, unused_baselines
 
 if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
-    from .capture.model import Capture, Failure, JsonObject, Renderer
+    from .capture.model import Capture, Failure, JsonObject, Region, Renderer
     from .capture.naming import Variant
     from .check.inputs import Unchanged
+    from .check.pipeline import Checked
     from .check.verdict import CheckContext
     from .sharing import SharedRenders
 
@@ -58,6 +61,9 @@ class VisualRun:
     def __init__(self, project: Config | None, root: Path, options: Options):
         self.project, self.root, self.options = project, root, options
         self.ctx: CheckContext | None = None  # made on first use
+        self._checker: ThreadPoolExecutor | None = None  # checks started at capture (_check_early)
+        self._early: dict[str, Future[Checked]] = {}  # page key -> its check, started at capture
+        self._tiles_kept = False  # whether configured() took the baselines' tile height (config.keep_tile_height)
         self._session: Renderer | None = None  # only while capturing
         self._cache: Path | None = None  # the session's spilled page images
         # Under pytest-xdist: the renders the workers share (theme.sharing); the controller
@@ -93,7 +99,15 @@ class VisualRun:
         if self.project is None or self.project.visual is None:
             raise ConfigError(f"{self.root / 'pyproject.toml'}: no [tool.theme.visual] table; "
                               "add one to collect visual checks (see README)")
-        return self.project, self.project.visual
+        visual = self.project.visual
+        if not self._tiles_kept:  # once, before anything is captured: every variant alike
+            from .config import keep_tile_height
+            from .store import Store
+
+            visual, note = keep_tile_height(visual, Store(visual.snapshots).recorded_tile_height())
+            self.project, self._tiles_kept = dataclasses.replace(self.project, visual=visual), True
+            self.notes += [note] if note else []
+        return self.project, visual
 
     def context(self, fingerprint: JsonObject) -> CheckContext:
         """The check context of this run (made once; numpy and Pillow load only now)."""
@@ -184,6 +198,7 @@ class VisualRun:
             if own:
                 self._record_inputs(shot)
                 self._prepare(shot)
+                self._check_early(shot)
             yield shot
         self.notes += session.notes  # browser endpoints that refused or went away
 
@@ -254,10 +269,58 @@ class VisualRun:
         verdict.prepare(ctx, f"{shot.variant.folder.as_posix()}/page.png", shot.image, shot.pixels,
                         done=lambda: release(shot.image))
 
+    def _check_early(self, shot: Capture) -> None:
+        """On a run that writes nothing, start checking a page image that will not match its
+        baseline (its pixels are not the ones on record) in a worker thread, beside the render of
+        the next variant: a failed page's decode, compare and review (~5 s for a 130 000 px page)
+        use the core the browser leaves idle. Its item takes the result (checked): the same
+        function, context and capture it would check with, so the same verdict and artefacts.
+        Not under xdist: another worker may check the page."""
+        from .check import pipeline
+
+        ctx = self.ctx
+        if (ctx is None or self.shared is not None or shot.pixels is None or ctx.policy.creates()
+                or None not in pipeline.checks_of(shot, self.configured()[1])):
+            return
+        key, pixels = f"{shot.variant.folder.as_posix()}/page.png", shot.pixels
+        if ctx.expected.has_pixels(key, lambda: pixels):
+            return  # the common case: it matches without a decode; nothing to gain
+        if self._checker is None:
+            self._checker = ThreadPoolExecutor(1, thread_name_prefix="theme-check")
+        self._early[key] = self._checker.submit(pipeline.check_image, self.check_context(shot),
+                                                self.configured()[1], shot, None)
+
+    def check_context(self, shot: Capture) -> CheckContext:
+        """The context `shot`'s images are checked in: this run's, in its capture's environment."""
+        return dataclasses.replace(self.context(shot.fingerprint), fingerprint=shot.fingerprint)
+
+    def checked(self, shot: Capture, region: Region | None) -> Checked:
+        """The check of one image of `shot`: the one _check_early() started, else made now."""
+        from .check import pipeline
+
+        early = self._early.pop(f"{shot.variant.folder.as_posix()}/page.png", None) if region is None else None
+        if early is not None:
+            return early.result()
+        return pipeline.check_image(self.check_context(shot), self.configured()[1], shot, region)
+
     def unprepare(self, key: str) -> None:
-        """Drop the encode _prepare() started for `key`, whose check will not run (deselected)."""
+        """Drop what _prepare() and _check_early() started for `key`, whose check will not run
+        (deselected): an encode, or a check, whose artefacts would then be of no item."""
         if self.ctx is not None and self.ctx.policy.baselines is not None:
             self.ctx.policy.baselines.discard_prepared([key])
+        self._drop_early([key])
+
+    def _drop_early(self, keys: Iterable[str]) -> None:
+        from .check import verdict
+
+        for key in keys:
+            early = self._early.pop(key, None)
+            if early is None or early.cancel():
+                continue
+            with contextlib.suppress(Exception):  # its item never ran: nothing reports its error
+                early.result()
+            if self.ctx is not None:
+                verdict.clear_artifacts(self.ctx, key)
 
     def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
@@ -304,6 +367,10 @@ class VisualRun:
         finally:
             if self.ctx is not None and self.ctx.policy.baselines is not None:
                 self.ctx.policy.baselines.discard_prepared()
+            self._drop_early(list(self._early))  # items that never ran (-x, an interrupt)
+            if self._checker is not None:
+                self._checker.shutdown(wait=True)
+                self._checker = None
             self.close_browser()
             for folder in (self._cache, self._shared_folder):
                 if folder is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -138,6 +139,60 @@ def test_first_baselines_encode_the_page_beside_the_run(project: Path) -> None:
     assert [int(h) for name, h in encodes if name.startswith("theme-encode")] == [pixels.shape[0]]
     assert page.read_bytes() == images.encode_png(pixels, level=BASELINE_LEVEL, drop_alpha=True)
     assert run(project).returncode == 0
+
+
+def _artefacts(project: Path) -> dict[str, bytes]:
+    return {p.relative_to(project / ".theme-artifacts").as_posix(): p.read_bytes()
+            for p in sorted((project / ".theme-artifacts").rglob("*")) if p.is_file()}
+
+
+def test_a_failing_page_is_checked_beside_the_next_render_with_the_same_verdict(project: Path) -> None:
+    """A page that will not match is checked in a worker thread as soon as it is rendered
+    (theme/suite.py _check_early), each page once; its outcome, report entry and artefacts are
+    byte for byte those of the same check made in its item (as under pytest-xdist, where
+    workers share pages and checks are not started early). A deselected page's early check
+    leaves no artefact of an image no item checked."""
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text().replace('viewports = { desktop = [480, 360] }',
+                                                 'viewports = { desktop = [480, 360], mobile = [320, 360] }'))
+    assert run(project, "--update-snapshots").returncode == 0
+    (project / "conftest.py").write_text(textwrap.dedent("""
+        import threading
+
+        from theme.check import pipeline
+
+        real = pipeline.check_image
+
+        def watched(ctx, visual, shot, region, **kw):
+            if region is None:
+                with open("checks.log", "a") as log:
+                    print(threading.current_thread().name, shot.variant.folder.as_posix(), file=log)
+            return real(ctx, visual, shot, region, **kw)
+
+        pipeline.check_image = watched
+    """), encoding="utf-8")
+    set_box_colour(project, "#cc3333")
+    early = run(project, "-n", "0")
+    assert early.returncode == 1, early.stdout[-2000:]
+    checks = sorted(line.split() for line in (project / "checks.log").read_text().splitlines())
+    assert [folder for _, folder in checks] == ["index/desktop-light", "index/mobile-light"]
+    assert all(name.startswith("theme-check") for name, _ in checks), checks
+    report, artefacts = (project / "visual-report/report.json").read_text(), _artefacts(project)
+    assert any(k.endswith("page.actual.png") for k in artefacts), sorted(artefacts)
+
+    shutil.rmtree(project / ".theme-artifacts")
+    (project / "checks.log").unlink()
+    inline = run(project, "-n", "2")
+    assert outcomes(inline) == outcomes(early) and inline.returncode == 1
+    assert not any(name.startswith("theme-check") for name, _ in
+                   (line.split() for line in (project / "checks.log").read_text().splitlines()))
+    assert _artefacts(project) == artefacts
+    assert json.loads((project / "visual-report/report.json").read_text())["entries"] == json.loads(report)["entries"]
+
+    shutil.rmtree(project / ".theme-artifacts")
+    boxes = run(project, "-n", "0", "-k", "box")
+    assert boxes.returncode == 1 and not any("::page" in k for k in outcomes(boxes)), boxes.stdout[-2000:]
+    assert not [k for k in _artefacts(project) if "/page." in k]
 
 
 def test_unused_baseline_fails_the_session_and_prune_deletes_it(accepted: Path) -> None:
@@ -271,3 +326,43 @@ def test_collect_only_lists_the_visual_items_without_a_browser(accepted: Path) -
     listed = {line for line in proc.stdout.splitlines() if line.startswith("index[")}
     assert listed == IDS | {"index[desktop-light]::new-regions"}
     assert "theme-visual-setup" not in proc.stdout
+
+
+def _tile_heights(project: Path) -> set[int]:
+    data = json.loads((project / "snapshots/manifest.json").read_text())
+    return {data["environments"][entry["environment"]]["tile_height"] for entry in data["baselines"].values()}
+
+
+def test_baselines_keep_the_tile_height_they_were_made_with_until_moved(project: Path) -> None:
+    """Baselines made with 32 768-px tiles (theme's default before 16 384): with tile_height
+    unset, a check takes pages that way, so a new default is neither drift nor a rewrite, and
+    the run says how to move; setting it and updating all once moves every baseline, after which
+    the line can go. A new baseline set is made with the default."""
+    config = project / "pyproject.toml"
+    plain = config.read_text()
+    config.write_text(plain.replace('color_schemes = ["light"]', 'color_schemes = ["light"]\ntile_height = 32768'))
+    assert run(project, "--update-snapshots").returncode == 0
+    assert _tile_heights(project) == {32768}
+    config.write_text(plain)
+    before = {p: p.read_bytes() for p in (project / "snapshots").rglob("*") if p.is_file()}
+
+    kept = run(project, "--rerender")
+    assert kept.returncode == 0 and "environment drift" not in kept.stdout, kept.stdout[-2000:]
+    assert "the baselines were made with 32768-px tiles" in kept.stdout
+    assert "set tile_height = 16384 in [tool.theme.visual] and run pytest --update-snapshots=all once" in kept.stdout
+    report = json.loads((project / "visual-report/report.json").read_text())
+    assert report["environment"]["tile_height"] == 32768
+    assert {p: p.read_bytes() for p in (project / "snapshots").rglob("*") if p.is_file()} == before
+
+    config.write_text(plain.replace('color_schemes = ["light"]', 'color_schemes = ["light"]\ntile_height = 16384'))
+    moved = run(project, "--update-snapshots=all")
+    assert moved.returncode == 0, moved.stdout[-2000:]
+    assert _tile_heights(project) == {16384}
+    config.write_text(plain)
+    after = run(project, "--rerender")
+    assert after.returncode == 0 and "tile_height" not in after.stdout, after.stdout[-2000:]
+    assert json.loads((project / "visual-report/report.json").read_text())["environment"]["tile_height"] == 16384
+
+    shutil.rmtree(project / "snapshots")
+    assert run(project, "--update-snapshots").returncode == 0
+    assert _tile_heights(project) == {16384}

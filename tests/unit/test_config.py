@@ -102,3 +102,19 @@ def test_key_position_finds_the_key_anywhere_or_inside_one_table(tmp_path):
     assert config.key_position(path, "entry", table="tool.nope", shown="p.toml") == "p.toml:1:1"
     assert config.key_position(tmp_path / "missing.toml", "entry") == str(tmp_path / "missing.toml")
     assert config.key_position(path, "entry", text="") == str(path)  # the caller's text, not the file's
+
+
+def test_an_unset_tile_height_keeps_the_baselines_and_a_set_one_wins(tmp_path):
+    unset = config.load(write(tmp_path, "[tool.theme]\n[tool.theme.visual]\n")).visual
+    assert unset.tile_height == 16384 and not unset.tile_height_configured
+    kept, note = config.keep_tile_height(unset, 32768)
+    assert kept.tile_height == 32768 and "made with 32768-px tiles" in note and "tile_height = 16384" in note
+    assert config.keep_tile_height(unset, None) == (unset, None)  # no baselines yet: the default
+    assert config.keep_tile_height(unset, 16384) == (unset, None)
+    assert config.keep_tile_height(unset, 10**6) == (unset, None)  # not a height theme takes: drift says so
+
+    chosen = config.load(write(tmp_path, "[tool.theme]\n[tool.theme.visual]\ntile_height = 16384\n")).visual
+    assert chosen.tile_height_configured
+    assert config.keep_tile_height(chosen, 32768) == (chosen, None)  # the config's choice is drift, as it says
+    with pytest.raises(ConfigError, match="unknown key 'tile_height_configured'"):
+        config.load(write(tmp_path, "[tool.theme]\n[tool.theme.visual]\ntile_height_configured = true\n"))

@@ -444,3 +444,16 @@ def test_a_discarded_encode_is_not_taken(tmp_path, monkeypatch):
         store.write(key, page, FP)
     assert seen.count(threading.current_thread().name) == 1  # dark's, here; light's was taken
     assert verify(store) == []
+
+
+def test_the_recorded_tile_height_is_that_of_most_baselines(tmp_path):
+    store = Store(tmp_path / "snapshots")
+    assert store.recorded_tile_height() is None
+    store.write("a/page.png", image(seed=1), {**FP, "tile_height": 32768})
+    store.write("a/box.png", image(seed=2), {**FP, "tile_height": 32768})
+    store.write("b/page.png", image(seed=3), {**FP, "tile_height": 16384})
+    assert store.recorded_tile_height() == 32768
+    store.write("b/box.png", image(seed=4), {**FP, "tile_height": 16384})
+    assert store.recorded_tile_height() == 16384  # a tie: the one of less memory
+    store.write("c/page.png", image(seed=5), FP)  # recorded none (an older theme): not counted
+    assert store.recorded_tile_height() == 16384

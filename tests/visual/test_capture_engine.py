@@ -392,7 +392,7 @@ def test_screenshot_helper_returns_rgba(session):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("tile_height", [16384, 32768])  # the config default, and the benchmark's choice
+@pytest.mark.parametrize("tile_height", [16384, 32768])  # the config default, and the largest allowed
 def test_tall_page_every_marker_at_its_place(visual, tile_height):
     import dataclasses
 
@@ -616,7 +616,7 @@ def test_a_page_image_that_is_not_whole_is_taken_again_with_smaller_tiles(visual
     whole at once."""
     import dataclasses
 
-    with Session(dataclasses.replace(visual, mask=(), style=None)) as s:
+    with Session(dataclasses.replace(visual, mask=(), style=None, tile_height=32768)) as s:
         whole = s.capture(at("tall.html"))
         seen = []
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import glob
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,7 +143,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     pixels: images.pixels_sha256(actual), when the caller already has it.
     review: for a page, what a failure leaves instead of full-size expected and diff images.
     """
-    _clear_artifacts(ctx, key)
+    clear_artifacts(ctx, key)
     if _same_pixels(ctx, key, actual, pixels):  # the common case, without decoding the baseline
         result, moved, expected = diff.identical((actual.shape[1], actual.shape[0]), tolerance), False, None
     else:
@@ -205,7 +206,7 @@ def _same_pixels(ctx: CheckContext, key: str, actual: np.ndarray, pixels: str | 
 
 def removed(ctx: CheckContext, key: str) -> CheckResult:
     """An expected image nothing produced any more (`theme compare`: only the base has it)."""
-    _clear_artifacts(ctx, key)
+    clear_artifacts(ctx, key)
     arts = _write_artifacts(ctx, key, None, expected=ctx.expected.read(key))
     return CheckResult(key, Status.REMOVED, f"{key}: only in the base revision (image gone)", artifacts=arts)
 
@@ -306,13 +307,18 @@ def artefact_path(artifacts_dir: Path, key: str, kind: str) -> Path:
     return stem.with_name(f"{stem.name}.{kind}.png")
 
 
-def _clear_artifacts(ctx: CheckContext, key: str) -> None:
-    """A passing check must not leave last run's failure images to mislead a reviewer."""
+def clear_artifacts(ctx: CheckContext, key: str) -> None:
+    """A passing check must not leave last run's failure images to mislead a reviewer: every
+    `<name>.*` file beside the key's (actual, expected, diff, overview, a page's bands, patch
+    and review.json). Names are slugs without dots (capture/naming.py), so `<name>.` is this
+    key's alone."""
     stem = ctx.artifacts_dir / key[: -len(".png")]
-    for path in [*vars(artifact_paths(ctx.artifacts_dir, key)).values(),
-                 artefact_path(ctx.artifacts_dir, key, "overview"), stem.with_name(f"{stem.name}.review.json")]:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+    if not stem.parent.is_dir():
+        return
+    for path in stem.parent.glob(f"{glob.escape(stem.name)}.*"):
+        if path.suffix in (".png", ".json") and path.is_file():
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
 def _overview(ctx: CheckContext, key: str, actual: np.ndarray) -> Mapping[str, Any] | None:

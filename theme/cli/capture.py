@@ -20,7 +20,7 @@ from ..capture import Capture, open_session, variants
 from ..capture.model import JsonObject, Progress, Renderer
 from ..capture.naming import Variant
 from ..check import inputs, pipeline
-from ..config import VisualConfig
+from ..config import VisualConfig, keep_tile_height
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
 from ..images import write_png
@@ -88,7 +88,12 @@ def capture(load_config: LoadConfig, out: Path | None, explain: bool, rerender: 
     cfg = load_config()
     if cfg.visual is None:
         raise ConfigError(f"{cfg.source}: no [tool.theme.visual] table; add one to capture (see README)")
-    visual = cfg.visual
+    from ..store import Store
+
+    # Taken as its baselines were (config.keep_tile_height), so that they compare with them.
+    visual, note = keep_tile_height(cfg.visual, Store(cfg.visual.snapshots).recorded_tile_height())
+    if note:
+        click.echo(f"note: {note}", err=True)
     out = out if out is not None else visual.artifacts / "capture"
     todo = variants(visual)
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731
