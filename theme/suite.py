@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only fo
     from .capture.naming import Variant
     from .check.inputs import Unchanged
     from .check.pipeline import Checked
-    from .check.verdict import CheckContext
+    from .check.verdict import CheckContext, CheckResult
     from .sharing import SharedRenders
 
 # pytest's terminal writer's markup keywords (green=True, bold=True, …) for a summary line.
@@ -62,7 +62,7 @@ class VisualRun:
         self.project, self.root, self.options = project, root, options
         self.ctx: CheckContext | None = None  # made on first use
         self._checker: ThreadPoolExecutor | None = None  # checks started at capture (_check_early)
-        self._early: dict[str, Future[Checked]] = {}  # page key -> its check, started at capture
+        self._early: dict[str, Future[CheckResult]] = {}  # page key -> its verdict, started at capture
         self._tiles_kept = False  # whether configured() took the baselines' tile height (config.keep_tile_height)
         self._session: Renderer | None = None  # only while capturing
         self._cache: Path | None = None  # the session's spilled page images
@@ -197,8 +197,6 @@ class VisualRun:
                 self.aborted[f"{shot.variant.page_name}[{shot.variant.id}]"] = list(shot.aborted)
             if own:
                 self._record_inputs(shot)
-                self._prepare(shot)
-                self._check_early(shot)
             yield shot
         self.notes += session.notes  # browser endpoints that refused or went away
 
@@ -210,7 +208,8 @@ class VisualRun:
         from .check import pipeline
 
         if self.shared is None:
-            for shot in pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True):
+            for shot in pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True,
+                                         captured=self._taken):
                 yield (self._saved(shot) if isinstance(shot, Failure) else shot), True
             return
         mine = set()
@@ -255,31 +254,35 @@ class VisualRun:
             return
         policy.baselines.record_inputs(shot.variant.folder.as_posix(), inputs.record(shot, self.configured()[1]))
 
+    def _taken(self, shot: Capture) -> None:
+        """A page just taken (pipeline.capture's `captured`), before the next variant's render and
+        the realignment of regions: what needs only its page image starts now, beside them.
+        Not under xdist (_rendered does not hand pages over then): another worker may check them."""
+        self._prepare(shot)
+        self._check_early(shot)
+
     def _prepare(self, shot: Capture) -> None:
         """On a run that writes baselines, start encoding the page image its check will write
-        (theme/check/verdict.py prepare), beside the render of the next variant: every variant is
-        rendered before any is checked. Not under xdist: another worker may check the page."""
+        (theme/check/verdict.py prepare)."""
         from .check import pipeline, verdict
         from .resident import release
 
         ctx = self.ctx
-        if ctx is None or self.shared is not None or shot.pixels is None or None not in pipeline.checks_of(
-                shot, self.configured()[1]):
+        if ctx is None or shot.pixels is None or None not in pipeline.checks_of(shot, self.configured()[1]):
             return
         verdict.prepare(ctx, f"{shot.variant.folder.as_posix()}/page.png", shot.image, shot.pixels,
                         done=lambda: release(shot.image))
 
     def _check_early(self, shot: Capture) -> None:
-        """On a run that writes nothing, start checking a page image that will not match its
-        baseline (its pixels are not the ones on record) in a worker thread, beside the render of
-        the next variant: a failed page's decode, compare and review (~5 s for a 130 000 px page)
-        use the core the browser leaves idle. Its item takes the result (checked): the same
-        function, context and capture it would check with, so the same verdict and artefacts.
-        Not under xdist: another worker may check the page."""
+        """On a run that writes nothing, start the verdict on a page image that will not match its
+        baseline (its pixels are not the ones on record) in a worker thread: a failed page's
+        decode, compare and review (~5 s for a 130 000 px page) use the core the browser leaves
+        idle while the next variant renders. Its item takes it (checked): the same function,
+        context and capture it would check with, so the same verdict and artefacts."""
         from .check import pipeline
 
         ctx = self.ctx
-        if (ctx is None or self.shared is not None or shot.pixels is None or ctx.policy.creates()
+        if (ctx is None or shot.pixels is None or ctx.policy.creates()
                 or None not in pipeline.checks_of(shot, self.configured()[1])):
             return
         key, pixels = f"{shot.variant.folder.as_posix()}/page.png", shot.pixels
@@ -287,8 +290,8 @@ class VisualRun:
             return  # the common case: it matches without a decode; nothing to gain
         if self._checker is None:
             self._checker = ThreadPoolExecutor(1, thread_name_prefix="theme-check")
-        self._early[key] = self._checker.submit(pipeline.check_image, self.check_context(shot),
-                                                self.configured()[1], shot, None)
+        self._early[key] = self._checker.submit(pipeline.page_verdict, self.check_context(shot),
+                                                self.configured()[1], shot)
 
     def check_context(self, shot: Capture) -> CheckContext:
         """The context `shot`'s images are checked in: this run's, in its capture's environment."""
@@ -299,9 +302,8 @@ class VisualRun:
         from .check import pipeline
 
         early = self._early.pop(f"{shot.variant.folder.as_posix()}/page.png", None) if region is None else None
-        if early is not None:
-            return early.result()
-        return pipeline.check_image(self.check_context(shot), self.configured()[1], shot, region)
+        return pipeline.check_image(self.check_context(shot), self.configured()[1], shot, region,
+                                    page=early.result() if early is not None else None)
 
     def unprepare(self, key: str) -> None:
         """Drop what _prepare() and _check_early() started for `key`, whose check will not run

@@ -147,8 +147,8 @@ def _artefacts(project: Path) -> dict[str, bytes]:
 
 
 def test_a_failing_page_is_checked_beside_the_next_render_with_the_same_verdict(project: Path) -> None:
-    """A page that will not match is checked in a worker thread as soon as it is rendered
-    (theme/suite.py _check_early), each page once; its outcome, report entry and artefacts are
+    """A page that will not match is compared in a worker thread as soon as it is taken, before
+    the next variant's render (theme/suite.py _check_early), each page once; its outcome, report entry and artefacts are
     byte for byte those of the same check made in its item (as under pytest-xdist, where
     workers share pages and checks are not started early). A deselected page's early check
     leaves no artefact of an image no item checked."""
@@ -161,15 +161,14 @@ def test_a_failing_page_is_checked_beside_the_next_render_with_the_same_verdict(
 
         from theme.check import pipeline
 
-        real = pipeline.check_image
+        real = pipeline.page_verdict
 
-        def watched(ctx, visual, shot, region, **kw):
-            if region is None:
-                with open("checks.log", "a") as log:
-                    print(threading.current_thread().name, shot.variant.folder.as_posix(), file=log)
-            return real(ctx, visual, shot, region, **kw)
+        def watched(ctx, visual, shot):
+            with open("checks.log", "a") as log:
+                print(threading.current_thread().name, shot.variant.folder.as_posix(), file=log)
+            return real(ctx, visual, shot)
 
-        pipeline.check_image = watched
+        pipeline.page_verdict = watched
     """), encoding="utf-8")
     set_box_colour(project, "#cc3333")
     early = run(project, "-n", "0")

@@ -31,18 +31,19 @@ Progress = Callable[[str], None]
 @overload
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
             expected: ExpectedImages | None = None, progress: Progress | None = None,
-            failures: Literal[False] = False) -> Iterator[Capture]: ...
+            failures: Literal[False] = False,
+            captured: Callable[[Capture], None] | None = None) -> Iterator[Capture]: ...
 
 
 @overload
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
             expected: ExpectedImages | None = None, progress: Progress | None = None,
-            failures: bool) -> Iterator[Capture | Failure]: ...
+            failures: bool, captured: Callable[[Capture], None] | None = None) -> Iterator[Capture | Failure]: ...
 
 
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
             expected: ExpectedImages | None = None, progress: Progress | None = None,
-            failures: bool = False) -> Iterator[Capture | Failure]:
+            failures: bool = False, captured: Callable[[Capture], None] | None = None) -> Iterator[Capture | Failure]:
     """Yield a theme.capture.Capture per variant, in order.
 
     spill_to: a folder; each page image is saved there as .npy and the capture
@@ -54,27 +55,36 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
     A capture that fails ends the run after the ones before it were yielded; with
     `failures`, a variant whose own page failed is yielded as a theme.capture.Failure
     in its place instead, and the others go on.
+    captured: called with each capture as soon as its page image is taken (and spilled),
+    before the next variant's: what only needs the page image (encoding it, comparing it)
+    can start beside the next render rather than after the last (theme/suite.py).
     """
     todo = list(todo)
     if expected is None:  # nothing to wait for: stream, so the caller overlaps its writing
         for shot in session.capture_all(todo, progress, failures=failures):
-            yield _spilled(shot, spill_to, todo)
+            yield _handed(_spilled(shot, spill_to, todo), captured)
         return
     done: list[Capture | Failure] = []
     failure: ThemeError | None = None
     try:
         for shot in session.capture_all(todo, progress, failures=failures):
-            done.append(_spilled(shot, spill_to, todo))
+            done.append(_handed(_spilled(shot, spill_to, todo), captured))
     except ThemeError as err:
         failure = err
     if failure is None:
-        captured = [shot for shot in done if not isinstance(shot, Failure)]
-        realigned = phase.realign_all(session, captured, expected, session.visual.tolerance_for, progress)
-        for shot in captured:
+        shots = [shot for shot in done if not isinstance(shot, Failure)]
+        realigned = phase.realign_all(session, shots, expected, session.visual.tolerance_for, progress)
+        for shot in shots:
             shot.realigned = realigned.get(shot.variant, {})
     yield from done
     if failure is not None:
         raise failure
+
+
+def _handed(shot: Capture | Failure, captured: Callable[[Capture], None] | None) -> Capture | Failure:
+    if captured is not None and not isinstance(shot, Failure):
+        captured(shot)
+    return shot
 
 
 def _spilled(shot: Capture | Failure, folder: Path | None, todo: list[Variant]) -> Capture | Failure:
@@ -150,26 +160,32 @@ class Checked:
     entry: Entry
 
 
+def page_verdict(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture) -> verdict.CheckResult:
+    """The verdict on `shot`'s page image: its compare, artefacts and any write. It needs only the
+    page image, so it can be made as soon as the page is taken (check_image's `page`)."""
+    return verdict.check(ctx, f"{shot.variant.folder.as_posix()}/page.png", np.ascontiguousarray(shot.image),
+                         visual.tolerance_for(None), pixels=shot.pixels, review=_page_review)
+
+
 def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, region: Region | None, *,
-                sizes: Mapping[str, list[int]] | None = None) -> Checked:
+                sizes: Mapping[str, list[int]] | None = None, page: verdict.CheckResult | None = None) -> Checked:
     """Check the page image of `shot` (region None) or one of its regions against
     `ctx`'s expected images; the entry names where a difference is (theme.check.attribution),
-    sizes read from the expected side before an update rewrites them."""
+    sizes read from the expected side before an update rewrites them. `page`: the page's
+    verdict when page_verdict() made it already."""
     folder = shot.variant.folder.as_posix()
     if sizes is None:
         sizes = ctx.expected.sizes(folder)
     styled = None
     if region is None:
-        key, pixels, box, again = f"{folder}/page.png", shot.image, None, None
+        result = page or page_verdict(ctx, visual, shot)
     else:
         path = region.path.as_posix()
-        key, pixels, box, again = f"{folder}/{path}", shot.crop(region), region.css_box, shot.realigned.get(path)
+        key = f"{folder}/{path}"
         styled = _styled(ctx, shot, region, key)
-    result = verdict.check(ctx, key, np.ascontiguousarray(pixels), visual.tolerance_for(region.key if region else None),
-                           box=box, style=styled.after if styled else None, realigned=again,
-                           frames=region.frames if region is not None else (),
-                           pixels=shot.pixels if region is None else None,
-                           review=_page_review if region is None else None)
+        result = verdict.check(ctx, key, np.ascontiguousarray(shot.crop(region)), visual.tolerance_for(region.key),
+                               box=region.css_box, style=styled.after, realigned=shot.realigned.get(path),
+                               frames=region.frames)
     passing = _passing(ctx, visual, shot, result.diff) if region is None else frozenset()
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
         release(shot.image)
@@ -226,4 +242,4 @@ def checks_of(shot: Capture, visual: VisualConfig) -> list[Region | None]:
     return ([None] if visual.full_page and shot.full_page else []) + list(shot.regions)
 
 
-__all__ = ["Checked", "Duplicates", "capture", "check_image", "checks_of", "spill"]
+__all__ = ["Checked", "Duplicates", "capture", "check_image", "checks_of", "page_verdict", "spill"]
