@@ -88,12 +88,14 @@ def decode_png(data: bytes, *, name: str = "<bytes>", out: np.ndarray | None = N
         what = "empty file" if not data else "not a PNG file (bad signature)"
         raise ImageError(f"{name}: {what}; give a PNG image")
     room = _room(data) if out is None else None
-    fast = _fast_decode(data, out if room is None else room)
-    if fast is not None:
-        if room is not None and np.may_share_memory(fast, room):
-            from .resident import release
+    if room is not None:
+        from .resident import kept_down
 
-            release(fast)  # rows are read back from the file mapping when needed
+        with kept_down(room):  # rows are read back from the file mapping when needed
+            fast = _fast_decode(data, room)
+    else:
+        fast = _fast_decode(data, out)
+    if fast is not None:
         return fast
     load_pillow()
     from PIL import Image
@@ -285,9 +287,26 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
     else:
         im = Image.fromarray(array, "RGBA" if array.shape[2] == 4 else "RGB")
         kwargs = {}
-    buf = io.BytesIO()
+    buf = _Releasing(array)
     im.save(buf, format="PNG", compress_level=level, optimize=optimize, **kwargs)
     return buf.getvalue()
+
+
+class _Releasing(io.BytesIO):
+    """Pillow's output, dropping the rows of a file-backed `image` from resident memory at every
+    chunk Pillow writes (theme/resident.py). Pillow's encoder reads the rows in order and holds
+    none; what it reads again is a page fault from the page cache. Without this, a page's encode
+    beside the next variant's render held all 670 MB of its rows resident at once."""
+
+    def __init__(self, image: np.ndarray):
+        super().__init__()
+        self.image = image
+
+    def write(self, data: Any) -> int:
+        from .resident import release
+
+        release(self.image)
+        return super().write(data)
 
 
 def rgb_view(array: np.ndarray) -> Any:
@@ -343,13 +362,15 @@ def _encode_fast(array: np.ndarray, palette: np.ndarray | None) -> bytes | None:
     return b"".join(out)
 
 
-FAST_BAND_BYTES = 64 * 2**20  # larger images are filtered and deflated a band of rows at a time
+FAST_BAND_BYTES = 16 * 2**20  # larger images are filtered and deflated a band of rows at a time
 
 
 def _deflate_up(rows: np.ndarray, imagecodecs: Any) -> bytes:
     """The zlib stream of `rows` as scanlines with the Up filter. A page of 1280 x 127 000 px
     goes a band at a time through zlib's stream (level 1, about as fast there: 3.7 s against
     3.4 s), so that no filtered copy of the whole page is ever held (650 MB more)."""
+    from .resident import release
+
     height = rows.shape[0]
     band = max(1, FAST_BAND_BYTES // max(1, rows.shape[1]))
     squeeze = zlib.compressobj(1) if height > band else None
@@ -363,6 +384,7 @@ def _deflate_up(rows: np.ndarray, imagecodecs: Any) -> bytes:
         if squeeze is None:
             return bytes(imagecodecs.zlibng_encode(lines, level=1))  # one band: zlib-ng at once
         out.append(squeeze.compress(lines.data))
+        release(rows, max(0, y - 1), y + band - 1)  # a file-backed page's rows done with (the last is "above")
     assert squeeze is not None
     out.append(squeeze.flush())
     return b"".join(out)

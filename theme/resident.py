@@ -8,9 +8,12 @@ failing runs"). The pages stay in the page cache; the kernel writes them back wh
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import tempfile
+import threading
+from typing import Iterator
 
 import numpy as np
 
@@ -18,10 +21,10 @@ import numpy as np
 FILE_BACKED_BYTES = 256 * 2**20
 
 
-def file_backed(nbytes: int) -> tuple[np.ndarray, mmap.mmap | None]:
-    """A flat uint8 buffer of `nbytes`, and its mapping when file-backed (from FILE_BACKED_BYTES
-    up): an unlinked temporary file, so nothing is left behind whatever happens."""
-    if nbytes < FILE_BACKED_BYTES:
+def file_backed(nbytes: int, at_least: int | None = None) -> tuple[np.ndarray, mmap.mmap | None]:
+    """A flat uint8 buffer of `nbytes`, and its mapping when file-backed (from `at_least` bytes up,
+    by default FILE_BACKED_BYTES): an unlinked temporary file, nothing left behind whatever happens."""
+    if nbytes < (FILE_BACKED_BYTES if at_least is None else at_least):
         return np.empty(nbytes, dtype=np.uint8), None
     fd, path = tempfile.mkstemp(prefix="theme-page-", suffix=".rgba")
     try:
@@ -47,6 +50,33 @@ def release(image: np.ndarray, y0: int = 0, y1: int | None = None) -> None:
     end = (offset + y1 * row) // mmap.PAGESIZE * mmap.PAGESIZE
     if end > start:
         base.madvise(mmap.MADV_DONTNEED, start, end - start)
+
+
+@contextlib.contextmanager
+def kept_down(buffer: np.ndarray, every: float = 0.05) -> Iterator[None]:
+    """While a call that releases the GIL fills or reads a file-backed `buffer` (a PNG's inflate
+    and unfilter, ~1 s for a tall page), drop all of its rows from resident memory every `every`
+    seconds, from a thread. Safe for a shared file mapping: a dropped page keeps its contents (a
+    dirty one is written back) and the next touch maps it again from the page cache. Without
+    it, a baseline's decode held all 670 MB of its rows at once, beside the browser rendering
+    the next variant. Nothing for anonymous memory."""
+    if mapping_of(buffer) is None:
+        yield
+        return
+    stop = threading.Event()
+
+    def keep() -> None:
+        while not stop.wait(every):
+            release(buffer)
+
+    thread = threading.Thread(target=keep, name="theme-release", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        release(buffer)
 
 
 def mapping_of(image: np.ndarray) -> mmap.mmap | None:

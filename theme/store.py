@@ -26,6 +26,7 @@ from . import images
 from . import style_record as styles
 from .errors import ImageError, StoreError
 from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from .resident import release
 from .style_record import StyleRecord
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
@@ -624,8 +625,19 @@ def _encode_baseline(image: np.ndarray) -> bytes:
     rgba = np.ascontiguousarray(image, dtype=np.uint8)
     if rgba.ndim != 3 or rgba.shape[2] != 4:
         raise StoreError(f"baseline image must be (H, W, 4) RGBA, got shape {rgba.shape}")
-    opaque = not rgba.size or int(rgba[:, :, 3].min()) == 255  # min: no image-sized temporary
+    opaque = not rgba.size or _opaque(rgba)
     return images.encode_png(rgba, level=BASELINE_LEVEL, drop_alpha=opaque)
+
+
+def _opaque(rgba: np.ndarray, band: int = 4096) -> bool:
+    """Whether every alpha is 255, a band of rows at a time, each dropped once read when the page
+    is file-backed (no image-sized temporary, and not the whole page resident at once)."""
+    for y in range(0, rgba.shape[0], band):
+        low = int(rgba[y:y + band, :, 3].min())
+        release(rgba, y, y + band)
+        if low != 255:
+            return False
+    return True
 
 
 _ENCODER: ThreadPoolExecutor | None = None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import Tolerance
-from ..resident import release
+from ..resident import file_backed, release
 from . import kernel, shift
 from .boxes import boxes_of
 
@@ -157,6 +157,12 @@ def _check(img: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} must be an (H, W, 4) uint8 RGBA array, got {got}")
 
 
+# An indexed diff image this large (a page's: 1280 x 132 000 is 169 MB) is file-backed and written
+# a band at a time, each band dropped from resident memory (theme/resident.py); the review reads
+# its bands back.
+DIFF_FILE_BACKED_BYTES = 64 * 2**20
+
+
 def _style() -> kernel.Style:
     return kernel.Style()
 
@@ -166,7 +172,8 @@ def _new_diff(shape: tuple[int, ...], diff_image: bool | str) -> np.ndarray | No
     if not diff_image:
         return None
     if diff_image == "indexed":
-        return np.empty(shape[:2], np.uint8)
+        # a page's is file-backed: its bands are dropped once written
+        return file_backed(shape[0] * shape[1], DIFF_FILE_BACKED_BYTES)[0].reshape(shape[:2])
     if diff_image is True:
         return np.empty(shape[:2] + (4,), np.uint8)
     raise ValueError(f"diff_image must be True, False or 'indexed', got {diff_image!r}")
@@ -221,6 +228,7 @@ def _aligned(expected: np.ndarray, actual: np.ndarray, all_pairs: np.ndarray, re
             band_out[inserted, :, 3] = 255
         if out is not None and band_out is not None:
             out[y0:y1] = band_out[inner]
+            release(out, y0, y1)
         _add_cells(tally, local, inserted, y0, y1, lo)
         release(actual, lo, hi)
         if (pairs >= 0).any():
