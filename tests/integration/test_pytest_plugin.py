@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from subrun import PYTEST
 from theme import images
 from theme.store import BASELINE_LEVEL, Store, verify
 from tiny_article import SCSS, outcomes, run, set_box_colour
@@ -265,7 +266,7 @@ def test_collect_only_lists_the_visual_items_without_a_browser(accepted: Path) -
     standing for regions that have no baseline yet."""
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     env["THEME_BROWSER"] = "/nonexistent/chromium"  # a browser start would fail loudly
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q"],
+    proc = subprocess.run([*PYTEST, "--collect-only", "-q"],
                           cwd=accepted, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     listed = {line for line in proc.stdout.splitlines() if line.startswith("index[")}

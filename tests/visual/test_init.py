@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from subrun import PYTEST
 from theme.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -70,7 +71,7 @@ def init(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def run_pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+    return subprocess.run([*PYTEST, "-q", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 
