@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import tiny_article
 from subrun import PYTEST
 from theme import images
 from theme.store import BASELINE_LEVEL, Store, verify
@@ -81,10 +83,19 @@ def test_lifecycle(project: Path) -> None:
     assert run(project).returncode == 0
 
 
-@pytest.fixture
-def accepted(project: Path) -> Path:
+@pytest.fixture(scope="module")
+def first_baselines(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny article after its first --update-snapshots run, made once for the module's
+    tests that start from there, not once a test: each of them used to begin with this run."""
+    project = tiny_article.make(tmp_path_factory.mktemp("accepted"))
     assert run(project, "--update-snapshots").returncode == 0
     return project
+
+
+@pytest.fixture
+def accepted(first_baselines: Path, tmp_path: Path) -> Path:
+    """A copy of it for one test to change as it likes."""
+    return shutil.copytree(first_baselines, tmp_path / "accepted", symlinks=True)
 
 
 def test_an_update_interrupted_part_way_records_what_it_wrote(project: Path) -> None:
