@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from subrun import PYTEST
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PYPROJECT = """
@@ -56,7 +58,7 @@ def git(args: list[str], cwd: Path, env: dict[str, str]) -> str:
 
 
 def pytest_run(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "-q", *args],
+    return subprocess.run([*PYTEST, "-rA", "-q", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import tiny_article
+from subrun import PYTEST
 from theme import images
 from theme.store import BASELINE_LEVEL, Store, verify
 from tiny_article import SCSS, outcomes, run, set_box_colour
@@ -81,10 +83,19 @@ def test_lifecycle(project: Path) -> None:
     assert run(project).returncode == 0
 
 
-@pytest.fixture
-def accepted(project: Path) -> Path:
+@pytest.fixture(scope="module")
+def first_baselines(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny article after its first --update-snapshots run, made once for the module's
+    tests that start from there, not once a test: each of them used to begin with this run."""
+    project = tiny_article.make(tmp_path_factory.mktemp("accepted"))
     assert run(project, "--update-snapshots").returncode == 0
     return project
+
+
+@pytest.fixture
+def accepted(first_baselines: Path, tmp_path: Path) -> Path:
+    """A copy of it for one test to change as it likes."""
+    return shutil.copytree(first_baselines, tmp_path / "accepted", symlinks=True)
 
 
 def test_an_update_interrupted_part_way_records_what_it_wrote(project: Path) -> None:
@@ -319,7 +330,7 @@ def test_collect_only_lists_the_visual_items_without_a_browser(accepted: Path) -
     standing for regions that have no baseline yet."""
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     env["THEME_BROWSER"] = "/nonexistent/chromium"  # a browser start would fail loudly
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q"],
+    proc = subprocess.run([*PYTEST, "--collect-only", "-q"],
                           cwd=accepted, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     listed = {line for line in proc.stdout.splitlines() if line.startswith("index[")}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import tiny_article
 from theme.images import read_png
 from theme.review.server import Review, serve
 from theme.store import Store
@@ -33,13 +35,21 @@ ALPHA = "index/desktop-light/box/alpha.png"
 PATIENCE_MS = 120_000
 
 
-@pytest.fixture
-def failed(project: Path) -> Path:
-    """The plugin tests' tiny article: baselines made, then the box colour changed and checked."""
+@pytest.fixture(scope="module")
+def failed_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The plugin tests' tiny article: baselines made, then the box colour changed and checked.
+    Made once for the module, not once a test: every test started with these same two runs."""
+    project = tiny_article.make(tmp_path_factory.mktemp("failed"))
     assert run(project, "--update-snapshots").returncode == 0
     set_box_colour(project, "#cc3333")
     assert run(project).returncode == 1
     return project
+
+
+@pytest.fixture
+def failed(failed_once: Path, tmp_path: Path) -> Path:
+    """A copy of it for one test, which accepts, rejects and serves in it as it likes."""
+    return shutil.copytree(failed_once, tmp_path / "failed", symlinks=True)
 
 
 @pytest.fixture(scope="module")

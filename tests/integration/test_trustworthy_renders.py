@@ -12,10 +12,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from subrun import PYTEST
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -56,7 +57,7 @@ def make(tmp_path: Path, pages: dict[str, tuple[str, str]], extra: str = "", sty
 def run(project: Path, *args: str) -> subprocess.CompletedProcess:
     """pytest in `project`, not quiet: its header says how many items it collected."""
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *args],
+    return subprocess.run([*PYTEST, "-rA", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 

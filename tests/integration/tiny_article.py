@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from subrun import PYTEST
+
 PYPROJECT = """
 [tool.theme]
 entry = "scss/style.scss"
@@ -62,7 +64,7 @@ def run(project: Path, *args: str, ci: bool = False) -> subprocess.CompletedProc
     if ci:
         env["CI"] = "true"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "-q", *args],
+        [*PYTEST, "-rA", "-q", *args],
         cwd=project, env=env, capture_output=True, text=True,
     )
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from subrun import PYTEST
 from theme.adopt import adopt_stylesheet
 from theme.adopt.render import SCHEMES, VIEWPORTS, compare_renders
 from theme.capture import Session, variants
@@ -231,7 +232,7 @@ def checks(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
     env["THEME_BROWSER"] = BROWSER
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--visual-only", *args],
+    return subprocess.run([*PYTEST, "--visual-only", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 

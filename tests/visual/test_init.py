@@ -11,6 +11,7 @@ itself is tested in tests/integration/test_init_files.py, marked `network`.
 from __future__ import annotations
 
 import base64
+import fcntl
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from subrun import PYTEST
 from theme.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -58,6 +60,28 @@ def katex_tarball(tmp_path_factory) -> Path:
     return folder / json.loads(done.stdout)[0]["filename"]
 
 
+@pytest.fixture(scope="module")
+def ctc_initialised(tmp_path_factory, katex_tarball) -> tuple[Path, subprocess.CompletedProcess]:
+    """The published CTC article after `theme init --yes --package katex=…`, and what init said:
+    the first step of both tests that adopt it, the same command on the same files, run once
+    (a minute of work: it loads every page in each viewport and watches it). Each test copies
+    the folder and goes on in its copy. The two tests run on different pytest-xdist workers
+    (tests/conftest.py spreads them), so the folder is in the session's temporary folder,
+    which the workers share: the first to get here runs init, the other waits for it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # a worker's basetemp is popen-gwN inside the session's
+    folder, said = shared / "ctc-initialised", shared / "ctc-initialised.json"
+    with open(shared / "ctc-initialised.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not said.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a worker that died in init left it half made
+            article = shutil.copytree(CTC, folder)
+            done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+            said.write_text(json.dumps({"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr}))
+    return folder, subprocess.CompletedProcess(args=["theme", "init"], **json.loads(said.read_text()))
+
+
 def theme(*args: str, cwd: Path, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
     """`theme ARGS` as a script runs it: no terminal on stdin."""
     return subprocess.run([sys.executable, "-m", "theme", *args], cwd=cwd, stdin=stdin,
@@ -70,7 +94,7 @@ def init(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def run_pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+    return subprocess.run([*PYTEST, "-q", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 
@@ -142,12 +166,12 @@ def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_pat
     assert tree(article) == written
 
 
-def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, katex_tarball):
+def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, ctc_initialised):
     """The article loads the runtime from https://distill.pub/template.v2.js, which no npm
     package has: init routes it to the copy theme ships, and the page is laid out by it."""
-    article = shutil.copytree(CTC, tmp_path / "ctc")
-    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    initialised, done = ctc_initialised
     assert done.returncode == 0, done.stderr
+    article = shutil.copytree(initialised, tmp_path / "ctc", symlinks=True)
     assert ("route https://distill.pub/template.v2.js → vendor/distill/template.v2.js (distill 2.8.0, "
             "bundled with theme") in done.stdout
     assert "blocked" not in done.stdout, done.stdout
@@ -192,15 +216,15 @@ def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, 
     assert {p: p.read_bytes() for p in states} == pixels
 
 
-def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, katex_tarball):
+def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ctc_initialised):
     """As a new user adopts it (issue 29): init, the first baselines, then two checks, all green.
     The baselines are the page as published: styled by the runtime, 1 280 px wide at the
     desktop viewport, maths typeset; the title figure a script types into forever is masked
     (init saw it change); and without the runtime's route nothing at all is recorded."""
-    article = shutil.copytree(CTC, tmp_path / "ctc")
-    subprocess.run(["git", "init", "-q"], cwd=article, check=True)
-    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    initialised, done = ctc_initialised
     assert done.returncode == 0, done.stderr
+    article = shutil.copytree(initialised, tmp_path / "ctc", symlinks=True)
+    subprocess.run(["git", "init", "-q"], cwd=article, check=True)  # init reads no git state: after it or before
     assert "moving div#alignment (index.html): a script keeps changing it" in done.stdout
     visual = tomllib.loads((article / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
     assert "div#alignment" in visual["mask"] and "allow_overflow" not in visual

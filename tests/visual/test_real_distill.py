@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from subrun import PYTEST
 from theme.capture import Session, variants
 from theme.config import VisualConfig
 
@@ -86,7 +87,7 @@ def test_the_example_article_is_typeset_and_in_the_readers_view(session):
 
 def run_pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+    return subprocess.run([*PYTEST, "-q", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 

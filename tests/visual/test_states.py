@@ -15,13 +15,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from subrun import PYTEST
 from theme.contrast import contrast_ratio, parse_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -73,7 +73,7 @@ VARIANTS = ("mobile-light", "mobile-dark", "desktop-light", "desktop-dark")
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--visual-only", "-rf", *args],
+    return subprocess.run([*PYTEST, "--visual-only", "-rf", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from subrun import PYTEST
 from theme.style_record import PIXELS_ONLY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -45,7 +46,7 @@ FONTS = DIST / "assets" / "fonts"
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--visual-only", *args],
+    return subprocess.run([*PYTEST, "--visual-only", *args],
                           cwd=project, env=env, capture_output=True, text=True)
 
 
