@@ -1,9 +1,9 @@
 """How the tests start pytest in a subprocess, as a user runs it in their project.
 
-Hundreds of such sub-runs start in one run of the suite. Each one autoloads every pytest
-plugin installed beside theme: hypothesis's (a test dependency of this repository, never
-used by a sub-run's project) imports all of hypothesis, and anyio's (installed with
-watchfiles) imports trio, about 1.7 CPU-s of a sub-run's 2.7 before it collects anything
+One run of the suite starts 123 such sub-runs (and 174 of `theme`). Each one autoloads every
+pytest plugin installed beside theme: hypothesis's (a test dependency of this repository,
+never used by a sub-run's project) imports all of hypothesis, and anyio's (installed with
+watchfiles) imports trio: 1.7 CPU-s of a sub-run's 2.7 before it collects anything
 (benchmarks/README.md, "Test suite time"). A project adopting theme has neither in use;
 theme's own plugin and pytest-xdist still load from their entry points, as they do for it.
 `-p no:NAME` for a plugin that is not installed (pytest-benchmark, on some machines) is a no-op.
