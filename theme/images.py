@@ -287,26 +287,14 @@ def encode_png(array: np.ndarray, *, level: int = 6, optimize: bool = False,
     else:
         im = Image.fromarray(array, "RGBA" if array.shape[2] == 4 else "RGB")
         kwargs = {}
-    buf = _Releasing(array)
-    im.save(buf, format="PNG", compress_level=level, optimize=optimize, **kwargs)
+    from .resident import kept_down
+
+    buf = io.BytesIO()
+    # Pillow's encoder reads a file-backed page's rows in order and keeps none: they are dropped
+    # as it goes, or a page's encode beside the next variant's render held all 670 MB of them.
+    with kept_down(array):
+        im.save(buf, format="PNG", compress_level=level, optimize=optimize, **kwargs)
     return buf.getvalue()
-
-
-class _Releasing(io.BytesIO):
-    """Pillow's output, dropping the rows of a file-backed `image` from resident memory at every
-    chunk Pillow writes (theme/resident.py). Pillow's encoder reads the rows in order and holds
-    none; what it reads again is a page fault from the page cache. Without this, a page's encode
-    beside the next variant's render held all 670 MB of its rows resident at once."""
-
-    def __init__(self, image: np.ndarray):
-        super().__init__()
-        self.image = image
-
-    def write(self, data: Any) -> int:
-        from .resident import release
-
-        release(self.image)
-        return super().write(data)
 
 
 def rgb_view(array: np.ndarray) -> Any:

@@ -55,11 +55,11 @@ def release(image: np.ndarray, y0: int = 0, y1: int | None = None) -> None:
 @contextlib.contextmanager
 def kept_down(buffer: np.ndarray, every: float = 0.05) -> Iterator[None]:
     """While a call that releases the GIL fills or reads a file-backed `buffer` (a PNG's inflate
-    and unfilter, ~1 s for a tall page), drop all of its rows from resident memory every `every`
-    seconds, from a thread. Safe for a shared file mapping: a dropped page keeps its contents (a
-    dirty one is written back) and the next touch maps it again from the page cache. Without
-    it, a baseline's decode held all 670 MB of its rows at once, beside the browser rendering
-    the next variant. Nothing for anonymous memory."""
+    and unfilter, ~1 s for a tall page; Pillow's encode of a page), drop all of its rows from
+    resident memory every `every` seconds, from a thread. Safe for a shared file mapping: a
+    dropped page keeps its contents (a dirty one is written back) and the next touch maps it
+    again from the page cache. Without it, a baseline's decode held all 670 MB of its rows at
+    once, beside the browser rendering the next variant. Nothing for anonymous memory."""
     if mapping_of(buffer) is None:
         yield
         return
