@@ -14,7 +14,7 @@ import platform
 import threading
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -229,20 +229,25 @@ class Session:
         error is raised.
 
         Reader states (a Variant with `state`, states.py) come after the pages'
-        own variants, each on a fresh page of its own.
+        own variants, each on a fresh page of its own; the next state's page loads
+        while the steps of the one before are done (_states).
         """
         self._started()
         say = progress or (lambda _msg: None)
         self._nudges = dict(nudges or {})
         todo = list(todo)
-        yield from self._pages([v for v in todo if not v.state], say, failures)
-        for variant in (v for v in todo if v.state):  # reader states, after the pages (naming.variants)
-            yield from self._state(variant, say, failures)
+        states = [v for v in todo if v.state]  # after the pages (naming.variants)
+        first = yield from self._pages([v for v in todo if not v.state], say, failures, then=states[:1])
+        yield from self._states(states, say, failures, first)
 
-    def _pages(self, todo: list[Variant], say: Progress, failures: bool) -> Iterator[Capture | Failure]:
-        """capture_all for the pages' own variants: the overlapped schedule."""
+    def _pages(self, todo: list[Variant], say: Progress, failures: bool,
+               then: list[Variant]) -> Generator[Capture | Failure, None, Pending | None]:
+        """capture_all for the pages' own variants: the overlapped schedule. Returns the
+        page of `then`'s variant (the first reader state), opened while the last page's
+        tiles were taken, as a next page is."""
         _, lanes, shooter = self._started()
         schedule = Schedule(todo, self._switchable)
+        ahead: Pending | None = None
         try:
             for place, variant in schedule:
                 if schedule.switches_shooting(place):  # its page must be complete first
@@ -272,8 +277,13 @@ class Session:
                     schedule.shooting.tiles.wait_calls()  # one page's capture calls at a time
                 done = schedule.shoot(place, shooter.start(ready, say, self.tile_hook))
                 yield from self._hand_over(schedule, done, say, failures)
+            ahead = lanes.open(then[0]) if then else None
             yield from self._hand_over(schedule, schedule.stop(), say, failures)
+            ahead, opened = None, ahead
+            return opened
         finally:
+            if ahead is not None:  # the last page failed the run
+                lanes.release(ahead.lane, reuse=False)
             left = schedule.stop()
             if left is not None:
                 left[1].tiles.cancel()
@@ -281,23 +291,42 @@ class Session:
             for lane in schedule.abandon():
                 lanes.release(lane, reuse=False)
 
-    def _state(self, variant: Variant, say: Progress, failures: bool) -> Iterator[Capture | Failure]:
-        """A reader state's capture (states.py) on a fresh page of its own, or its Failure."""
+    def _states(self, todo: list[Variant], say: Progress, failures: bool,
+                ahead: Pending | None) -> Iterator[Capture | Failure]:
+        """capture_all for reader states: each on a fresh page of its own (its steps change
+        the page), the next one's page opened before this one's steps, so that its load,
+        the browser's work, runs beside this state's waits (a state is mostly waiting for
+        quiet: benchmarks/README.md). One page loads ahead at a time, as for the pages."""
         _, lanes, _ = self._started()
-        state = next(s for s in self.visual.states if s.name == variant.state)
-        job = lanes.open(variant)
+        try:
+            for k, variant in enumerate(todo):
+                job, ahead = ahead or lanes.open(variant), None
+                if k + 1 < len(todo):
+                    try:
+                        ahead = lanes.open(todo[k + 1])
+                    except BaseException:
+                        lanes.release(job.lane, reuse=False)
+                        raise
+                yield self._state(job, say, failures)
+        finally:
+            if ahead is not None:  # the run stopped before its turn
+                lanes.release(ahead.lane, reuse=False)
+
+    def _state(self, job: Pending, say: Progress, failures: bool) -> Capture | Failure:
+        """A reader state's capture (states.py) on its fresh page `job`, or its Failure."""
+        _, lanes, _ = self._started()
+        state = next(s for s in self.visual.states if s.name == job.variant.state)
         try:
             assert self.server is not None  # started with the browser
-            shot: Capture | Failure = capture_state(job, self._readiness, state, self.fingerprint, self.server, say)
+            return capture_state(job, self._readiness, state, self.fingerprint, self.server, say)
         except BaseException as err:
-            failure = self._failure(variant, err)
+            failure = self._failure(job.variant, err)
             if failure is None or not failures:
                 raise
             say(failure.message)
-            shot = failure
+            return failure
         finally:
             lanes.release(job.lane, reuse=False)  # its steps changed the page
-        yield shot
 
     def _hand_over(self, schedule: Schedule, done: tuple[int, Shooting] | None,
                    say: Progress, failures: bool = False) -> Iterator[Capture | Failure]:
