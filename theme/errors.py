@@ -59,6 +59,14 @@ class UnstableRender(CaptureError):  # two consecutive captures never agreed
     pass
 
 
+class Unresponsive(RenderError):
+    """The page or its browser gave no answer within the time allowed (an endless script,
+    a frame never produced): that variant fails, naming what was waited for."""
+
+    def __init__(self, message: str):
+        super().__init__(message, kind="unresponsive")
+
+
 class StoreError(ThemeError):  # the snapshots folder or its manifest is unusable
     pass
 

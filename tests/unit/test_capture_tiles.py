@@ -81,7 +81,7 @@ class _ClipServer:
     def __init__(self, image: np.ndarray, channels: int):
         self.image, self.channels, self.clips = image, channels, []
 
-    def send(self, method, params):
+    def send(self, method, params, timeout=0):  # as CDPSession.send
         import base64
 
         from theme import images
@@ -129,6 +129,31 @@ def test_a_hook_that_changes_a_tile_in_place_changes_the_stitched_image():
     got = TileJob(_ClipServer(page, 3), 20, 600, 200, hook=blank_second).start().image()
     assert (got[200:400] == 255).all()
     assert np.array_equal(got[:200], page[:200]) and np.array_equal(got[400:], page[400:])
+
+
+class _StuckServer(_ClipServer):
+    """Answers the first tile, then never returns the second: DevTools' own timeout fires."""
+
+    def send(self, method, params, timeout=0):
+        if params["clip"]["y"] > 0:
+            from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+            self.waited = timeout
+            raise PlaywrightTimeout(f"CDPSession.send: Timeout {timeout:g}ms exceeded.")
+        return super().send(method, params)
+
+
+def test_a_tile_the_browser_never_returns_fails_the_page_naming_the_tile():
+    from theme.capture.tiles import TileJob
+    from theme.errors import Unresponsive
+
+    page = np.full((600, 20, 4), 255, dtype=np.uint8)
+    server = _StuckServer(page, 3)
+    with pytest.raises(Unresponsive) as err:
+        TileJob(server, 20, 600, 300, timeout_s=120, where="index.html (desktop-light)").start()
+    assert server.waited == 120_000 and err.value.kind == "unresponsive"
+    assert str(err.value) == ("index.html (desktop-light): the tile at y=300: the browser did not return it "
+                              "within 120 s; lower tile_height in [tool.theme.visual], or run again")
 
 
 def test_tile_rows_keep_a_calls_area_for_wide_pages():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import re
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme.capture import Session, Variant, screenshot
+from theme.capture import Session, Variant, readiness, screenshot
 from theme.capture.model import Failure
 from theme.capture.readiness import MASK_COLOR
 from theme.config import VisualConfig
@@ -165,6 +166,9 @@ def site(tmp_path_factory) -> Path:
             ' @media (max-width: 799px) { .col p { color: rgb(0, 90, 0); } }'
             ' @media (min-width: 800px) and (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }'
             ' @media (prefers-color-scheme: dark) { .col { border-left: 6px solid rgb(0, 0, 200); } }</style>'),
+        # A script that never gives the browser back, once the page has loaded.
+        "endless.html": page('<p>busy</p><script>addEventListener("load", () =>'
+                             ' setTimeout(() => { for (;;) {} }, 100));</script>'),
         "lazy.html": page('<div style="height:5000px"></div>'
                           '<img loading="lazy" src="img/red.svg" width="40" height="40">'),
         # A fade-in whose element is invisible but for its animation's forwards fill.
@@ -666,3 +670,19 @@ def test_with_failures_a_page_that_never_settles_is_its_variants_failure_alone(s
     assert isinstance(failed, Failure) and failed.variant == at("unstable.html")
     assert "unstable.html (desktop-light): the page kept changing" in failed.message
     assert (first.variant, last.variant) == (at("a.html"), at("a.html", "dark-attr"))
+
+
+def test_a_page_whose_script_never_ends_fails_as_unresponsive_and_the_others_go_on(visual, monkeypatch):
+    """Playwright's page.evaluate has no timeout: on a page whose script loops for ever after
+    load, the run used to sit silent for good. Each look at the page is bounded now: the
+    variant fails, naming the page and why, and the same browser takes the next page."""
+    monkeypatch.setattr(readiness, "ANSWER_S", 2.0)
+    quick = dataclasses.replace(visual, settle_timeout=1)
+    with Session(quick) as s:
+        failed, after = s.capture_all([at("endless.html"), at("a.html")], failures=True)
+        alone = s.capture(at("a.html"))
+    assert isinstance(failed, Failure) and failed.kind == "unresponsive"
+    assert failed.message == ("endless.html (desktop-light): the page did not answer for 2 s: a script of it "
+                              "keeps the browser busy (a loop that never ends?); fix the script, or raise "
+                              "settle_timeout in [tool.theme.visual] if the page is only that slow")
+    assert not isinstance(after, Failure) and np.array_equal(after.image, alone.image)

@@ -21,6 +21,7 @@ Custom tags nothing defines are listed, never waited for."""
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
 from ..config import VisualConfig
-from ..errors import CaptureError, RenderError, UnstableRender
+from ..errors import CaptureError, RenderError, Unresponsive, UnstableRender
 from . import resources, scripts
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
@@ -49,6 +50,11 @@ OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 MOVING_NAMED = 3  # elements that keep changing a failure names
 MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
 POLL_MS = 40  # how often settle() asks the page
+# How long the page or its browser may take over one question (a look, a screenshot)
+# before the variant fails as unresponsive, when settle_timeout is shorter: far past any
+# one task of a real page (the long article's longest, its typesetting, takes ~5 s here).
+ANSWER_S = 30.0
+TILE_ANSWER_S = 120.0  # one tile: up to tile_height rows laid out, painted and encoded
 # One look of wait_stable: the layout hash (layout_hash.js: [hash, elements, width, height])
 # and the first screen's hash (None: the layout only).
 Look = tuple[list[int], str | None]
@@ -99,12 +105,34 @@ class Settled:
         return bool(self.pending)
 
 
+def ask(cdp: CDPSession, script: str, arg: object, *, seconds: float, where: str) -> object:
+    """`script` (a function's source) called with `arg` in the page's own world, as
+    page.evaluate does, but waited for `seconds` at most: Playwright's evaluate has no
+    timeout, so a page whose script never gives the browser back (an endless loop after
+    load) held the run for ever, silent. A DevTools call has one. Raises Unresponsive."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    params = {"expression": f"({script})({json.dumps(arg)})", "awaitPromise": True, "returnByValue": True}
+    try:
+        reply = cdp.send("Runtime.evaluate", params, timeout=seconds * 1000)
+    except PlaywrightTimeout:
+        raise Unresponsive(f"{where}: the page did not answer for {seconds:g} s: a script of it keeps the "
+                           "browser busy (a loop that never ends?); fix the script, or raise settle_timeout "
+                           "in [tool.theme.visual] if the page is only that slow") from None
+    if "exceptionDetails" in reply:
+        details = reply["exceptionDetails"]
+        text = details.get("exception", {}).get("description") or details.get("text", "an exception")
+        raise CaptureError(f"{where}: theme's script failed in the page ({text.splitlines()[0]})")
+    return reply["result"].get("value")
+
+
 def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
-           on_probe: Callable[[JsonObject], None] | None = None) -> Settled:
+           on_probe: Callable[[JsonObject], None] | None = None, where: str = "the page") -> Settled:
     """Wait until `page` (on `lane`) is done as `mode` has it; past the timeout
     (the mode's, else `timeout_s`), return what is still pending. `data_theme` is held on
     <html> while waiting; `on_probe(status)` runs after each look (the capture refuses a
-    broken render there)."""
+    broken render there). A page that does not answer a look within the timeout raises
+    Unresponsive (`where` names it)."""
     limit = mode.timeout_s if mode.timeout_s is not None else timeout_s
     if limit is None:
         raise ValueError(f"settle mode {mode.name!r} has no timeout: give timeout_s")
@@ -112,7 +140,8 @@ def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None
     blocked, blocked_at = len(lane.aborted), t0
     hard_done: float | None = None
     while True:
-        status: JsonObject = page.evaluate(scripts.PROBE, {"dataTheme": data_theme})
+        status: JsonObject = ask(lane.cdp, scripts.PROBE, {"dataTheme": data_theme},  # type: ignore[assignment]
+                                 seconds=max(limit, ANSWER_S), where=where)
         if on_probe is not None:
             on_probe(status)
         now = time.monotonic()
@@ -156,8 +185,10 @@ def waiting_for(lane: Lane, status: JsonObject, mode: Mode, net_quiet: float) ->
 class Shots:
     """Viewport screenshots for the stability check, timed (the benchmark counts them)."""
 
-    def __init__(self, cdp: CDPSession) -> None:
+    def __init__(self, cdp: CDPSession, timeout_s: float, where: str) -> None:
         self.cdp = cdp
+        self.timeout_s = timeout_s  # a screenshot the browser never returns fails, named (screenshot())
+        self.where = where
         self.calls = 0
         self.seconds = 0.0
 
@@ -168,10 +199,24 @@ class Shots:
         params: JsonObject = {"format": "png", "optimizeForSpeed": True}
         if clip is not None:
             params["clip"] = {"x": 0, "y": 0, "width": clip[0], "height": clip[1], "scale": 1}
-        data: str = self.cdp.send("Page.captureScreenshot", params)["data"]
+        data = screenshot(self.cdp, params, self.timeout_s, f"{self.where}: a look at the first screen")
         self.seconds += time.perf_counter() - t0
         self.calls += 1
         return hashlib.sha256(data.encode()).hexdigest()
+
+
+def screenshot(cdp: CDPSession, params: JsonObject, seconds: float, what: str) -> str:
+    """Page.captureScreenshot's base64 PNG, waited for `seconds` at most: a renderer that
+    never produces the frame (seen once: a reader state's run sat for minutes, the
+    renderer idle) fails the variant, naming what was asked, instead of holding the run."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        data: str = cdp.send("Page.captureScreenshot", params, timeout=seconds * 1000)["data"]
+    except PlaywrightTimeout:
+        raise Unresponsive(f"{what}: the browser did not return it within {seconds:g} s; run again, and if it "
+                           "repeats, raise settle_timeout in [tool.theme.visual] or report the page") from None
+    return data
 
 
 @dataclass
@@ -277,7 +322,7 @@ class Readiness:
         check_selectors(self.source, self.settle(job.lane, variant, at, job.explain, again=job.switched))
         t = mark(timings, "settle", t)
         cdp = job.lane.cdp
-        ready = Ready(job, at, cdp, Shots(cdp), TileTimes())
+        ready = Ready(job, at, cdp, Shots(cdp, max(self.visual.settle_timeout, ANSWER_S), at), TileTimes())
         if nudges:
             # Before the masks: a mask is placed where its element is, so it must
             # see the element where it will be captured.
@@ -384,7 +429,7 @@ class Readiness:
                 self.check_resources(lane, variant, where)
 
         done = settle(page, lane, CAPTURE, timeout_s=self.visual.settle_timeout, data_theme=variant.data_theme,
-                      on_probe=refuse_broken)
+                      on_probe=refuse_broken, where=where)
         if done.timed_out:
             raise CaptureError(
                 f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(done.pending)}; "

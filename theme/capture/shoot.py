@@ -17,7 +17,7 @@ from ..resident import release
 from . import scripts
 from .fonts import fallback_fonts, split_stack, web_fonts
 from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
-from .readiness import Readiness, Ready, keeps_changing
+from .readiness import TILE_ANSWER_S, Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
 from .tiles import NotWhole, TileJob, check_seams, check_whole, tile_clips, tile_rows, wanted_clips
@@ -65,7 +65,8 @@ class Shooter:
 
     def _tiles(self, ready: Ready, rows: int, hook: TileHook | None) -> TileJob:
         return TileJob(ready.cdp, ready.width, ready.height, rows, times=ready.tile_times, hook=hook,
-                       only=ready.only).start()
+                       only=ready.only, timeout_s=max(self.visual.settle_timeout, TILE_ANSWER_S),
+                       where=ready.where).start()
 
     def complete(self, shooting: Shooting, say: Progress, hook: TileHook | None = None) -> Capture:
         """Join the tiles, re-check the layout (retry when it moved), guard, name the regions."""

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 from ..config import VIEWPORT, StateConfig, Step
 from ..contrast import composite, contrast_ratio, parse_colour
 from ..errors import RenderError
+from . import readiness as readiness_module
 from . import scripts, shoot
 from .config_checks import config_position
 from .lanes import Pending
 from .model import Capture, JsonObject, PageStyles, Progress, Region, label, mark
 from .naming import heading_bases, own_base, region_names
-from .readiness import MASK_COLOR, Readiness, Shots, wait_loaded, wait_stable
+from .readiness import MASK_COLOR, Readiness, Shots, screenshot, wait_loaded, wait_stable
 from .server import LocalServer
 from .shoot import page_fingerprint
 from .tiles import decode_png
@@ -70,14 +71,15 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
         t1 = time.perf_counter()
         done.append({"step": step.describe(), "seconds": round(t1 - t, 3), "settled": after["settle"]})
         t = mark(timings, f"step {number}", t)
-    shots = Shots(job.lane.cdp)
+    answer_s = max(visual.settle_timeout, readiness_module.ANSWER_S)
+    shots = Shots(job.lane.cdp, answer_s, at)
     masks = visual.mask if state.mask is None else state.mask
     if masks:
         wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
         page.evaluate(scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
     wait_stable(page, shots, at, masks, readiness.mask_at)
     t = mark(timings, "stable", t)
-    data = job.lane.cdp.send("Page.captureScreenshot", {"format": "png", "fromSurface": True})["data"]
+    data = screenshot(job.lane.cdp, {"format": "png", "fromSurface": True}, answer_s, f"{at}: the viewport")
     image = decode_png(base64.b64decode(data), what=f"{at} viewport")
     found = _regions(page, state, variant.width, variant.height, at, written_at)
     fonts = page.evaluate(_FONTS)  # as the page's own capture reads them: the same environment

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from .. import images
-from ..errors import CaptureError, ImageError, RenderError
+from ..errors import CaptureError, ImageError, RenderError, Unresponsive
 from ..resident import file_backed as page_buffer  # large pages: file-backed (theme/resident.py)
 from ..resident import release
 from .model import Rows
@@ -147,8 +147,10 @@ class TileJob:
 
     def __init__(self, cdp: CDPSession, width: int, height: int, tile_height: int, *,
                  times: TileTimes | None = None, hook: Callable[[int, np.ndarray], None] | None = None,
-                 beyond: bool = True, only: Rows | None = None):
+                 beyond: bool = True, only: Rows | None = None, timeout_s: float = 0, where: str = "the page"):
         self.cdp, self.width, self.height, self.tile_height = cdp, width, height, tile_height
+        self.where = where  # the variant, for errors
+        self.timeout_ms = timeout_s * 1000  # for each tile; 0: none (a tile never returned fails the page)
         self.only = only
         self.beyond = beyond  # captureBeyondViewport; False when the viewport already holds the whole page
         self.times = times if times is not None else TileTimes()
@@ -186,7 +188,7 @@ class TileJob:
             for y, h, extra in self.clips():
                 t0 = time.perf_counter()
                 clip = _clip_params(0, y, self.width, h + extra, self.beyond)
-                data = self.cdp.send("Page.captureScreenshot", clip)["data"]
+                data = self._tile(y, self.cdp.send, clip)
                 self._received(y, h, extra, data, time.perf_counter() - t0)
             return self
         loop, send = sender
@@ -197,8 +199,27 @@ class TileJob:
         for y, h, extra in self.clips():
             t0 = time.perf_counter()
             clip = _clip_params(0, y, self.width, h + extra, self.beyond)
-            data = (await send("Page.captureScreenshot", clip, None))["data"]
+            try:
+                data = (await send("Page.captureScreenshot", clip, self.timeout_ms))["data"]
+            except Exception as err:
+                raise self._late(y, err) from None
             self._received(y, h, extra, data, time.perf_counter() - t0)
+
+    def _tile(self, y: int, send: Callable[..., dict[str, Any]], clip: dict[str, Any]) -> str:
+        try:
+            data: str = send("Page.captureScreenshot", clip, timeout=self.timeout_ms)["data"]
+        except Exception as err:
+            raise self._late(y, err) from None
+        return data
+
+    def _late(self, y: int, err: Exception) -> Exception:
+        """`err` as a page's failure when it is a tile the browser did not return in time."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        if not isinstance(err, PlaywrightTimeout):
+            return err
+        return Unresponsive(f"{self.where}: the tile at y={y}: the browser did not return it within "
+                            f"{self.timeout_ms / 1000:g} s; lower tile_height in [tool.theme.visual], or run again")
 
     def _received(self, y: int, h: int, extra: int, b64: str, spent: float) -> None:
         self.times.browser += spent
