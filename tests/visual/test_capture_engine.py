@@ -169,6 +169,8 @@ def site(tmp_path_factory) -> Path:
         # A script that never gives the browser back, once the page has loaded.
         "endless.html": page('<p>busy</p><script>addEventListener("load", () =>'
                              ' setTimeout(() => { for (;;) {} }, 100));</script>'),
+        # ... and one that takes animation frames away (a broken polyfill): no frame ever comes.
+        "frameless.html": page('<p>still</p><script>window.requestAnimationFrame = () => 0;</script>'),
         "lazy.html": page('<div style="height:5000px"></div>'
                           '<img loading="lazy" src="img/red.svg" width="40" height="40">'),
         # A fade-in whose element is invisible but for its animation's forwards fill.
@@ -683,6 +685,16 @@ def test_a_page_whose_script_never_ends_fails_as_unresponsive_and_the_others_go_
         alone = s.capture(at("a.html"))
     assert isinstance(failed, Failure) and failed.kind == "unresponsive"
     assert failed.message == ("endless.html (desktop-light): the page did not answer for 2 s: a script of it "
-                              "keeps the browser busy (a loop that never ends?); fix the script, or raise "
-                              "settle_timeout in [tool.theme.visual] if the page is only that slow")
+                              "keeps the browser busy (a loop that never ends?) or it draws no frame; fix the "
+                              "script, or raise settle_timeout in [tool.theme.visual] if the page is only that slow")
     assert not isinstance(after, Failure) and np.array_equal(after.image, alone.image)
+
+
+def test_a_page_that_gives_no_animation_frame_fails_as_unresponsive(visual, monkeypatch):
+    """The engine waits two animation frames before each look at a page; where none ever
+    comes, that wait is bounded too, and the variant fails instead of the run hanging."""
+    monkeypatch.setattr(readiness, "ANSWER_S", 2.0)
+    with Session(dataclasses.replace(visual, settle_timeout=1)) as s:
+        [failed] = s.capture_all([at("frameless.html")], failures=True)
+    assert isinstance(failed, Failure) and failed.kind == "unresponsive"
+    assert failed.message.startswith("frameless.html (desktop-light): the page did not answer for 2 s: ")

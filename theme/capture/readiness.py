@@ -117,8 +117,8 @@ def ask(cdp: CDPSession, script: str, arg: object, *, seconds: float, where: str
         reply = cdp.send("Runtime.evaluate", params, timeout=seconds * 1000)
     except PlaywrightTimeout:
         raise Unresponsive(f"{where}: the page did not answer for {seconds:g} s: a script of it keeps the "
-                           "browser busy (a loop that never ends?); fix the script, or raise settle_timeout "
-                           "in [tool.theme.visual] if the page is only that slow") from None
+                           "browser busy (a loop that never ends?) or it draws no frame; fix the script, or raise "
+                           "settle_timeout in [tool.theme.visual] if the page is only that slow") from None
     if "exceptionDetails" in reply:
         details = reply["exceptionDetails"]
         text = details.get("exception", {}).get("description") or details.get("text", "an exception")
@@ -282,7 +282,9 @@ def wait_stable(page: Page, shots: Shots, where: str, masks: tuple[str, ...] = (
     """
     previous: Look | None = None
     for _ in range(STABLE_CHECKS):
-        layout: list[int] = page.evaluate(scripts.LAYOUT_HASH_NEXT_FRAME, list(masks))
+        # through ask(): two animation frames, which a renderer that draws none never gives
+        layout: list[int] = ask(shots.cdp, scripts.LAYOUT_HASH_NEXT_FRAME, list(masks),  # type: ignore[assignment]
+                                seconds=shots.timeout_s, where=where)
         look: Look = (layout, shots.viewport_hash() if pixels else None)
         if look == previous:
             return look
@@ -305,6 +307,11 @@ class Readiness:
         self.style_css = style_css
 
     @property
+    def answer_s(self) -> float:
+        """How long one question to the page may wait for its answer (ask(), ANSWER_S)."""
+        return max(self.visual.settle_timeout, ANSWER_S)
+
+    @property
     def mask_at(self) -> str:
         return config_position(self.source, "mask")
 
@@ -315,14 +322,15 @@ class Readiness:
         say(f"{at}: {'switching scheme' if job.switched else 'loading'}")
         t = time.perf_counter()
         if job.switched:
-            page.evaluate(scripts.NEXT_FRAME)  # media queries re-evaluated: <picture> sources swapped
+            # media queries re-evaluated: <picture> sources swapped
+            ask(job.lane.cdp, scripts.NEXT_FRAME, None, seconds=self.answer_s, where=at)
         else:
             wait_loaded(page, job.url, at)
         t = mark(timings, "load", t)
         check_selectors(self.source, self.settle(job.lane, variant, at, job.explain, again=job.switched))
         t = mark(timings, "settle", t)
         cdp = job.lane.cdp
-        ready = Ready(job, at, cdp, Shots(cdp, max(self.visual.settle_timeout, ANSWER_S), at), TileTimes())
+        ready = Ready(job, at, cdp, Shots(cdp, self.answer_s, at), TileTimes())
         if nudges:
             # Before the masks: a mask is placed where its element is, so it must
             # see the element where it will be captured.
@@ -405,10 +413,10 @@ class Readiness:
         status = explain["load"]["status"]
         if status["observers"] or status["scrollers"]:
             t = time.perf_counter()
-            steps = page.evaluate(scripts.READ_THROUGH)
+            steps = ask(lane.cdp, scripts.READ_THROUGH, None, seconds=self.answer_s, where=where)
             explain["read_through"] = {"screens": steps, "seconds": round(time.perf_counter() - t, 3)}
             self.wait_quiet(lane, variant, where, explain, "read_through_settle")
-        explain["frozen"] = page.evaluate(scripts.FREEZE_VIEW)
+        explain["frozen"] = ask(lane.cdp, scripts.FREEZE_VIEW, None, seconds=self.answer_s, where=where)
         sheets = [scripts.STABLE_CSS] + ([self.style_css] if self.style_css is not None else [])
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
         bad: JsonObject | None = page.evaluate(scripts.FREEZE,
@@ -434,7 +442,7 @@ class Readiness:
             raise CaptureError(
                 f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(done.pending)}; "
                 f"{self._advice(lane, done.status)}")
-        page.evaluate(scripts.DECODE_IMAGES)
+        ask(lane.cdp, scripts.DECODE_IMAGES, None, seconds=self.answer_s, where=where)
         explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": done.status, "quiet": done.quiet}
 
     def _advice(self, lane: Lane, status: JsonObject) -> str:

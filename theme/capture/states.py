@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from ..config import VIEWPORT, StateConfig, Step
 from ..contrast import composite, contrast_ratio, parse_colour
 from ..errors import RenderError
-from . import readiness as readiness_module
 from . import scripts, shoot
 from .config_checks import config_position
 from .lanes import Pending
@@ -71,15 +70,14 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
         t1 = time.perf_counter()
         done.append({"step": step.describe(), "seconds": round(t1 - t, 3), "settled": after["settle"]})
         t = mark(timings, f"step {number}", t)
-    answer_s = max(visual.settle_timeout, readiness_module.ANSWER_S)
-    shots = Shots(job.lane.cdp, answer_s, at)
+    shots = Shots(job.lane.cdp, readiness.answer_s, at)
     masks = visual.mask if state.mask is None else state.mask
     if masks:
         wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
         page.evaluate(scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
     wait_stable(page, shots, at, masks, readiness.mask_at)
     t = mark(timings, "stable", t)
-    data = screenshot(job.lane.cdp, {"format": "png", "fromSurface": True}, answer_s, f"{at}: the viewport")
+    data = screenshot(job.lane.cdp, {"format": "png", "fromSurface": True}, readiness.answer_s, f"{at}: the viewport")
     image = decode_png(base64.b64decode(data), what=f"{at} viewport")
     found = _regions(page, state, variant.width, variant.height, at, written_at)
     fonts = page.evaluate(_FONTS)  # as the page's own capture reads them: the same environment
