@@ -187,6 +187,19 @@ def big_scss(marker: str) -> str:
     return "\n".join(rules) + "\n"
 
 
+# `theme build`, with each finished temp file held 0.3 s before os.replace renames it.
+HELD_BUILD = """
+import os, runpy, sys, time
+rename = os.replace
+def held(src, dst, *args, **kwargs):
+    time.sleep(0.3)
+    return rename(src, dst, *args, **kwargs)
+os.replace = held
+sys.argv = ["theme", "build"]
+runpy.run_module("theme", run_name="__main__")
+"""
+
+
 @pytest.mark.slow
 def test_kill_9_during_a_build_leaves_each_output_old_or_new(tmp_path):
     (tmp_path / "scss").mkdir()
@@ -203,7 +216,11 @@ def test_kill_9_during_a_build_leaves_each_output_old_or_new(tmp_path):
     for attempt in range(30):
         if attempt >= 3 and caught_mid_write:
             break
-        proc = subprocess.Popen([sys.executable, "-m", "theme", "build"], cwd=tmp_path,
+        # Every other try holds each temp file 0.3 s before its rename: a real build, real
+        # writes, but a window this loop cannot miss on a loaded machine (one fresh-clone run
+        # at load 10 missed the bare build's window 30 times in a row).
+        build = ["-c", HELD_BUILD] if attempt % 2 else ["-m", "theme", "build"]
+        proc = subprocess.Popen([sys.executable, *build], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # Kill the moment a temp file exists: the build is then between its first
         # write and its last rename, the window where a naive writer truncates.
@@ -217,6 +234,8 @@ def test_kill_9_during_a_build_leaves_each_output_old_or_new(tmp_path):
         for data in outputs(tmp_path):
             assert data == old or (data is not None and b'content: "new"' in data
                                    and data.endswith(b"}\n") and len(data) == len(old))
+        for leftover in (f / n for f in folders for n in os.listdir(f) if n.endswith(".tmp")):
+            leftover.unlink()  # what the killed build left: the next try must see its own
     assert caught_mid_write, "no kill landed while a temp file was open; the test proved nothing"
     assert theme("build", cwd=tmp_path).returncode == 0
     new = outputs(tmp_path)
