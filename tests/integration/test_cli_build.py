@@ -205,20 +205,24 @@ def test_kill_9_during_a_build_leaves_each_output_old_or_new(tmp_path):
     (tmp_path / "scss").mkdir()
     write_pyproject(tmp_path)
     entry = tmp_path / "scss/style.scss"
-    entry.write_text(big_scss("old"))
+    entry.write_text(big_scss("v00"))
     assert theme("build", cwd=tmp_path).returncode == 0
-    old = outputs(tmp_path)[0]
-    entry.write_text(big_scss("new"))
+    first = outputs(tmp_path)[0]
     folders = [tmp_path / "article/src", tmp_path / "article/dist"]
     caught_mid_write = 0
     # Until a kill lands mid-write (at least 3 tries, at most 30): on a loaded machine the
-    # build can finish between the look and the kill, and such a try proves nothing.
-    for attempt in range(30):
-        if attempt >= 3 and caught_mid_write:
+    # build can finish between the look and the kill, and such a try proves nothing. Each
+    # try compiles a version of its own: a build whose outputs already hold its bytes writes
+    # nothing, so after one try that finished, a shared "new" left nothing to catch (one
+    # fresh-clone run at load 10 caught no kill in 30 tries that way).
+    for attempt in range(1, 31):
+        if attempt > 3 and caught_mid_write:
             break
+        version = f"v{attempt:02d}"
+        entry.write_text(big_scss(version))
+        before = outputs(tmp_path)
         # Every other try holds each temp file 0.3 s before its rename: a real build, real
-        # writes, but a window this loop cannot miss on a loaded machine (one fresh-clone run
-        # at load 10 missed the bare build's window 30 times in a row).
+        # writes, and a window this loop cannot miss however loaded the machine is.
         build = ["-c", HELD_BUILD] if attempt % 2 else ["-m", "theme", "build"]
         proc = subprocess.Popen([sys.executable, *build], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -231,15 +235,15 @@ def test_kill_9_during_a_build_leaves_each_output_old_or_new(tmp_path):
         proc.wait()
         if proc.returncode == -signal.SIGKILL:
             caught_mid_write += any(n.endswith(".tmp") for f in folders for n in os.listdir(f))
-        for data in outputs(tmp_path):
-            assert data == old or (data is not None and b'content: "new"' in data
-                                   and data.endswith(b"}\n") and len(data) == len(old))
+        for was, data in zip(before, outputs(tmp_path), strict=True):  # each the old bytes or this try's, whole
+            assert data == was or (data is not None and f'content: "{version}"'.encode() in data
+                                   and data.endswith(b"}\n") and len(data) == len(first))
         for leftover in (f / n for f in folders for n in os.listdir(f) if n.endswith(".tmp")):
             leftover.unlink()  # what the killed build left: the next try must see its own
     assert caught_mid_write, "no kill landed while a temp file was open; the test proved nothing"
     assert theme("build", cwd=tmp_path).returncode == 0
-    new = outputs(tmp_path)
-    assert new[0] == new[1] and new[0] != old
+    last = outputs(tmp_path)
+    assert last[0] == last[1] and f'content: "{version}"'.encode() in last[0]
 
 
 # ------------------------------------------------------------ --compiler dart
