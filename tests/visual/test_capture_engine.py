@@ -698,3 +698,15 @@ def test_a_page_that_gives_no_animation_frame_fails_as_unresponsive(visual, monk
         [failed] = s.capture_all([at("frameless.html")], failures=True)
     assert isinstance(failed, Failure) and failed.kind == "unresponsive"
     assert failed.message.startswith("frameless.html (desktop-light): the page did not answer for 2 s: ")
+
+
+def test_a_bounded_question_takes_any_function_the_page_scripts_are_written_as(session):
+    """readiness.ask calls a function's source in the page as page.evaluate does: an async
+    one is awaited, a last line that is a // comment does not swallow the call, a throw names itself."""
+    with session.open(at("a.html")) as page:
+        cdp = page.context.new_cdp_session(page)
+        assert readiness.ask(cdp, "(n) => n + 1 // one more", 41, seconds=5, where="a") == 42
+        assert readiness.ask(cdp, "async ({k}) => { await null; return [k, document.title] }", {"k": "v"},
+                             seconds=5, where="a") == ["v", ""]
+        with pytest.raises(CaptureError, match=r"^a\.html: theme's script failed in the page \(Error: no\)$"):
+            readiness.ask(cdp, "() => { throw new Error('no') }", None, seconds=5, where="a.html")

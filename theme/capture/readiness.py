@@ -112,7 +112,8 @@ def ask(cdp: CDPSession, script: str, arg: object, *, seconds: float, where: str
     load) held the run for ever, silent. A DevTools call has one. Raises Unresponsive."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    params = {"expression": f"({script})({json.dumps(arg)})", "awaitPromise": True, "returnByValue": True}
+    # ")" on a line of its own: a function whose last line is a // comment must not swallow it
+    params = {"expression": f"({script}\n)({json.dumps(arg)})", "awaitPromise": True, "returnByValue": True}
     try:
         reply = cdp.send("Runtime.evaluate", params, timeout=seconds * 1000)
     except PlaywrightTimeout:
