@@ -237,14 +237,15 @@ class Session:
         self._nudges = dict(nudges or {})
         todo = list(todo)
         states = [v for v in todo if v.state]  # after the pages (naming.variants)
-        first = yield from self._pages([v for v in todo if not v.state], say, failures, then=states[:1])
+        first = yield from self._pages([v for v in todo if not v.state], say, failures,
+                                       then=states[0] if states else None)
         yield from self._states(states, say, failures, first)
 
     def _pages(self, todo: list[Variant], say: Progress, failures: bool,
-               then: list[Variant]) -> Generator[Capture | Failure, None, Pending | None]:
+               then: Variant | None) -> Generator[Capture | Failure, None, Pending | None]:
         """capture_all for the pages' own variants: the overlapped schedule. Returns the
-        page of `then`'s variant (the first reader state), opened while the last page's
-        tiles were taken, as a next page is."""
+        page of `then` (the first reader state), opened while the last page's tiles were
+        taken, as a next page is."""
         _, lanes, shooter = self._started()
         schedule = Schedule(todo, self._switchable)
         ahead: Pending | None = None
@@ -277,9 +278,9 @@ class Session:
                     schedule.shooting.tiles.wait_calls()  # one page's capture calls at a time
                 done = schedule.shoot(place, shooter.start(ready, say, self.tile_hook))
                 yield from self._hand_over(schedule, done, say, failures)
-            ahead = lanes.open(then[0]) if then else None
+            ahead = lanes.open(then) if then is not None else None
             yield from self._hand_over(schedule, schedule.stop(), say, failures)
-            ahead, opened = None, ahead
+            opened, ahead = ahead, None  # the caller's now: not closed below
             return opened
         finally:
             if ahead is not None:  # the last page failed the run
