@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme.capture import Session, Variant, readiness, screenshot
+from theme.capture import Session, Variant, bounded, screenshot, scripts
 from theme.capture.model import Failure
 from theme.capture.readiness import MASK_COLOR
 from theme.config import VisualConfig
@@ -678,7 +678,7 @@ def test_a_page_whose_script_never_ends_fails_as_unresponsive_and_the_others_go_
     """Playwright's page.evaluate has no timeout: on a page whose script loops for ever after
     load, the run used to sit silent for good. Each look at the page is bounded now: the
     variant fails, naming the page and why, and the same browser takes the next page."""
-    monkeypatch.setattr(readiness, "ANSWER_S", 2.0)
+    monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
     quick = dataclasses.replace(visual, settle_timeout=1)
     with Session(quick) as s:
         failed, after = s.capture_all([at("endless.html"), at("a.html")], failures=True)
@@ -690,10 +690,33 @@ def test_a_page_whose_script_never_ends_fails_as_unresponsive_and_the_others_go_
     assert not isinstance(after, Failure) and np.array_equal(after.image, alone.image)
 
 
+# What the engine asks every page after settling, in order; a page may start a loop at any time
+# (a timer, an observer that one of these very calls wakes), so each question is bounded.
+ASKED_AFTER_SETTLING = ("FREEZE", "PIN_WIDTH", "UNMOVED_FOUND", "GEOMETRY", "AFTER_TILES")
+
+
+def test_a_page_that_stops_answering_after_settling_fails_at_any_question(visual, monkeypatch):
+    """Whichever of the engine's later questions the page stops answering (here the question
+    itself loops for ever, as a page's loop that starts just then would hold it), the variant
+    fails as unresponsive, named, and the same browser captures the next page as before."""
+    monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
+    loop = "() => { for (;;) {} }"
+    with Session(dataclasses.replace(visual, settle_timeout=1)) as s:
+        alone = s.capture(at("a.html"))
+        for name in ASKED_AFTER_SETTLING:
+            with monkeypatch.context() as m:
+                m.setattr(scripts, name, loop)
+                [failed] = s.capture_all([at("a.html")], failures=True)
+            assert isinstance(failed, Failure) and failed.kind == "unresponsive", (name, failed)
+            assert failed.message.startswith("a.html (desktop-light): the page did not answer for 2 s: "), name
+            after = s.capture(at("a.html"))
+            assert np.array_equal(after.image, alone.image), name
+
+
 def test_a_page_that_gives_no_animation_frame_fails_as_unresponsive(visual, monkeypatch):
     """The engine waits two animation frames before each look at a page; where none ever
     comes, that wait is bounded too, and the variant fails instead of the run hanging."""
-    monkeypatch.setattr(readiness, "ANSWER_S", 2.0)
+    monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
     with Session(dataclasses.replace(visual, settle_timeout=1)) as s:
         [failed] = s.capture_all([at("frameless.html")], failures=True)
     assert isinstance(failed, Failure) and failed.kind == "unresponsive"
@@ -701,12 +724,12 @@ def test_a_page_that_gives_no_animation_frame_fails_as_unresponsive(visual, monk
 
 
 def test_a_bounded_question_takes_any_function_the_page_scripts_are_written_as(session):
-    """readiness.ask calls a function's source in the page as page.evaluate does: an async
+    """bounded.ask calls a function's source in the page as page.evaluate does: an async
     one is awaited, a last line that is a // comment does not swallow the call, a throw names itself."""
     with session.open(at("a.html")) as page:
         cdp = page.context.new_cdp_session(page)
-        assert readiness.ask(cdp, "(n) => n + 1 // one more", 41, seconds=5, where="a") == 42
-        assert readiness.ask(cdp, "async ({k}) => { await null; return [k, document.title] }", {"k": "v"},
+        assert bounded.ask(cdp, "(n) => n + 1 // one more", 41, seconds=5, where="a") == 42
+        assert bounded.ask(cdp, "async ({k}) => { await null; return [k, document.title] }", {"k": "v"},
                              seconds=5, where="a") == ["v", ""]
         with pytest.raises(CaptureError, match=r"^a\.html: theme's script failed in the page \(Error: no\)$"):
-            readiness.ask(cdp, "() => { throw new Error('no') }", None, seconds=5, where="a.html")
+            bounded.ask(cdp, "() => { throw new Error('no') }", None, seconds=5, where="a.html")

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
-from . import resources, scripts
-from .model import JsonObject, Loaded, Timings
+from . import bounded, resources, scripts
+from .model import JsonObject, Loaded, Timings, label
 from .naming import Variant
 from .server import LocalServer, resolve
 
@@ -90,8 +90,9 @@ def routed_file(route: Mapping[str, Path | str], url: str) -> tuple[bool, Path |
 
 def scheme_read(page: Page) -> str | None:
     """How a script of the page, in any frame, learned the colour scheme (scripts.SCHEME_PROBE)."""
-    for frame in page.frames:
-        how = frame.evaluate(scripts.SCHEME_READ)
+    for frame in page.frames:  # the main frame first, bounded: it shares a child's thread unless cross-site
+        how = bounded.evaluate(page, scripts.SCHEME_READ) if frame == page.main_frame \
+            else frame.evaluate(scripts.SCHEME_READ)
         if how:
             return str(how)
     return None
@@ -121,7 +122,8 @@ class Lanes:
                 lane.script = lane.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
             url = self._server.url(variant.page)
             # Navigation started from inside the page returns at once (page.goto would block).
-            page.evaluate("(url) => { window.location.href = url; }", url)
+            bounded.hold(page, lane.cdp, seconds=bounded.answer_s(self._visual), where=label(variant))
+            bounded.evaluate(page, "(url) => { window.location.href = url; }", url)
         except BaseException:
             self.release(lane, reuse=False)
             raise
@@ -151,8 +153,9 @@ class Lanes:
         and a load is saved (benchmarks/README.md)."""
         started = time.perf_counter()
         try:
-            lane.page.evaluate(scripts.UNMASK)  # masks are placed anew where this scheme lays things out
+            bounded.evaluate(lane.page, scripts.UNMASK)  # masks are placed anew where this scheme lays things out
             lane.page.emulate_media(color_scheme=variant.media_scheme, reduced_motion="reduce")
+            bounded.hold(lane.page, lane.cdp, seconds=bounded.answer_s(self._visual), where=label(variant))
         except BaseException:
             self.release(lane, reuse=False)
             raise
@@ -185,7 +188,11 @@ class Lanes:
             lane.cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": lane.script})
             lane.script = None
         for frame in lane.page.frames:  # each frame's own storage: a routed origin's frame
-            frame.evaluate(scripts.FORGET)  # has a partition that clearDataForOrigin misses
+            # has a partition that clearDataForOrigin misses
+            if frame == lane.page.main_frame:
+                bounded.evaluate(lane.page, scripts.FORGET)
+            else:
+                frame.evaluate(scripts.FORGET)
         for origin in self._origins():
             lane.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         lane.context.clear_cookies()
@@ -211,6 +218,7 @@ class Lanes:
             context.add_init_script(scripts.EAGER + scripts.SCHEME_PROBE + scripts.WATCH)
             page = context.new_page()
             lane = Lane(context, page, context.new_cdp_session(page), set())
+            bounded.hold(page, lane.cdp, seconds=bounded.answer_s(self._visual), where=label(variant))
             self._track_requests(lane)
             lane.cdp.send("Page.enable")  # else this session's addScriptToEvaluateOnNewDocument never runs
             # Only requests that do NOT go to our server are intercepted: the pattern

@@ -21,7 +21,6 @@ Custom tags nothing defines are listed, never waited for."""
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +28,9 @@ from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
 from ..config import VisualConfig
-from ..errors import CaptureError, RenderError, Unresponsive, UnstableRender
-from . import resources, scripts
+from ..errors import CaptureError, RenderError, UnstableRender
+from . import bounded, resources, scripts
+from .bounded import ask, evaluate, screenshot
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
 from .model import JsonObject, Nudges, Progress, Rows, label, mark, wanted_rows
@@ -50,11 +50,6 @@ OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 MOVING_NAMED = 3  # elements that keep changing a failure names
 MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
 POLL_MS = 40  # how often settle() asks the page
-# How long the page or its browser may take over one question (a look, a screenshot)
-# before the variant fails as unresponsive, when settle_timeout is shorter: far past any
-# one task of a real page (the long article's longest, its typesetting, takes ~5 s here).
-ANSWER_S = 30.0
-TILE_ANSWER_S = 120.0  # one tile: up to tile_height rows laid out, painted and encoded
 # One look of wait_stable: the layout hash (layout_hash.js: [hash, elements, width, height])
 # and the first screen's hash (None: the layout only).
 Look = tuple[list[int], str | None]
@@ -105,28 +100,6 @@ class Settled:
         return bool(self.pending)
 
 
-def ask(cdp: CDPSession, script: str, arg: object, *, seconds: float, where: str) -> object:
-    """`script` (a function's source) called with `arg` in the page's own world, as
-    page.evaluate does, but waited for `seconds` at most: Playwright's evaluate has no
-    timeout, so a page whose script never gives the browser back (an endless loop after
-    load) held the run for ever, silent. A DevTools call has one. Raises Unresponsive."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    # ")" on a line of its own: a function whose last line is a // comment must not swallow it
-    params = {"expression": f"({script}\n)({json.dumps(arg)})", "awaitPromise": True, "returnByValue": True}
-    try:
-        reply = cdp.send("Runtime.evaluate", params, timeout=seconds * 1000)
-    except PlaywrightTimeout:
-        raise Unresponsive(f"{where}: the page did not answer for {seconds:g} s: a script of it keeps the "
-                           "browser busy (a loop that never ends?) or it draws no frame; fix the script, or raise "
-                           "settle_timeout in [tool.theme.visual] if the page is only that slow") from None
-    if "exceptionDetails" in reply:
-        details = reply["exceptionDetails"]
-        text = details.get("exception", {}).get("description") or details.get("text", "an exception")
-        raise CaptureError(f"{where}: theme's script failed in the page ({text.splitlines()[0]})")
-    return reply["result"].get("value")
-
-
 def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
            on_probe: Callable[[JsonObject], None] | None = None, where: str = "the page") -> Settled:
     """Wait until `page` (on `lane`) is done as `mode` has it; past the timeout
@@ -141,8 +114,8 @@ def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None
     blocked, blocked_at = len(lane.aborted), t0
     hard_done: float | None = None
     while True:
-        status: JsonObject = ask(lane.cdp, scripts.PROBE, {"dataTheme": data_theme},  # type: ignore[assignment]
-                                 seconds=max(limit, ANSWER_S), where=where)
+        status: JsonObject = ask(lane.cdp, scripts.PROBE, {"dataTheme": data_theme},
+                                 seconds=max(limit, bounded.ANSWER_S), where=where)
         if on_probe is not None:
             on_probe(status)
         now = time.monotonic()
@@ -206,20 +179,6 @@ class Shots:
         return hashlib.sha256(data.encode()).hexdigest()
 
 
-def screenshot(cdp: CDPSession, params: JsonObject, seconds: float, what: str) -> str:
-    """Page.captureScreenshot's base64 PNG, waited for `seconds` at most: a renderer that
-    never produces the frame (seen once: a reader state's run sat for minutes, the
-    renderer idle) fails the variant, naming what was asked, instead of holding the run."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    try:
-        data: str = cdp.send("Page.captureScreenshot", params, timeout=seconds * 1000)["data"]
-    except PlaywrightTimeout:
-        raise Unresponsive(f"{what}: the browser did not return it within {seconds:g} s; run again, and if it "
-                           "repeats, raise settle_timeout in [tool.theme.visual] or report the page") from None
-    return data
-
-
 @dataclass
 class Ready:
     """A variant that is loaded, settled, stable and measured: ready for its tiles."""
@@ -251,7 +210,7 @@ def wait_loaded(page: Page, url: str, where: str) -> None:
 
 def moving(page: Page, masks: tuple[str, ...] | list[str], wait_ms: int | None = None) -> list[str]:
     """Selectors of what changes on the page over `wait_ms` (scripts.MOVING), to name or mask."""
-    found: list[str] = page.evaluate(scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
+    found: list[str] = evaluate(page, scripts.MOVING, {"masks": list(masks), "wait": wait_ms or MOVING_WAIT_MS,
                                                       "limit": MOVING_NAMED})
     return found
 
@@ -284,7 +243,7 @@ def wait_stable(page: Page, shots: Shots, where: str, masks: tuple[str, ...] = (
     previous: Look | None = None
     for _ in range(STABLE_CHECKS):
         # through ask(): two animation frames, which a renderer that draws none never gives
-        layout: list[int] = ask(shots.cdp, scripts.LAYOUT_HASH_NEXT_FRAME, list(masks),  # type: ignore[assignment]
+        layout: list[int] = ask(shots.cdp, scripts.LAYOUT_HASH_NEXT_FRAME, list(masks),
                                 seconds=shots.timeout_s, where=where)
         look: Look = (layout, shots.viewport_hash() if pixels else None)
         if look == previous:
@@ -309,8 +268,8 @@ class Readiness:
 
     @property
     def answer_s(self) -> float:
-        """How long one question to the page may wait for its answer (ask(), ANSWER_S)."""
-        return max(self.visual.settle_timeout, ANSWER_S)
+        """How long one question to the page may wait for its answer (bounded.py)."""
+        return bounded.answer_s(self.visual)
 
     @property
     def mask_at(self) -> str:
@@ -341,7 +300,7 @@ class Readiness:
             # Masks are placed where their elements are, so only once those stopped moving;
             # by the layout alone, as a masked element may be on screen and still changing.
             wait_stable(page, ready.shots, at, self.visual.mask, self.mask_at, pixels=False)
-            page.evaluate(scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
+            evaluate(page, scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
         self.measure(ready)
         mark(timings, "stable", t)
         return ready
@@ -350,7 +309,7 @@ class Readiness:
         """Wait for two agreeing looks, then take the page size the tiles will cover;
         a page wider than its viewport, or past the size budget, fails here, before its tiles."""
         ready.before = wait_stable(ready.job.page, ready.shots, ready.where, self.visual.mask, self.mask_at)
-        geometry = ready.job.page.evaluate(scripts.GEOMETRY)
+        geometry = evaluate(ready.job.page, scripts.GEOMETRY)
         ready.width, ready.height = int(geometry["width"]), int(geometry["height"])
         self._check_overflow(ready)
         self._check_size(ready)
@@ -362,7 +321,7 @@ class Readiness:
         variant = ready.job.variant
         if ready.width <= variant.width or variant.page in self.visual.allow_overflow:
             return
-        over = ready.job.page.evaluate(scripts.OVERFLOW, {"limit": OVERFLOW_NAMED})
+        over = evaluate(ready.job.page, scripts.OVERFLOW, {"limit": OVERFLOW_NAMED})
         if over["width"] <= over["view"]:
             return
         widest = "; ".join(f"{o['selector']} reaches x={o['right']} ({o['width']} px wide)" for o in over["widest"])
@@ -393,7 +352,7 @@ class Readiness:
         bad = resources.broken(lane.missed, self.visual.allow_blocked, origin)
         if not bad:
             return
-        asker = page.evaluate(scripts.WHO_ASKED, [bad[0].url]).get(bad[0].url)
+        asker = evaluate(page, scripts.WHO_ASKED, [bad[0].url]).get(bad[0].url)
         line = resources.explain(bad[0], asker, page=variant.page, root=self.visual.root, origin=origin,
                                  route_at=config_position(self.source, "route"),
                                  allow_at=config_position(self.source, "allow_blocked"), more=len(bad) - 1)
@@ -409,7 +368,7 @@ class Readiness:
         page = lane.page
         self.wait_quiet(lane, variant, where, explain, "load")
         if again:
-            page.evaluate(scripts.STOP_ANIMATIONS)
+            evaluate(page, scripts.STOP_ANIMATIONS)
             return None
         status = explain["load"]["status"]
         if status["observers"] or status["scrollers"]:
@@ -420,9 +379,9 @@ class Readiness:
         explain["frozen"] = ask(lane.cdp, scripts.FREEZE_VIEW, None, seconds=self.answer_s, where=where)
         sheets = [scripts.STABLE_CSS] + ([self.style_css] if self.style_css is not None else [])
         items = [[k, s] for k, s in self.visual.regions.items()] + [["mask", s] for s in self.visual.mask]
-        bad: JsonObject | None = page.evaluate(scripts.FREEZE,
+        bad: JsonObject | None = evaluate(page, scripts.FREEZE,
                                                {"sheets": sheets, "flag": STABLE_FLAG, "selectors": items})
-        explain["pinned_width"] = page.evaluate(scripts.PIN_WIDTH)  # after the sheets: they may change it
+        explain["pinned_width"] = evaluate(page, scripts.PIN_WIDTH)  # after the sheets: they may change it
         explain["unmoved"] = check_unmoved(page, where)  # none of the above moved an element
         return bad
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping
 import numpy as np
 
 from . import scripts
+from .bounded import evaluate
 from .model import JsonObject, Nudges, Region
 from .naming import heading_bases, naming_heading, own_base, region_names
 
@@ -65,7 +66,7 @@ def nudge(page: Page, selectors: Mapping[str, str], nudges: Nudges) -> dict[str,
     """Put the named regions' elements, and their frames, back on their targets' sub-pixel
     phase (relative positioning, which moves an element without moving anything else:
     js/nudge.js); returns {path: (dx, dy)} of the elements moved."""
-    found = page.evaluate(scripts.REGIONS, {"regions": list(selectors.items())})
+    found = evaluate(page, scripts.REGIONS, {"regions": list(selectors.items())})
     todo: list[JsonObject] = []
     for key, name, ordinal, _item in named(found, selectors):
         path = Region(key, name, (0, 0, 0, 0), "", "").path.as_posix()
@@ -74,5 +75,5 @@ def nudge(page: Page, selectors: Mapping[str, str], nudges: Nudges) -> dict[str,
             frames = None if target.frames is None else [list(f) for f in target.frames]
             todo.append({"path": path, "selector": selectors[key], "ordinal": ordinal,
                          "x": target.x, "y": target.y, "frames": frames})
-    moved = page.evaluate(scripts.NUDGE, todo) if todo else {}
+    moved = evaluate(page, scripts.NUDGE, todo) if todo else {}
     return {path: (float(dx), float(dy)) for path, (dx, dy) in moved.items()}

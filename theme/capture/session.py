@@ -21,7 +21,7 @@ import numpy as np
 from .. import __version__
 from ..config import VisualConfig
 from ..errors import CaptureError
-from . import remote, scripts
+from . import bounded, remote, scripts
 from .browser import BrowserInfo, find_browser, launch_flags
 from .config_checks import check_config
 from .lanes import Lanes, Pending, scheme_read
@@ -431,7 +431,7 @@ class Session:
         if not boxes:
             return []
         with self.open(variant) as page:
-            found: list[str | None] = page.evaluate(scripts.ELEMENTS_AT, [list(b) for b in boxes])
+            found: list[str | None] = bounded.evaluate(page, scripts.ELEMENTS_AT, [list(b) for b in boxes])
             return found
 
 
@@ -468,9 +468,9 @@ def screenshot(target: Page | Locator) -> np.ndarray:
     from playwright.sync_api import Locator
 
     page = target.page if isinstance(target, Locator) else target
-    if not page.evaluate(f"() => !!window.{STABLE_FLAG}"):
-        page.evaluate(scripts.ADOPT_CSS, scripts.STABLE_CSS)
-        page.evaluate(scripts.STOP_ANIMATIONS)
-        page.evaluate(f"() => {{ window.{STABLE_FLAG} = true; }}")
+    if not bounded.evaluate(page, f"() => !!window.{STABLE_FLAG}"):
+        bounded.evaluate(page, scripts.ADOPT_CSS, scripts.STABLE_CSS)
+        bounded.evaluate(page, scripts.STOP_ANIMATIONS)
+        bounded.evaluate(page, f"() => {{ window.{STABLE_FLAG} = true; }}")
     png = target.screenshot(type="png", animations="disabled", caret="hide", scale="css")
     return decode_png(png, what="screenshot")

@@ -15,9 +15,10 @@ from ..config import VisualConfig
 from ..errors import UnstableRender
 from ..resident import release
 from . import scripts
+from .bounded import TILE_ANSWER_S, evaluate
 from .fonts import fallback_fonts, split_stack, web_fonts
 from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
-from .readiness import TILE_ANSWER_S, Readiness, Ready, keeps_changing
+from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
 from .tiles import NotWhole, TileJob, check_seams, check_whole, tile_clips, tile_rows, wanted_clips
@@ -81,7 +82,7 @@ class Shooter:
             # font, an image, a script): compare the layout hash again. The
             # same round trip measures regions and text lines; they describe
             # the tiles only when the hash is unchanged.
-            after = json.loads(page.evaluate(scripts.AFTER_TILES, arg))
+            after = json.loads(evaluate(page, scripts.AFTER_TILES, arg))
             t = mark(timings, "regions", t)
             if after["hash"] == ready.before[0]:
                 break
@@ -181,7 +182,9 @@ def style_records(page: Page, found: list[Region]) -> dict[str, PageStyles]:
 def read_records(page: Page, asked: list[dict[str, Any]]) -> dict[str, PageStyles]:
     """computed_styles.js on `asked` ({key, selector} or {key, element}): key -> its record."""
     # As one JSON string: Playwright's own serialisation of ~60 000 nested values took most of the time
-    got: dict[str, Any] = json.loads(page.evaluate(_AS_JSON, asked))
+    # Element handles (a reader state's) cannot be sent as JSON: those go through Playwright
+    plain = all("element" not in a for a in asked)
+    got: dict[str, Any] = json.loads(evaluate(page, _AS_JSON, asked) if plain else page.evaluate(_AS_JSON, asked))
     return {key: record for key, record in got.items() if record is not None}
 
 

@@ -20,11 +20,12 @@ from ..config import VIEWPORT, StateConfig, Step
 from ..contrast import composite, contrast_ratio, parse_colour
 from ..errors import RenderError
 from . import scripts, shoot
+from .bounded import evaluate, screenshot
 from .config_checks import config_position
 from .lanes import Pending
 from .model import Capture, JsonObject, PageStyles, Progress, Region, label, mark
 from .naming import heading_bases, own_base, region_names
-from .readiness import MASK_COLOR, Readiness, Shots, screenshot, wait_loaded, wait_stable
+from .readiness import MASK_COLOR, Readiness, Shots, wait_loaded, wait_stable
 from .server import LocalServer
 from .shoot import page_fingerprint
 from .tiles import decode_png
@@ -66,7 +67,7 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
         _do(page, step, where, visual.settle_timeout, written_at)
         after: JsonObject = {}
         readiness.wait_quiet(job.lane, variant, at, after, "settle")
-        page.evaluate(scripts.STOP_ANIMATIONS)  # an animation a step started ends now, as a reader sees it at rest
+        evaluate(page, scripts.STOP_ANIMATIONS)  # an animation a step started ends now, as a reader sees it at rest
         t1 = time.perf_counter()
         done.append({"step": step.describe(), "seconds": round(t1 - t, 3), "settled": after["settle"]})
         t = mark(timings, f"step {number}", t)
@@ -74,13 +75,13 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     masks = visual.mask if state.mask is None else state.mask
     if masks:
         wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
-        page.evaluate(scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
+        evaluate(page, scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
     wait_stable(page, shots, at, masks, readiness.mask_at)
     t = mark(timings, "stable", t)
     data = screenshot(job.lane.cdp, {"format": "png", "fromSurface": True}, readiness.answer_s, f"{at}: the viewport")
     image = decode_png(base64.b64decode(data), what=f"{at} viewport")
     found = _regions(page, state, variant.width, variant.height, at, written_at)
-    fonts = page.evaluate(_FONTS)  # as the page's own capture reads them: the same environment
+    fonts = evaluate(page, _FONTS)  # as the page's own capture reads them: the same environment
     fingerprint = page_fingerprint(fingerprint, fonts, server, visual)
     styles = _style_records(page, found) if shoot.RECORD_STYLES else {}
     t = mark(timings, "regions", t)
@@ -153,7 +154,7 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
             page.keyboard.type(step.target)
             return
         target = _visible(page, step.options.get("on", step.target), where, timeout_s, at)
-        target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})")
+        target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})", timeout=timeout)
         if step.action == "hover":
             target.hover(timeout=timeout)
         elif step.action == "focus":
@@ -223,7 +224,7 @@ def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any
     """The state's contrast, measured on the rendered page; below the WCAG minimum fails the
     state, naming both colours and the ratio. Returns what was measured, for --explain."""
     if state.contrast == "focus":
-        got: JsonObject = page.evaluate(scripts.STATE_CONTRAST, {"elements": [], "kind": "focus"})
+        got: JsonObject = evaluate(page, scripts.STATE_CONTRAST, {"elements": [], "kind": "focus"})
         minimum = FOCUS_RATIO
         if got["focused"] is None:
             raise StateError(f"{where}: no element has focus after the steps, so there is no focus indicator "

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from .. import images
-from ..errors import CaptureError, ImageError, RenderError, Unresponsive
+from ..errors import CaptureError, ImageError, RenderError
 from ..resident import file_backed as page_buffer  # large pages: file-backed (theme/resident.py)
 from ..resident import release
+from .bounded import late
 from .model import Rows
 
 if TYPE_CHECKING:
@@ -214,12 +215,8 @@ class TileJob:
 
     def _late(self, y: int, err: Exception) -> Exception:
         """`err` as a page's failure when it is a tile the browser did not return in time."""
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-        if not isinstance(err, PlaywrightTimeout):
-            return err
-        return Unresponsive(f"{self.where}: the tile at y={y}: the browser did not return it within "
-                            f"{self.timeout_ms / 1000:g} s; lower tile_height in [tool.theme.visual], or run again")
+        return late(err, f"{self.where}: the tile at y={y}: the browser did not return it within "
+                         f"{self.timeout_ms / 1000:g} s; lower tile_height in [tool.theme.visual], or run again")
 
     def _received(self, y: int, h: int, extra: int, b64: str, spent: float) -> None:
         self.times.browser += spent

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import CaptureError
 from . import scripts
+from .bounded import evaluate
 from .model import JsonObject
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ SHOWN = 3  # elements named in the message
 def check_unmoved(page: Page, where: str) -> dict[str, float]:
     """Raise CaptureError when a freezing step moved or resized an element or the page;
     else return what the guard's looks cost ({"looks", "elements", "ms"}, for --explain)."""
-    found = page.evaluate(scripts.UNMOVED_FOUND) or {}
+    found = evaluate(page, scripts.UNMOVED_FOUND) or {}
     if found.get("moved"):
         raise CaptureError(moved_message(where, found["moved"]))
     return {k: round(found.get(k, 0), 1) for k in ("looks", "elements", "ms")}

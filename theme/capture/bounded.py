@@ -1,0 +1,118 @@
+"""Questions to a page, and screenshots, that wait a bounded time.
+
+Playwright's page.evaluate has no timeout, and its CDPSession.send none unless given one:
+on a page whose script never gives the browser back (a loop that never ends, started by
+a timer, an observer or one of our own changes), a call waited for ever and the run sat
+silent until CI killed it. Every question the capture asks a page goes through here: a
+DevTools call with a timeout, and a call not answered in time is that variant's failure
+(Unresponsive), naming the page and what was waited for, while the run goes on.
+
+A page is known here by the DevTools session and the name (`where`) its lane gave it when
+the variant was opened (Lanes.open: `hold`); a page nobody held, such as one a caller
+opened itself, gets a session of its own on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..config import VisualConfig
+from ..errors import CaptureError, Unresponsive
+
+if TYPE_CHECKING:
+    from playwright.sync_api import CDPSession, Page
+
+# How long the page or its browser may take over one question (a look, a screenshot)
+# before the variant fails as unresponsive, when settle_timeout is shorter: far past any
+# one task of a real page (the long article's longest, its typesetting, takes ~5 s here).
+ANSWER_S = 30.0
+TILE_ANSWER_S = 120.0  # one tile: up to tile_height rows laid out, painted and encoded
+BUSY = ("a script of it keeps the browser busy (a loop that never ends?) or it draws no frame; fix the script, "
+        "or raise settle_timeout in [tool.theme.visual] if the page is only that slow")
+
+
+def answer_s(visual: VisualConfig) -> float:
+    """How long one question to a page of `visual` may wait for its answer."""
+    return max(visual.settle_timeout, ANSWER_S)
+
+
+@dataclass
+class Held:
+    """How questions to one page are asked: its DevTools session, how long each may wait,
+    and the name a failure gives it (its variant's label)."""
+
+    cdp: CDPSession
+    seconds: float
+    where: str
+
+
+_held: weakref.WeakKeyDictionary[Page, Held] = weakref.WeakKeyDictionary()
+
+
+def hold(page: Page, cdp: CDPSession, *, seconds: float, where: str) -> None:
+    """From now on, questions to `page` go through `cdp`, wait `seconds` and name `where`."""
+    _held[page] = Held(cdp, seconds, where)
+
+
+def held(page: Page) -> Held:
+    """How questions to `page` are asked (see hold); a page nobody held gets its own session."""
+    found = _held.get(page)
+    if found is None:
+        found = Held(page.context.new_cdp_session(page), ANSWER_S, page.url)
+        _held[page] = found
+    return found
+
+
+def evaluate(page: Page, script: str, arg: object = None) -> Any:
+    """page.evaluate(script, arg), bounded: `script` is a function's source (as all of
+    theme's page scripts are), called with `arg` (plain JSON) in the page's own world."""
+    h = held(page)
+    return ask(h.cdp, script, arg, seconds=h.seconds, where=h.where)
+
+
+def ask(cdp: CDPSession, script: str, arg: object, *, seconds: float, where: str) -> Any:
+    """`script` (a function's source) called with `arg` in the page's own world, as
+    page.evaluate does, waited for `seconds` at most; a promise it returns is awaited.
+    Raises Unresponsive when no answer comes, CaptureError when the script throws."""
+    # ")" on a line of its own: a function whose last line is a // comment must not swallow it
+    params = {"expression": f"({script}\n)({json.dumps(arg)})", "awaitPromise": True, "returnByValue": True}
+    reply = send(cdp, "Runtime.evaluate", params, seconds=seconds,
+                 unanswered=f"{where}: the page did not answer for {seconds:g} s: {BUSY}")
+    if "exceptionDetails" in reply:
+        details = reply["exceptionDetails"]
+        text = details.get("exception", {}).get("description") or details.get("text", "an exception")
+        raise CaptureError(f"{where}: theme's script failed in the page ({text.splitlines()[0]})")
+    return reply["result"].get("value")
+
+
+def screenshot(cdp: CDPSession, params: dict[str, Any], seconds: float, what: str) -> str:
+    """Page.captureScreenshot's base64 PNG, waited for `seconds` at most: a renderer that
+    never produces the frame (seen once: a reader state's run sat for minutes, the
+    renderer idle) fails the variant, naming what was asked, instead of holding the run."""
+    reply = send(cdp, "Page.captureScreenshot", params, seconds=seconds,
+                 unanswered=f"{what}: the browser did not return it within {seconds:g} s; run again, and if it "
+                            "repeats, raise settle_timeout in [tool.theme.visual] or report the page")
+    data: str = reply["data"]
+    return data
+
+
+def send(cdp: CDPSession, method: str, params: dict[str, Any], *, seconds: float, unanswered: str) -> dict[str, Any]:
+    """A DevTools call waited for `seconds` at most; past that, Unresponsive(`unanswered`)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        reply: dict[str, Any] = cdp.send(method, params, timeout=seconds * 1000)
+    except PlaywrightTimeout:
+        raise Unresponsive(unanswered) from None
+    return reply
+
+
+def late(err: Exception, unanswered: str) -> Exception:
+    """`err` as the variant's Unresponsive failure when it is Playwright's timeout, else itself
+    (for a call sent by other means than send(): the tiles' own asynchronous sender)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    return Unresponsive(unanswered) if isinstance(err, PlaywrightTimeout) else err
