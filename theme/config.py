@@ -120,6 +120,7 @@ class VisualConfig:
     # the page's scripts never read the scheme (theme/capture/schedule.py, plan):
     # the same pixels, one load less. false loads every variant afresh.
     switch_schemes: bool = True
+    chain_states: bool = True
     # Seconds a page may take, after its load event, until what it fetches, defines,
     # typesets and decodes is done (theme/capture/readiness.py, wait_quiet); past it
     # the capture stops and names what was still pending.
@@ -267,6 +268,7 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         tile_height=_tile_height(r, t, defaults.tile_height),
         tile_height_configured="tile_height" in t,
         switch_schemes=r.boolean(t, "switch_schemes", True),
+        chain_states=r.boolean(t, "chain_states", True),
         settle_timeout=r.positive_int(t, "settle_timeout", defaults.settle_timeout),
         allow_blocked=tuple(r.strings(t, "allow_blocked", [])),
         allow_overflow=tuple(r.strings(t, "allow_overflow", [])),

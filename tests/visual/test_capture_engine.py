@@ -166,6 +166,14 @@ def site(tmp_path_factory) -> Path:
             ' @media (max-width: 799px) { .col p { color: rgb(0, 90, 0); } }'
             ' @media (min-width: 800px) and (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }'
             ' @media (prefers-color-scheme: dark) { .col { border-left: 6px solid rgb(0, 0, 200); } }</style>'),
+        # Reader states: a button whose click leaves its mark, a link to focus, a title whose
+        # hover shows a box that hides again (display: none) when the pointer leaves.
+        "reader.html": page('<style>#tip { display: none; } h2:hover + #tip { display: block; }'
+                            ' a:focus-visible { outline: 3px solid #c00; }</style>'
+                            '<h2 id="t">Title</h2><div id="tip">A tip</div><p><a id="l" href="#x">a link</a></p>'
+                            '<button id="b" onclick="this.textContent = \'pressed\'">press</button>'
+                            '<script>const tip = document.getElementById("tip"); document.getElementById("t")'
+                            '.addEventListener("mouseleave", () => { tip.style.display = "none"; });</script>'),
         # A script that never gives the browser back, once the page has loaded.
         "endless.html": page('<p>busy</p><script>addEventListener("load", () =>'
                              ' setTimeout(() => { for (;;) {} }, 100));</script>'),
@@ -711,6 +719,33 @@ def test_a_page_that_stops_answering_after_settling_fails_at_any_question(visual
             assert failed.message.startswith("a.html (desktop-light): the page did not answer for 2 s: "), name
             after = s.capture(at("a.html"))
             assert np.array_equal(after.image, alone.image), name
+
+
+def test_states_of_a_variant_share_its_page_only_while_each_finds_it_as_the_first_did(visual):
+    """The first state of a variant loads the page; the next one is taken on that page, reset,
+    when the page is again as the first state found it (the title's hover box hidden anew by
+    a script is the same as never shown), and on a fresh load when a step left its mark (the
+    button's text). The images are those of every state on a fresh load."""
+    from theme.config import StateConfig, Step
+
+    states = (StateConfig("hover", (Step("hover", "#t"),), {"tip": "#tip"}),
+              StateConfig("focus", (Step("focus", "#l"),), {"link": "#l"}),
+              StateConfig("press", (Step("click", "#b"),), {"button": "#b"}),
+              StateConfig("again", (Step("hover", "#t"),), {"tip": "#tip"}))
+    todo = [dataclasses.replace(at("reader.html"), state=s.name) for s in states]
+    shots = {}
+    for chain in (True, False):
+        with Session(dataclasses.replace(visual, states=states, chain_states=chain)) as s:
+            shots[chain] = list(s.capture_all(todo))
+    assert [c.explain["page"] for c in shots[True]] == [
+        "a fresh load", "the page of state hover, reset: as that state found it",
+        "the page of state focus, reset: as that state found it",
+        "a fresh load: state press left its page other than it found it"]
+    assert [c.explain["page"] for c in shots[False]] == ["a fresh load"] * 4
+    for chained, fresh in zip(shots[True], shots[False], strict=True):
+        assert names(chained) == names(fresh) and len(chained.regions) == 1
+        for (rel, a), (_, b) in zip(chained.images(), fresh.images(), strict=True):
+            assert np.array_equal(a, b), (chained.variant.state, rel)
 
 
 def test_a_page_that_gives_no_animation_frame_fails_as_unresponsive(visual, monkeypatch):

@@ -215,7 +215,26 @@ def test_explain_lists_a_states_steps_with_what_settled_after_them(project: Path
         cap = session.capture(state)
     lines = explain_lines(cap, [])
     assert lines[0] == "index/desktop-dark/state/cite-hover:"
+    assert "  state page: a fresh load" in lines
     step = next(line for line in lines if line.startswith("    1. hover 'd-cite': "))
     assert re.search(r"\d+\.\d\d s, then settled in \d+\.\d\d s, quiet; 0 maths pending, fonts loaded$", step), step
     contrast = next(line for line in lines if line.startswith("  contrast: lowest "))
     assert "(minimum 4.5:1)" in contrast and " on #" in contrast, contrast
+
+
+def test_states_on_one_page_a_variant_are_the_states_on_fresh_loads(project: Path, first_images: dict[str, bytes],
+                                                                     second: object) -> None:
+    """The baselines were made with each variant's states on one page (the runtime's hover boxes
+    shown and hidden again, a link focused and blurred); made again with every state on a
+    fresh load (`chain_states = false`), every image is the same, byte for byte. Last in the
+    module: the run records its inputs with that config, which no test after it may expect."""
+    config = project / "pyproject.toml"
+    original = config.read_text(encoding="utf-8")
+    config.write_text(original.replace("offline = true\n", "offline = true\nchain_states = false\n", 1),
+                      encoding="utf-8")
+    try:
+        done = pytest_run(project, "--update-snapshots", "--rerender")
+    finally:
+        config.write_text(original, encoding="utf-8")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert state_images(project) == first_images

@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import importlib.metadata
 import platform
 import threading
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Generator, Iterable, Iterator, Mapping
@@ -31,7 +33,7 @@ from .readiness import STABLE_FLAG, Readiness, wait_loaded
 from .schedule import Schedule
 from .server import LocalServer
 from .shoot import Shooter, Shooting
-from .states import capture_state
+from .states import StartLook, capture_state, reset, settle_fresh, start_look
 from .tiles import decode_png
 
 if TYPE_CHECKING:
@@ -294,40 +296,94 @@ class Session:
 
     def _states(self, todo: list[Variant], say: Progress, failures: bool,
                 ahead: Pending | None) -> Iterator[Capture | Failure]:
-        """capture_all for reader states: each on a fresh page of its own (its steps change
-        the page), the next one's page opened before this one's steps, so that its load,
-        the browser's work, runs beside this state's waits (a state is mostly waiting for
-        quiet: benchmarks/README.md). One page loads ahead at a time, as for the pages."""
+        """capture_all for reader states. A variant's first state is taken on a fresh page;
+        each next state of the same variant on that page, reset (states.reset), when it is
+        again as the first state found it (states.start_look: the document, the layout and
+        the first screen); else, and after a failure, on a fresh page. A fresh page loads
+        while the state before it does its steps, so that its load, the browser's work, runs
+        beside that state's waits (a state is mostly waiting for quiet: benchmarks/README.md).
+        `chain_states = false`: every state on a fresh page."""
         _, lanes, _ = self._started()
+        kept: tuple[Pending, StartLook] | None = None  # a page a state was taken on, and its start
         try:
             for k, variant in enumerate(todo):
-                job, ahead = ahead or lanes.open(variant), None
-                if k + 1 < len(todo):
+                nxt = todo[k + 1] if k + 1 < len(todo) else None
+                job, look = (self._chained(kept, variant), kept[1]) if kept is not None else (None, None)
+                if job is None:
+                    job, ahead, look = ahead or lanes.open(variant), None, None
+                    if kept is not None:
+                        job.explain["page"] = (f"a fresh load: state {kept[0].variant.state} left its page "
+                                               "other than it found it")
+                kept = None
+                chain_next = nxt is not None and self._chains(variant, nxt)
+                if nxt is not None and not chain_next and ahead is None:
                     try:
-                        ahead = lanes.open(todo[k + 1])
+                        ahead = lanes.open(nxt)
                     except BaseException:
                         lanes.release(job.lane, reuse=False)
                         raise
-                yield self._state(job, say, failures)
+                shot, look = self._state(job, say, failures, look, keep=chain_next)
+                if look is not None:
+                    kept = (job, look)
+                yield shot
         finally:
-            if ahead is not None:  # the run stopped before its turn
-                lanes.release(ahead.lane, reuse=False)
+            for left in (ahead, kept[0] if kept is not None else None):
+                if left is not None:  # the run stopped before its turn
+                    lanes.release(left.lane, reuse=False)
 
-    def _state(self, job: Pending, say: Progress, failures: bool) -> Capture | Failure:
-        """A reader state's capture (states.py) on its fresh page `job`, or its Failure."""
+    def _chains(self, variant: Variant, after: Variant) -> bool:
+        """Whether `after` may be taken on the page `variant`'s state used: the same page,
+        viewport and scheme, and the config does not say `chain_states = false`."""
+        return self.visual.chain_states and dataclasses.replace(variant, state="") == \
+            dataclasses.replace(after, state="")
+
+    def _chained(self, kept: tuple[Pending, StartLook], variant: Variant) -> Pending | None:
+        """`variant` on the kept page, reset, when its start look is the first state's; else
+        None, the kept page closed (the state loads anew, as --explain says)."""
+        _, lanes, _ = self._started()
+        job, look = kept
+        before = job.variant.state
+        new = Pending(variant, job.lane, job.page, job.aborted, job.url, time.perf_counter(), {"open": 0.0},
+                      explain={"page": f"the page of state {before}, reset: as that state found it"})
+        try:
+            reset(new, self._readiness)
+            same = start_look(new, self._readiness) == look
+        except BaseException as err:
+            lanes.release(job.lane, reuse=False)
+            if self._failure(variant, err) is None:
+                raise
+            return None
+        if same:
+            return new
+        lanes.release(job.lane, reuse=False)
+        return None
+
+    def _state(self, job: Pending, say: Progress, failures: bool, look: StartLook | None,
+               keep: bool) -> tuple[Capture | Failure, StartLook | None]:
+        """A reader state's capture (states.py) on `job`, or its Failure; and the look its
+        page started from when `keep` (the page is left open for the next state), else None.
+        `look` None: `job` is a fresh page, loaded and settled here."""
         _, lanes, _ = self._started()
         state = next(s for s in self.visual.states if s.name == job.variant.state)
         try:
+            if look is None:
+                settle_fresh(job, self._readiness, say)
+                job.explain.setdefault("page", "a fresh load")
+                if keep:
+                    look = start_look(job, self._readiness)
             assert self.server is not None  # started with the browser
-            return capture_state(job, self._readiness, state, self.fingerprint, self.server, say)
+            shot = capture_state(job, self._readiness, state, self.fingerprint, self.server, say)
         except BaseException as err:
+            lanes.release(job.lane, reuse=False)
             failure = self._failure(job.variant, err)
             if failure is None or not failures:
                 raise
             say(failure.message)
-            return failure
-        finally:
+            return failure, None
+        if not keep:
             lanes.release(job.lane, reuse=False)  # its steps changed the page
+            return shot, None
+        return shot, look
 
     def _hand_over(self, schedule: Schedule, done: tuple[int, Shooting] | None,
                    say: Progress, failures: bool = False) -> Iterator[Capture | Failure]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import VIEWPORT, StateConfig, Step
 from ..contrast import composite, contrast_ratio, parse_colour
 from ..errors import RenderError
-from . import scripts, shoot
+from . import bounded, scripts, shoot
 from .bounded import evaluate, screenshot
 from .config_checks import config_position
 from .lanes import Pending
@@ -47,18 +47,59 @@ class StateError(RenderError):
         super().__init__(message, kind=kind)
 
 
+# What a state starts from (start_look): the page's state_start.js string, its layout hash and
+# its first screen's hash. Equal looks: the same document, laid out and painted the same.
+StartLook = tuple[str, list[int], str]
+
+
+def start_look(job: Pending, readiness: Readiness) -> StartLook:
+    """The look `job`'s page has before a state's steps (see StartLook), the config's masks left
+    out: painted over for the first screen, as the page's capture paints them (what a script
+    keeps changing is masked), and lifted again before the steps, which may act on them."""
+    page, at, masks = job.page, label(job.variant), readiness.visual.mask
+    shots = Shots(job.lane.cdp, readiness.answer_s, at)
+    if masks:
+        wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
+        evaluate(page, scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
+    layout, first_screen = wait_stable(page, shots, at, masks, readiness.mask_at)
+    assert first_screen is not None  # wait_stable with pixels
+    if masks:
+        evaluate(page, scripts.UNMASK)
+    return evaluate(page, scripts.STATE_START, list(masks)), layout, first_screen
+
+
+def settle_fresh(job: Pending, readiness: Readiness, say: Progress) -> None:
+    """`job`'s page, just opened for a state variant, loaded and settled (as the page's own capture is)."""
+    at = label(job.variant)
+    say(f"{at}: loading")
+    t = time.perf_counter()
+    wait_loaded(job.page, job.url, at)
+    readiness.settle(job.lane, job.variant, at, job.explain)
+    mark(job.timings, "settle", t)
+
+
+def reset(job: Pending, readiness: Readiness) -> None:
+    """Undo what a reader does between two states: the pointer leaves the page, the focused
+    element is blurred, the page scrolls back to the top; then wait for quiet (a hover box's
+    hiding timer). Whether that brought back the start is for start_look to say."""
+    at = label(job.variant)
+    bounded.send(job.lane.cdp, "Input.dispatchMouseEvent", {"type": "mouseMoved", "x": -1, "y": -1},
+                 seconds=readiness.answer_s, unanswered=f"{at}: the page did not take the pointer leaving it")
+    evaluate(job.page, scripts.UNMASK)  # the last state's masks
+    evaluate(job.page, "() => { document.activeElement?.blur(); getSelection()?.removeAllRanges(); "
+                       "window.scrollTo(0, 0); }")
+    readiness.wait_quiet(job.lane, job.variant, label(job.variant), job.explain, "reset")
+
+
 def capture_state(job: Pending, readiness: Readiness, state: StateConfig, fingerprint: JsonObject,
                   server: LocalServer, say: Progress) -> Capture:
-    """`job`'s page (just opened for a state variant) settled, `state`'s steps done, captured;
-    `fingerprint`: the session's, which the capture's extends with the fonts its page used."""
+    """`job`'s page, settled (settle_fresh, or reset after an earlier state of its variant),
+    `state`'s steps done, captured; `fingerprint`: the session's, which the capture's extends
+    with the fonts its page used."""
     variant, page, timings, explain = job.variant, job.page, job.timings, job.explain
     visual, source = readiness.visual, readiness.source
     at = label(variant)
-    say(f"{at}: loading")
     t = time.perf_counter()
-    wait_loaded(page, job.url, at)
-    readiness.settle(job.lane, variant, at, explain)
-    t = mark(timings, "settle", t)
     written_at = _at(source, state)  # the config file, read once for every message below
     done: list[JsonObject] = []
     explain["steps"] = done

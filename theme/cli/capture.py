@@ -212,7 +212,8 @@ def _state_lines(e: JsonObject) -> list[str]:
     """A reader state's steps, each with its time and what settled after it, and its contrast."""
     if "steps" not in e:
         return []
-    out = [f"  state steps ({len(e['steps'])}), each from the page the one before left:"]
+    out = [f"  state page: {e['page']}"] if "page" in e else []
+    out.append(f"  state steps ({len(e['steps'])}), each from the page the one before left:")
     for number, step in enumerate(e["steps"], 1):
         settled = step["settled"]
         status = settled["status"]
