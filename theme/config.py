@@ -120,6 +120,9 @@ class VisualConfig:
     # the page's scripts never read the scheme (theme/capture/schedule.py, plan):
     # the same pixels, one load less. false loads every variant afresh.
     switch_schemes: bool = True
+    # A variant's next reader state on the page its state before used, reset, when the page
+    # is exactly as the first state found it (theme/capture/session.py, _states): the same
+    # pixels, one load less. false loads every state afresh.
     chain_states: bool = True
     # Seconds a page may take, after its load event, until what it fetches, defines,
     # typesets and decodes is done (theme/capture/readiness.py, wait_quiet); past it

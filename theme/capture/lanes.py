@@ -218,7 +218,6 @@ class Lanes:
             context.add_init_script(scripts.EAGER + scripts.SCHEME_PROBE + scripts.WATCH)
             page = context.new_page()
             lane = Lane(context, page, context.new_cdp_session(page), set())
-            bounded.hold(page, lane.cdp, seconds=bounded.answer_s(self._visual), where=label(variant))
             self._track_requests(lane)
             lane.cdp.send("Page.enable")  # else this session's addScriptToEvaluateOnNewDocument never runs
             # Only requests that do NOT go to our server are intercepted: the pattern

@@ -255,6 +255,14 @@ def wait_stable(page: Page, shots: Shots, where: str, masks: tuple[str, ...] = (
     )
 
 
+def paint_masks(page: Page, shots: Shots, where: str, masks: tuple[str, ...], mask_at: str) -> None:
+    """Paint `masks` over their elements. They are placed where their elements are, so only
+    once those stopped moving; by the layout alone, as a masked element may be on screen and
+    still changing."""
+    wait_stable(page, shots, where, masks, mask_at, pixels=False)
+    evaluate(page, scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
+
+
 class Readiness:
     """Waits a variant's page into the state its tiles are taken in.
 
@@ -297,10 +305,7 @@ class Readiness:
             ready.nudged = nudge(page, self.visual.regions, nudges)
             ready.only = wanted_rows(nudges)
         if self.visual.mask:
-            # Masks are placed where their elements are, so only once those stopped moving;
-            # by the layout alone, as a masked element may be on screen and still changing.
-            wait_stable(page, ready.shots, at, self.visual.mask, self.mask_at, pixels=False)
-            evaluate(page, scripts.MASK, {"selectors": list(self.visual.mask), "color": MASK_COLOR})
+            paint_masks(page, ready.shots, at, self.visual.mask, self.mask_at)
         self.measure(ready)
         mark(timings, "stable", t)
         return ready

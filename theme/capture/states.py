@@ -25,7 +25,7 @@ from .config_checks import config_position
 from .lanes import Pending
 from .model import Capture, JsonObject, PageStyles, Progress, Region, label, mark
 from .naming import heading_bases, own_base, region_names
-from .readiness import MASK_COLOR, Readiness, Shots, wait_loaded, wait_stable
+from .readiness import Readiness, Shots, paint_masks, wait_loaded, wait_stable
 from .server import LocalServer
 from .shoot import page_fingerprint
 from .tiles import decode_png
@@ -59,8 +59,7 @@ def start_look(job: Pending, readiness: Readiness) -> StartLook:
     page, at, masks = job.page, label(job.variant), readiness.visual.mask
     shots = Shots(job.lane.cdp, readiness.answer_s, at)
     if masks:
-        wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
-        evaluate(page, scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
+        paint_masks(page, shots, at, masks, readiness.mask_at)
     layout, first_screen = wait_stable(page, shots, at, masks, readiness.mask_at)
     assert first_screen is not None  # wait_stable with pixels
     if masks:
@@ -88,7 +87,7 @@ def reset(job: Pending, readiness: Readiness) -> None:
     evaluate(job.page, scripts.UNMASK)  # the last state's masks
     evaluate(job.page, "() => { document.activeElement?.blur(); getSelection()?.removeAllRanges(); "
                        "window.scrollTo(0, 0); }")
-    readiness.wait_quiet(job.lane, job.variant, label(job.variant), job.explain, "reset")
+    readiness.wait_quiet(job.lane, job.variant, at, job.explain, "reset")
 
 
 def capture_state(job: Pending, readiness: Readiness, state: StateConfig, fingerprint: JsonObject,
@@ -115,8 +114,7 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     shots = Shots(job.lane.cdp, readiness.answer_s, at)
     masks = visual.mask if state.mask is None else state.mask
     if masks:
-        wait_stable(page, shots, at, masks, readiness.mask_at, pixels=False)
-        evaluate(page, scripts.MASK, {"selectors": list(masks), "color": MASK_COLOR})
+        paint_masks(page, shots, at, masks, readiness.mask_at)
     wait_stable(page, shots, at, masks, readiness.mask_at)
     t = mark(timings, "stable", t)
     data = screenshot(job.lane.cdp, {"format": "png", "fromSurface": True}, readiness.answer_s, f"{at}: the viewport")
