@@ -177,6 +177,9 @@ def site(tmp_path_factory) -> Path:
         # A script that never gives the browser back, once the page has loaded.
         "endless.html": page('<p>busy</p><script>addEventListener("load", () =>'
                              ' setTimeout(() => { for (;;) {} }, 100));</script>'),
+        # A key pressed anywhere starts a loop that never ends.
+        "keyloop.html": page('<p><a id="l" href="#x">a link</a></p>'
+                             '<script>addEventListener("keydown", () => { for (;;) {} });</script>'),
         # ... and one that takes animation frames away (a broken polyfill): no frame ever comes.
         "frameless.html": page('<p>still</p><script>window.requestAnimationFrame = () => 0;</script>'),
         "lazy.html": page('<div style="height:5000px"></div>'
@@ -719,6 +722,65 @@ def test_a_page_that_stops_answering_after_settling_fails_at_any_question(visual
             assert failed.message.startswith("a.html (desktop-light): the page did not answer for 2 s: "), name
             after = s.capture(at("a.html"))
             assert np.array_equal(after.image, alone.image), name
+
+
+def test_a_state_whose_page_stops_answering_at_a_key_or_a_read_of_its_elements_fails_alone(visual, monkeypatch):
+    """The calls of a reader state that Playwright cannot bound and DevTools cannot be given
+    (a key pressed or typed wherever focus is; reads through the handles of the elements the
+    state found: their boxes, their styles, their text's contrast) are bounded too: a page
+    whose script loops for ever there fails that state as unresponsive, naming what it was
+    doing, and the same browser takes the next state as it did before."""
+    from theme.capture import shoot
+    from theme.config import StateConfig, Step
+
+    monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
+    loop = "() => { for (;;) {} }"
+    hover = StateConfig("hover", (Step("hover", "#t"),), {"tip": "#tip"}, contrast="text")
+    keys = {"press": StateConfig("press", (Step("focus", "#l"), Step("press", "Enter")), {"link": "#l"}),
+            "type": StateConfig("type", (Step("focus", "#l"), Step("type", "cat")), {"link": "#l"})}
+    cfg = dataclasses.replace(visual, settle_timeout=1, states=(hover, *keys.values()), chain_states=False)
+    with Session(cfg) as s:
+        alone = s.capture(dataclasses.replace(at("reader.html"), state="hover"))
+        for name, doing in (("press", "pressing Enter"), ("type", "typing 'cat'")):
+            [failed] = s.capture_all([dataclasses.replace(at("keyloop.html"), state=name)], failures=True)
+            assert isinstance(failed, Failure) and failed.kind == "unresponsive", (name, failed)
+            assert failed.message.startswith(
+                f"keyloop.html (desktop-light, state {name}): the page did not answer for 2 s ({doing}): "), failed
+        for module, script, doing in ((scripts, "STATE_REGIONS", "finding capture tip"),
+                                      (shoot, "_AS_JSON", "reading the styles of a state's elements"),
+                                      (scripts, "STATE_CONTRAST", "measuring the text's contrast")):
+            with monkeypatch.context() as m:
+                m.setattr(module, script, loop)
+                [failed] = s.capture_all([dataclasses.replace(at("reader.html"), state="hover")], failures=True)
+            assert isinstance(failed, Failure) and failed.kind == "unresponsive", (script, failed)
+            assert f"the page did not answer for 2 s ({doing}): " in failed.message, failed.message
+            after = s.capture(dataclasses.replace(at("reader.html"), state="hover"))
+            assert [np.array_equal(a, b) for (_, a), (_, b) in zip(after.images(), alone.images(), strict=True)] \
+                == [True] * len(alone.regions), script
+
+
+def test_an_embedded_frame_that_stops_answering_fails_its_variant_or_is_not_parked(visual, monkeypatch):
+    """The two questions asked of an embedded frame, through Playwright (how its scripts read
+    the colour scheme, before the dark variant takes the light one's page; clearing its
+    storage, before its page is parked) are bounded in the frame's own renderer: a frame
+    that loops there fails the variant as unresponsive, or has its page closed, not parked;
+    the run goes on and the next capture is as before."""
+    monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
+    in_frame_only = "() => { if (window !== window.top) { for (;;) {} } return null; }"
+    with Session(dataclasses.replace(visual, settle_timeout=1)) as s:
+        alone = s.capture(at("framed.html"))
+        with monkeypatch.context() as m:
+            m.setattr(scripts, "SCHEME_READ", in_frame_only)
+            shots = list(s.capture_all([at("framed.html"), at("framed.html", "dark")], failures=True))
+        failed = [shot for shot in shots if isinstance(shot, Failure)]
+        assert [f.kind for f in failed] == ["unresponsive"], shots
+        assert failed[0].message.startswith("framed.html (desktop-light): the page did not answer for 2 s (reading the "
+                                            "colour scheme of the frame https://cdn.example.com/lib/frame.html): ")
+        with monkeypatch.context() as m:
+            m.setattr(scripts, "FORGET", in_frame_only)
+            parked = s.capture(at("framed.html"))  # its page closed, not parked: nothing to fail
+        assert np.array_equal(parked.image, alone.image)
+        assert np.array_equal(s.capture(at("framed.html")).image, alone.image)
 
 
 def test_states_of_a_variant_share_its_page_only_while_each_finds_it_as_the_first_did(visual):

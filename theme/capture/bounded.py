@@ -14,16 +14,18 @@ opened itself, gets a session of its own on first use.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..config import VisualConfig
 from ..errors import CaptureError, Unresponsive
 
 if TYPE_CHECKING:
-    from playwright.sync_api import CDPSession, Page
+    from playwright.sync_api import CDPSession, Frame, Page
 
 # How long the page or its browser may take over one question (a look, a screenshot)
 # before the variant fails as unresponsive, when settle_timeout is shorter: far past any
@@ -108,6 +110,52 @@ def send(cdp: CDPSession, method: str, params: dict[str, Any], *, seconds: float
     except PlaywrightTimeout:
         raise Unresponsive(unanswered) from None
     return reply
+
+
+@contextlib.contextmanager
+def watched(page: Page, what: str, frame: Frame | None = None) -> Iterator[None]:
+    """Bound a Playwright call that takes no timeout and cannot go through ask(): a key
+    pressed wherever focus is, a read through element handles, a question to an embedded
+    frame. When the block has not ended after the page's seconds, the script running in
+    the page (or in `frame`'s renderer, when it has its own) is stopped with
+    Runtime.terminateExecution, the call comes back, and the variant fails as
+    Unresponsive, naming `what`. The timer runs on the asyncio loop under Playwright's
+    sync API (internals, as the tiles' sender uses); without them the call is unbounded."""
+    h = held(page)
+    target = h.cdp
+    if frame is not None and frame != page.main_frame:
+        from playwright.sync_api import Error as PlaywrightError
+
+        with contextlib.suppress(PlaywrightError):  # a frame in the page's own renderer has none
+            target = page.context.new_cdp_session(frame)
+    loop, impl = getattr(target, "_loop", None), getattr(target, "_impl_obj", None)
+    if loop is None or impl is None or not hasattr(impl, "send"):
+        yield
+        return
+    fired: list[bool] = []
+    timer: list[asyncio.TimerHandle] = []
+
+    async def stop() -> None:
+        with contextlib.suppress(Exception):  # the page may be gone by now; the call fails anyway
+            await impl.send("Runtime.terminateExecution", {}, ANSWER_S * 1000)
+
+    def expire() -> None:  # again each second: each key of a text typed may start the loop anew
+        fired.append(True)
+        loop.create_task(stop())
+        timer[:] = [loop.call_later(1.0, expire)]
+
+    timer.append(loop.call_later(h.seconds, expire))
+    unanswered = f"{h.where}: the page did not answer for {h.seconds:g} s ({what}): {BUSY}"
+    try:
+        yield
+    except Exception:
+        if fired:  # what stopping its script made of the call
+            raise Unresponsive(unanswered) from None
+        raise
+    finally:
+        timer[0].cancel()
+    if fired:
+        raise Unresponsive(unanswered)
 
 
 def late(err: Exception, unanswered: str) -> Exception:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
+from ..errors import Unresponsive
 from . import bounded, resources, scripts
 from .model import JsonObject, Loaded, Timings, label
 from .naming import Variant
@@ -90,9 +91,12 @@ def routed_file(route: Mapping[str, Path | str], url: str) -> tuple[bool, Path |
 
 def scheme_read(page: Page) -> str | None:
     """How a script of the page, in any frame, learned the colour scheme (scripts.SCHEME_PROBE)."""
-    for frame in page.frames:  # the main frame first, bounded: it shares a child's thread unless cross-site
-        how = bounded.evaluate(page, scripts.SCHEME_READ) if frame == page.main_frame \
-            else frame.evaluate(scripts.SCHEME_READ)
+    for frame in page.frames:  # the main frame first
+        if frame == page.main_frame:
+            how = bounded.evaluate(page, scripts.SCHEME_READ)
+        else:
+            with bounded.watched(page, f"reading the colour scheme of the frame {frame.url}", frame):
+                how = frame.evaluate(scripts.SCHEME_READ)
         if how:
             return str(how)
     return None
@@ -171,7 +175,7 @@ class Lanes:
                 self._forget(lane)
                 self._idle.append(lane)
                 return
-            except PlaywrightError:
+            except (PlaywrightError, Unresponsive):
                 pass  # a page that cannot be parked is not trusted with another variant
         with contextlib.suppress(PlaywrightError):
             lane.context.close()
@@ -192,7 +196,8 @@ class Lanes:
             if frame == lane.page.main_frame:
                 bounded.evaluate(lane.page, scripts.FORGET)
             else:
-                frame.evaluate(scripts.FORGET)
+                with bounded.watched(lane.page, f"clearing the storage of the frame {frame.url}", frame):
+                    frame.evaluate(scripts.FORGET)
         for origin in self._origins():
             lane.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         lane.context.clear_cookies()

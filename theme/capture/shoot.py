@@ -15,7 +15,7 @@ from ..config import VisualConfig
 from ..errors import UnstableRender
 from ..resident import release
 from . import scripts
-from .bounded import TILE_ANSWER_S, evaluate
+from .bounded import TILE_ANSWER_S, evaluate, watched
 from .fonts import fallback_fonts, split_stack, web_fonts
 from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
@@ -183,8 +183,11 @@ def read_records(page: Page, asked: list[dict[str, Any]]) -> dict[str, PageStyle
     """computed_styles.js on `asked` ({key, selector} or {key, element}): key -> its record."""
     # As one JSON string: Playwright's own serialisation of ~60 000 nested values took most of the time
     # Element handles (a reader state's) cannot be sent as JSON: those go through Playwright
-    plain = all("element" not in a for a in asked)
-    got: dict[str, Any] = json.loads(evaluate(page, _AS_JSON, asked) if plain else page.evaluate(_AS_JSON, asked))
+    if all("element" not in a for a in asked):
+        got: dict[str, Any] = json.loads(evaluate(page, _AS_JSON, asked))
+    else:
+        with watched(page, "reading the styles of a state's elements"):
+            got = json.loads(page.evaluate(_AS_JSON, asked))
     return {key: record for key, record in got.items() if record is not None}
 
 

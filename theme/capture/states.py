@@ -186,11 +186,13 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
                 _visible(page, step.target, where, timeout_s, at)
             return
         if step.action == "press" and "on" not in step.options:  # wherever focus is
-            for _ in range(int(step.options.get("times", "1"))):
-                page.keyboard.press(step.target)
+            with bounded.watched(page, f"pressing {step.target}"):
+                for _ in range(int(step.options.get("times", "1"))):
+                    page.keyboard.press(step.target)
             return
         if step.action == "type" and "on" not in step.options:
-            page.keyboard.type(step.target)
+            with bounded.watched(page, f"typing {step.target!r}"):
+                page.keyboard.type(step.target)
             return
         target = _visible(page, step.options.get("on", step.target), where, timeout_s, at)
         target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})", timeout=timeout)
@@ -225,7 +227,8 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
             out.append((Region(key, "viewport", (0, 0, width, height), "", VIEWPORT), None))
             continue
         visible = page.locator(f"{selector} >> visible=true")
-        got: JsonObject = visible.evaluate_all(scripts.STATE_REGIONS)
+        with bounded.watched(page, f"finding capture {key}"):
+            got: JsonObject = visible.evaluate_all(scripts.STATE_REGIONS)
         boxes = [b for b in got["found"] if b["width"] > 0 and b["height"] > 0]
         if not boxes:
             raise StateError(f"{where}: capture {key} = {selector!r} matches nothing visible after the steps; "
@@ -276,7 +279,8 @@ def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any
     else:
         minimum = TEXT_RATIO
         elements = [element for _, element in found if element is not None]
-        got = page.evaluate(f"(els) => ({scripts.STATE_CONTRAST})({{elements: els, kind: 'text'}})", elements)
+        with bounded.watched(page, "measuring the text's contrast"):
+            got = page.evaluate(f"(els) => ({scripts.STATE_CONTRAST})({{elements: els, kind: 'text'}})", elements)
     canvas = _solid(got["canvas"])
     measured = []
     for item in got["found"]:
