@@ -180,6 +180,9 @@ def site(tmp_path_factory) -> Path:
         # A key pressed anywhere starts a loop that never ends.
         "keyloop.html": page('<p><a id="l" href="#x">a link</a></p>'
                              '<script>addEventListener("keydown", () => { for (;;) {} });</script>'),
+        # ... and one whose scrollIntoView never returns (a broken polyfill).
+        "scrolloop.html": page('<p><a id="l" href="#x">a link</a></p>'
+                               '<script>Element.prototype.scrollIntoView = function () { for (;;) {} };</script>'),
         # ... and one that takes animation frames away (a broken polyfill): no frame ever comes.
         "frameless.html": page('<p>still</p><script>window.requestAnimationFrame = () => 0;</script>'),
         "lazy.html": page('<div style="height:5000px"></div>'
@@ -726,8 +729,9 @@ def test_a_page_that_stops_answering_after_settling_fails_at_any_question(visual
 
 def test_a_state_whose_page_stops_answering_at_a_key_or_a_read_of_its_elements_fails_alone(visual, monkeypatch):
     """The calls of a reader state that Playwright cannot bound and DevTools cannot be given
-    (a key pressed or typed wherever focus is; reads through the handles of the elements the
-    state found: their boxes, their styles, their text's contrast) are bounded too: a page
+    (a key pressed or typed wherever focus is; the step's element scrolled into view; reads
+    through the handles of the elements the state found: their boxes, their styles, their
+    text's contrast) are bounded too: a page
     whose script loops for ever there fails that state as unresponsive, naming what it was
     doing, and the same browser takes the next state as it did before."""
     from theme.capture import shoot
@@ -737,15 +741,18 @@ def test_a_state_whose_page_stops_answering_at_a_key_or_a_read_of_its_elements_f
     loop = "() => { for (;;) {} }"
     hover = StateConfig("hover", (Step("hover", "#t"),), {"tip": "#tip"}, contrast="text")
     keys = {"press": StateConfig("press", (Step("focus", "#l"), Step("press", "Enter")), {"link": "#l"}),
-            "type": StateConfig("type", (Step("focus", "#l"), Step("type", "cat")), {"link": "#l"})}
+            "type": StateConfig("type", (Step("focus", "#l"), Step("type", "cat")), {"link": "#l"}),
+            "scroll": StateConfig("scroll", (Step("focus", "#l"),), {"link": "#l"})}
     cfg = dataclasses.replace(visual, settle_timeout=1, states=(hover, *keys.values()), chain_states=False)
     with Session(cfg) as s:
         alone = s.capture(dataclasses.replace(at("reader.html"), state="hover"))
-        for name, doing in (("press", "pressing Enter"), ("type", "typing 'cat'")):
-            [failed] = s.capture_all([dataclasses.replace(at("keyloop.html"), state=name)], failures=True)
+        for name, page_, doing in (("press", "keyloop.html", "pressing Enter"),
+                                   ("type", "keyloop.html", "typing 'cat'"),
+                                   ("scroll", "scrolloop.html", "scrolling #l into view")):
+            [failed] = s.capture_all([dataclasses.replace(at(page_), state=name)], failures=True)
             assert isinstance(failed, Failure) and failed.kind == "unresponsive", (name, failed)
             assert failed.message.startswith(
-                f"keyloop.html (desktop-light, state {name}): the page did not answer for 2 s ({doing}): "), failed
+                f"{page_} (desktop-light, state {name}): the page did not answer for 2 s ({doing}): "), failed
         for module, script, doing in ((scripts, "STATE_REGIONS", "finding capture tip"),
                                       (shoot, "_AS_JSON", "reading the styles of a state's elements"),
                                       (scripts, "STATE_CONTRAST", "measuring the text's contrast")):

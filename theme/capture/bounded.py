@@ -121,13 +121,26 @@ def watched(page: Page, what: str, frame: Frame | None = None) -> Iterator[None]
     Runtime.terminateExecution, the call comes back, and the variant fails as
     Unresponsive, naming `what`. The timer runs on the asyncio loop under Playwright's
     sync API (internals, as the tiles' sender uses); without them the call is unbounded."""
-    h = held(page)
-    target = h.cdp
-    if frame is not None and frame != page.main_frame:
-        from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import Error as PlaywrightError
 
+    h = held(page)
+    own = None
+    if frame is not None and frame != page.main_frame:
         with contextlib.suppress(PlaywrightError):  # a frame in the page's own renderer has none
-            target = page.context.new_cdp_session(frame)
+            own = page.context.new_cdp_session(frame)
+    try:
+        with _watching(own or h.cdp, h.seconds, f"{h.where}: the page did not answer for {h.seconds:g} s "
+                                                f"({what}): {BUSY}"):
+            yield
+    finally:
+        if own is not None:
+            with contextlib.suppress(PlaywrightError):  # the frame may be gone with its session
+                own.detach()
+
+
+@contextlib.contextmanager
+def _watching(target: CDPSession, seconds: float, unanswered: str) -> Iterator[None]:
+    """watched()'s timer on `target`, the session whose renderer runs the script."""
     loop, impl = getattr(target, "_loop", None), getattr(target, "_impl_obj", None)
     if loop is None or impl is None or not hasattr(impl, "send"):
         yield
@@ -144,8 +157,7 @@ def watched(page: Page, what: str, frame: Frame | None = None) -> Iterator[None]
         loop.create_task(stop())
         timer[:] = [loop.call_later(1.0, expire)]
 
-    timer.append(loop.call_later(h.seconds, expire))
-    unanswered = f"{h.where}: the page did not answer for {h.seconds:g} s ({what}): {BUSY}"
+    timer.append(loop.call_later(seconds, expire))
     try:
         yield
     except Exception:

@@ -195,7 +195,8 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
                 page.keyboard.type(step.target)
             return
         target = _visible(page, step.options.get("on", step.target), where, timeout_s, at)
-        target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})", timeout=timeout)
+        with bounded.watched(page, f"scrolling {step.options.get('on', step.target)} into view"):  # timeout= finds it
+            target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})", timeout=timeout)
         if step.action == "hover":
             target.hover(timeout=timeout)
         elif step.action == "focus":
