@@ -112,6 +112,15 @@ def send(cdp: CDPSession, method: str, params: dict[str, Any], *, seconds: float
     return reply
 
 
+def evaluate_in(page: Page, frame: Frame, script: str, what: str) -> Any:
+    """evaluate() in any frame of `page`: the main frame through DevTools, an embedded one
+    through Playwright, watched (its context is not the page session's to name)."""
+    if frame == page.main_frame:
+        return evaluate(page, script)
+    with watched(page, f"{what} of the frame {frame.url}", frame):
+        return frame.evaluate(script)
+
+
 @contextlib.contextmanager
 def watched(page: Page, what: str, frame: Frame | None = None) -> Iterator[None]:
     """Bound a Playwright call that takes no timeout and cannot go through ask(): a key

@@ -92,11 +92,7 @@ def routed_file(route: Mapping[str, Path | str], url: str) -> tuple[bool, Path |
 def scheme_read(page: Page) -> str | None:
     """How a script of the page, in any frame, learned the colour scheme (scripts.SCHEME_PROBE)."""
     for frame in page.frames:  # the main frame first
-        if frame == page.main_frame:
-            how = bounded.evaluate(page, scripts.SCHEME_READ)
-        else:
-            with bounded.watched(page, f"reading the colour scheme of the frame {frame.url}", frame):
-                how = frame.evaluate(scripts.SCHEME_READ)
+        how = bounded.evaluate_in(page, frame, scripts.SCHEME_READ, "reading the colour scheme")
         if how:
             return str(how)
     return None
@@ -193,11 +189,7 @@ class Lanes:
             lane.script = None
         for frame in lane.page.frames:  # each frame's own storage: a routed origin's frame
             # has a partition that clearDataForOrigin misses
-            if frame == lane.page.main_frame:
-                bounded.evaluate(lane.page, scripts.FORGET)
-            else:
-                with bounded.watched(lane.page, f"clearing the storage of the frame {frame.url}", frame):
-                    frame.evaluate(scripts.FORGET)
+            bounded.evaluate_in(lane.page, frame, scripts.FORGET, "clearing the storage")
         for origin in self._origins():
             lane.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
         lane.context.clear_cookies()
