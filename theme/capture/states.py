@@ -194,8 +194,9 @@ def _do(page: Page, step: Step, where: str, timeout_s: int, at: str) -> None:
             with bounded.watched(page, f"typing {step.target!r}"):
                 page.keyboard.type(step.target)
             return
-        target = _visible(page, step.options.get("on", step.target), where, timeout_s, at)
-        with bounded.watched(page, f"scrolling {step.options.get('on', step.target)} into view"):  # timeout= finds it
+        selector = step.options.get("on", step.target)
+        target = _visible(page, selector, where, timeout_s, at)
+        with bounded.watched(page, f"scrolling {selector} into view"):  # timeout= finds it
             target.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'nearest'})", timeout=timeout)
         if step.action == "hover":
             target.hover(timeout=timeout)
