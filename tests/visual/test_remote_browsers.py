@@ -82,6 +82,31 @@ def test_a_server_killed_mid_run_leaves_its_variants_to_the_other(specimen, loca
     assert any("went away" in line for line in said)
 
 
+def test_a_server_whose_probe_page_stops_answering_is_an_error_naming_it(specimen, serve_browser, monkeypatch):
+    """A remote browser is fingerprinted on a probe page theme writes; every question to that
+    page is bounded too. Here the page's `navigator.platform` loops for ever (a stand-in for
+    a renderer that stopped answering): connecting fails as unresponsive within the answer
+    time, naming the server with its token masked, instead of holding the run."""
+    from theme.capture import bounded, scripts
+    from theme.errors import Unresponsive
+
+    cfg, _todo = specimen
+    served = serve_browser()
+    looping = "<script>Object.defineProperty(Navigator.prototype, 'platform', { get() { for (;;) {} } });</script>"
+    monkeypatch.setattr(scripts, "FONT_PROBE", scripts.FONT_PROBE + looping)
+    monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
+    with pytest.raises(Unresponsive) as caught:
+        with Session(cfg.visual, source=cfg.source, endpoint=served.endpoint):
+            pass
+    said = str(caught.value)
+    assert said.startswith(f"the browser at {remote.mask(served.endpoint)} (its font probe): "), said
+    assert "did not answer for 2 s" in said
+    # the server itself is fine: a session on it now fingerprints it
+    monkeypatch.undo()
+    with Session(cfg.visual, source=cfg.source, endpoint=served.endpoint) as session:
+        assert session.fingerprint["browser"]["found_by"] == remote.mask(served.endpoint)
+
+
 def theme_cli(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_STEP_SUMMARY", "PYTEST_ADDOPTS")}
     full.update(env)

@@ -502,8 +502,10 @@ def remote_fingerprint(browser: Browser, endpoint: str, visual: VisualConfig) ->
     hashed from this machine's disk). Its launch flags are the server's own."""
     with browser.new_context(viewport={"width": 640, "height": 160}, device_scale_factor=1) as ctx:
         page = ctx.new_page()
+        bounded.hold(page, ctx.new_cdp_session(page), seconds=bounded.ANSWER_S,
+                     where=f"the browser at {remote.mask(endpoint)} (its font probe)")
         page.set_content(scripts.FONT_PROBE)
-        platform_ = page.evaluate("() => navigator.platform")
+        platform_ = bounded.evaluate(page, "() => navigator.platform")
         probe = hashlib.sha256(screenshot(page).tobytes()).hexdigest()
     system, _, machine = platform_.partition(" ")
     return {
