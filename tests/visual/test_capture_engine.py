@@ -365,7 +365,7 @@ def test_tiles_taken_in_the_foreground_give_the_same_pixels(session, monkeypatch
     from theme.capture import tiles
 
     background = session.capture(at("lines.html"))
-    monkeypatch.setattr(tiles, "_background_sender", lambda cdp: None)
+    monkeypatch.setattr(tiles, "background_sender", lambda cdp: None)
     foreground = session.capture(at("lines.html"))
     assert np.array_equal(background.image, foreground.image)
 

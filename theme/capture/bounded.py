@@ -18,8 +18,9 @@ import asyncio
 import contextlib
 import json
 import weakref
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..config import VisualConfig
 from ..errors import CaptureError, Unresponsive
@@ -129,7 +130,7 @@ def watched(page: Page, what: str, frame: Frame | None = None) -> Iterator[None]
     the page (or in `frame`'s renderer, when it has its own) is stopped with
     Runtime.terminateExecution, the call comes back, and the variant fails as
     Unresponsive, naming `what`. The timer runs on the asyncio loop under Playwright's
-    sync API (internals, as the tiles' sender uses); without them the call is unbounded."""
+    sync API (background_sender); without Playwright's internals the call is unbounded."""
     from playwright.sync_api import Error as PlaywrightError
 
     h = held(page)
@@ -147,19 +148,38 @@ def watched(page: Page, what: str, frame: Frame | None = None) -> Iterator[None]
                 own.detach()
 
 
+# Playwright's own asynchronous CDPSession.send, under its sync API: (method, params, timeout).
+AsyncSend = Callable[[str, dict[str, Any], float | None], Awaitable[dict[str, Any]]]
+
+
+def background_sender(cdp: CDPSession) -> tuple[asyncio.AbstractEventLoop, AsyncSend] | None:
+    """(event loop, async send) of a sync-API CDPSession, or None.
+
+    Playwright's sync API blocks on every call, but underneath it drives one asyncio
+    loop: a coroutine or timer scheduled on it runs whenever the sync caller waits on
+    any Playwright call (the tiles' sender, watched()'s timer). These are Playwright
+    internals (`_impl_obj`, `_loop`); callers keep a path for when they are missing.
+    """
+    impl, loop = getattr(cdp, "_impl_obj", None), getattr(cdp, "_loop", None)
+    if impl is None or loop is None or not hasattr(cdp, "_sync") or not hasattr(impl, "send"):
+        return None
+    return loop, impl.send
+
+
 @contextlib.contextmanager
 def _watching(target: CDPSession, seconds: float, unanswered: str) -> Iterator[None]:
     """watched()'s timer on `target`, the session whose renderer runs the script."""
-    loop, impl = getattr(target, "_loop", None), getattr(target, "_impl_obj", None)
-    if loop is None or impl is None or not hasattr(impl, "send"):
+    sender = background_sender(target)
+    if sender is None:
         yield
         return
+    loop, send = sender
     fired: list[bool] = []
     timer: list[asyncio.TimerHandle] = []
 
     async def stop() -> None:
         with contextlib.suppress(Exception):  # the page may be gone by now; the call fails anyway
-            await impl.send("Runtime.terminateExecution", {}, ANSWER_S * 1000)
+            await send("Runtime.terminateExecution", {}, ANSWER_S * 1000)
 
     def expire() -> None:  # again each second: each key of a text typed may start the loop anew
         fired.append(True)

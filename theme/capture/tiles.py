@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import time
-from collections.abc import Awaitable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -19,16 +18,13 @@ from .. import images
 from ..errors import CaptureError, ImageError, RenderError
 from ..resident import file_backed as page_buffer  # large pages: file-backed (theme/resident.py)
 from ..resident import release
-from .bounded import late
+from .bounded import AsyncSend, background_sender, late
 from .model import Rows
 
 if TYPE_CHECKING:
     import asyncio
 
     from playwright.sync_api import CDPSession
-
-# Playwright's own asynchronous CDPSession.send, under its sync API: (method, params, timeout).
-AsyncSend = Callable[[str, dict[str, Any], float | None], Awaitable[dict[str, Any]]]
 
 SEAM_ROWS = 16  # rows each tile shares with the next (a call's cost does not depend on its height)
 # tile_height is the rows of a call for a page up to this wide; a wider page gets fewer
@@ -71,23 +67,6 @@ def _clip_params(x: int, y: int, width: int, height: int, beyond: bool = True) -
         "optimizeForSpeed": True,
         "fromSurface": True,
     }
-
-
-def _background_sender(cdp: CDPSession) -> tuple[asyncio.AbstractEventLoop, AsyncSend] | None:
-    """(event loop, async send) of a sync-API CDPSession, or None.
-
-    Playwright's sync API blocks on every call, but underneath it drives one
-    asyncio loop. A coroutine scheduled on that loop keeps requesting tiles
-    whenever the sync caller waits on *any* Playwright call, so one page's tiles
-    are taken while the next page is settled and measured (each page has its own
-    renderer process, and the machine has two cores). These are Playwright
-    internals (`_impl_obj`, `_loop`); when they are missing the tiles are taken
-    in the foreground, which is slower but gives the same pixels.
-    """
-    impl, loop = getattr(cdp, "_impl_obj", None), getattr(cdp, "_loop", None)
-    if impl is None or loop is None or not hasattr(cdp, "_sync") or not hasattr(impl, "send"):
-        return None
-    return loop, impl.send
 
 
 def tile_clips(height: int, tile_height: int) -> list[tuple[int, int, int]]:
@@ -184,7 +163,12 @@ class TileJob:
         return rows is None or any(a <= y0 and y1 <= b for a, b in rows)
 
     def start(self) -> "TileJob":
-        sender = _background_sender(self.cdp)
+        # A coroutine on Playwright's loop keeps requesting tiles whenever the sync
+        # caller waits on *any* Playwright call, so one page's tiles are taken while the
+        # next page is settled and measured (each page has its own renderer process,
+        # and the machine has two cores). Without the loop, the tiles are taken in the
+        # foreground: slower, the same pixels.
+        sender = background_sender(self.cdp)
         if sender is None:
             for y, h, extra in self.clips():
                 t0 = time.perf_counter()
