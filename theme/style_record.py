@@ -13,10 +13,16 @@ In memory a record is whole; its JSON is compact, so a changed baseline diffs re
 - a property at its usual value (DEFAULTS) is left out, and so is an inherited one a
   text-holding element shares with its parent element in the record (it follows from it).
 `dumps` writes one region a line, keys sorted: the same records, the same bytes.
+
+Beside its properties each element has `text`, the words drawn in it and in no recorded element
+inside it (whitespace collapsed; past TEXT_LIMIT characters, the start and a digest of the
+whole), so a caption whose words changed is told from an image or a font file that did. A
+record made before text was (no `text` on the region's own element) compares without it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -52,8 +58,17 @@ INHERITED = frozenset({"color", "font-family", "font-size", "font-weight", "font
 # How the box followed, not a cause: they vary from region to region under one cause.
 SIZES = ("width", "height")
 
-PIXELS_ONLY = "pixels changed, no computed style did: an image, a canvas or a font file"
-NO_STYLE = "no computed style changed"
+TEXT = "text"  # the words an element draws: a property of the record, not of CSS
+TEXT_LIMIT = 400  # characters of an element's text a record keeps; past it, a digest of the whole
+CONTEXT = 24  # characters of unchanged text a sentence shows on each side of a change
+MIDDLE = 60  # characters of a changed stretch a sentence shows
+
+PIXELS_ONLY = "pixels changed, no computed style or text did: an image, a canvas or a font file"
+# The same, when the baseline's record was made before records held text.
+PIXELS_UNTEXTED = ("pixels changed, no computed style did: an image, a canvas, a font file or its words "
+                   "(its baseline's record holds no text; --update-snapshots=all records it)")
+NO_STYLE = "no computed style or text changed"
+NO_STYLE_UNTEXTED = "no computed style changed (its baseline's record holds no text)"
 LIMIT = 4  # property changes a sentence names before "+N more"
 
 
@@ -99,7 +114,24 @@ def normalized(props: Props) -> dict[str, str]:
         out.pop("border-color", None)
     if out.get("text-decoration-line", "none") == "none":
         out.pop("text-decoration-color", None)
+    if TEXT in out:
+        out[TEXT] = kept_text(out[TEXT])
     return dict(sorted(out.items()))
+
+
+def kept_text(text: str) -> str:
+    """`text` as a record keeps it: whitespace (and zero-width spaces) collapsed; when longer than TEXT_LIMIT, its
+    start and the length and digest of the whole, so any change is still a change."""
+    text = " ".join(text.replace("\u200b", " ").replace("\ufeff", " ").split())  # zero-width spaces, KaTeX's
+    if len(text) <= TEXT_LIMIT:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return f"{text[:TEXT_LIMIT]}… ({len(text)} characters, sha256 {digest})"
+
+
+def has_text(record: StyleRecord) -> bool:
+    """Whether `record` holds its elements' text (made since records do)."""
+    return TEXT in record.elements.get(OWN, {})
 
 
 def parent_of(selector: str, recorded: Iterable[str]) -> str:
@@ -124,6 +156,8 @@ def to_json(record: StyleRecord) -> dict[str, dict[str, str]]:
 
 
 def _implied(prop: str, value: str, parent: Props | None) -> bool:
+    if prop == TEXT:  # the own element's always stands, even empty: it says the record holds text
+        return parent is not None and value == ""
     if parent is not None and prop in INHERITED:
         return parent.get(prop) == value
     return DEFAULTS.get(prop) == value
@@ -135,11 +169,14 @@ def from_json(data: Any) -> StyleRecord:
             isinstance(p, dict) and all(isinstance(v, str) for v in p.values()) for p in data.values()):
         raise ValueError("a style record maps each selector to its properties, as strings")
     elements: dict[str, dict[str, str]] = {}
+    texts = TEXT in data.get(OWN, {})
     for selector in sorted(data):  # a parent's path sorts before the paths inside it
         parent = elements.get(parent_of(selector, data)) if selector != OWN else None
         props = {k: v for k, v in DEFAULTS.items() if parent is None or k not in INHERITED}
         if parent is not None:
             props.update({k: v for k, v in parent.items() if k in INHERITED})
+            if texts:
+                props[TEXT] = ""
         props.update(data[selector])
         elements[selector] = _drop_undrawn(props)
     return StyleRecord(elements)
@@ -184,9 +221,12 @@ def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
     """Every element's changed properties, elements in selector order, properties by name.
 
     A text holder's change of an inherited property that repeats its parent's (the same
-    before and after) is left out: it follows from the parent's, which is named."""
+    before and after) is left out: it follows from the parent's, which is named. Text is
+    compared when both records hold it."""
     out: list[StyleChange] = []
     b, a = before.elements, after.elements
+    if not (has_text(before) and has_text(after)):
+        b, a = _untexted(b), _untexted(a)
     for selector in sorted(b.keys() | a.keys()):
         if selector not in b or selector not in a:
             out.append(StyleChange(selector, "", "present" if selector in b else None,
@@ -197,6 +237,10 @@ def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
             if old != new:
                 out.append(StyleChange(selector, prop, old, new))
     return _without_inherited(out, b.keys() | a.keys())
+
+
+def _untexted(elements: Mapping[str, Props]) -> dict[str, Props]:
+    return {selector: {k: v for k, v in props.items() if k != TEXT} for selector, props in elements.items()}
 
 
 def _without_inherited(found: list[StyleChange], recorded: set[str]) -> list[StyleChange]:
@@ -240,7 +284,7 @@ def phrase(found: Sequence[StyleChange], limit: int = LIMIT) -> str:
             parts.append(f"`{shown(c.selector)}` {words}")
             current = None
             continue
-        text = f"{c.prop} {value(c.before)} → {value(c.after)}"
+        text = text_change(c.before, c.after) if c.prop == TEXT else f"{c.prop} {value(c.before)} → {value(c.after)}"
         if c.selector == current:
             parts[-1] += f", {text}"
         else:
@@ -248,6 +292,59 @@ def phrase(found: Sequence[StyleChange], limit: int = LIMIT) -> str:
             current = c.selector
     more = f" (+{len(found) - limit} more)" if len(found) > limit else ""
     return "; ".join(parts) + more
+
+
+def text_change(before: str | None, after: str | None) -> str:
+    """"text “…wins on memory, because…” → “…wins on peak memory, because…”": the words that
+    differ, whole, with a little of what is the same on each side; for a long text changed past
+    what a record keeps of it, how long it was and is."""
+    old, new = before or "", after or ""
+    if not old or not new:
+        return f"text {_quoted(old)} → {_quoted(new)}"
+    cut = old.find("… (") if len(old) > TEXT_LIMIT else -1
+    if cut == TEXT_LIMIT and new.find("… (") == TEXT_LIMIT and old[:cut] == new[:cut]:
+        return f"text changed after its first {TEXT_LIMIT} characters ({_length(old)} → {_length(new)} characters)"
+    start = len(_common_prefix(old, new))
+    tail = len(_common_prefix(old[start:][::-1], new[start:][::-1]))
+    old_end, new_end = len(old) - tail, len(new) - tail
+    while start > 0 and not old[start - 1].isspace():  # whole words
+        start -= 1
+    while old_end < len(old) and not old[old_end].isspace():
+        old_end, new_end = old_end + 1, new_end + 1
+    left, right = _context(old[:start], before=True), _context(old[old_end:], before=False)
+    return (f"text “{left}{_clipped(old[start:old_end])}{right}” → "
+            f"“{left}{_clipped(new[start:new_end])}{right}”")
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def _context(same: str, before: bool) -> str:
+    """Up to CONTEXT characters of unchanged text beside a change, cut at a word."""
+    if len(same) <= CONTEXT:
+        return same
+    if before:
+        part = same[-CONTEXT:]
+        return "…" + part[part.find(" ") + 1:] if " " in part else "…" + part
+    part = same[:CONTEXT]
+    return part[:part.rfind(" ")] + "…" if " " in part else part + "…"
+
+
+def _clipped(words: str) -> str:
+    return words if len(words) <= MIDDLE else words[:MIDDLE] + "…"
+
+
+def _quoted(text: str) -> str:
+    return f"“{_clipped(text)}”" if text else "—"
+
+
+def _length(kept: str) -> str:
+    m = re.search(r"… \((\d+) characters, sha256 [0-9a-f]+\)$", kept)
+    return m.group(1) if m else str(len(kept))
 
 
 def number(v: float) -> str:
@@ -267,16 +364,19 @@ def box_phrase(before: Sequence[float] | None, after: Sequence[float] | None) ->
 
 
 def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[float] | None = None,
-             after_box: Sequence[float] | None = None) -> str:
+             after_box: Sequence[float] | None = None, texts: bool = True) -> str:
     """"note-box in “Memory usage”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px".
 
     `label` names the region (theme.check.attribution.label), `found` is changes() of its
     records, the boxes its CSS box in the baseline and now. Without a box, the region's own
-    element's recorded width and height stand in."""
+    element's recorded width and height stand in. `texts`: whether both records hold text
+    (has_text); when not, "pixels changed" cannot rule out its words."""
     causes = style_changes(found)
     box = box_phrase(before_box, after_box) if before_box and after_box else _own_size(found)
     if not causes:
-        return f"{label}: {NO_STYLE}; {box}" if box else f"{label}: {PIXELS_ONLY}"
+        if box:
+            return f"{label}: {NO_STYLE if texts else NO_STYLE_UNTEXTED}; {box}"
+        return f"{label}: {PIXELS_ONLY if texts else PIXELS_UNTEXTED}"
     return f"{label}: {phrase(causes)}" + (f"; {box}" if box else "")
 
 

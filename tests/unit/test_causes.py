@@ -78,7 +78,7 @@ def test_figures_moved_regions_a_pixel_change_and_pages_are_four_groups_causes_f
     figures, pixels, moved, pages = groups
     assert figures.summary == ("38 figures: `figcaption` font-size 14px → 16px, line-height 21px → 24px, "
                                "heights +2 to +27 px")
-    assert pixels.summary == ("1 figure: pixels changed, no computed style did: "
+    assert pixels.summary == ("1 figure: pixels changed, no computed style or text did: "
                               "an image, a canvas or a font file")
     assert moved.summary == ("60 regions (20 codes, 20 maths, 20 note-boxes) only moved by +3 to +62 px: "
                              "content above them changed (group 1)")
@@ -92,7 +92,7 @@ def test_a_region_that_only_moved_says_so_and_points_at_the_group_that_moved_it(
     assert causes.explain(item, groups) == ("note-box in “Part 0” only moved +3 px: "
                                             "content above it changed (group 1)")
     gif = groups[1].items[0]
-    assert causes.explain(gif, groups) == ("figure in “Alignment”: pixels changed, no computed style did: "
+    assert causes.explain(gif, groups) == ("figure in “Alignment”: pixels changed, no computed style or text did: "
                                            "an image, a canvas or a font file")
 
 
@@ -158,8 +158,8 @@ def test_regions_resized_with_no_style_change_are_one_group_apart_from_pixel_onl
     assert [(g.cause, g.ids) for g in groups] == [
         (Cause.RESIZED, ("index/desktop-light/figure/a.png", "index/desktop-light/figure/b.png")),
         (Cause.PIXELS, ("index/desktop-light/figure/c.png",))]
-    assert groups[0].summary == "2 figures: resized, no computed style changed, heights +4 to +7 px"
-    assert causes.explain(items[0], groups) == "figure in “A”: no computed style changed; height 83 → 87 px"
+    assert groups[0].summary == "2 figures: resized, no computed style or text changed, heights +4 to +7 px"
+    assert causes.explain(items[0], groups) == "figure in “A”: no computed style or text changed; height 83 → 87 px"
 
 
 def test_one_cause_in_several_kinds_of_region_is_one_group_naming_each_kind():
@@ -253,3 +253,22 @@ def test_one_token_read_by_several_kinds_of_element_is_one_group():
     assert first.summary == ("5 regions (3 note-boxes, 2 codes): `.note-box-content, .note-box-title, <code>` "
                              "font-size 12px → 13px"), first.summary
     assert second.summary == "1 figure: `figcaption` font-size 13px → 14px"
+
+
+def test_one_caption_reworded_is_one_group_of_its_figures_in_every_variant():
+    raw = RENDERS["before"]["figure/0"]["styles"]
+
+    def record(caption: str) -> styles.StyleRecord:
+        return styles.from_page({sel: {**p, "text": caption if sel == "figcaption" else ""} for sel, p in raw.items()})
+
+    change = tuple(styles.changes(record("Final output"), record("Final result")))
+    items = [Failed(f"{folder}/figure/ctc.png", "figure", "Sequence Modeling With CTC", change,
+                    box(900, 300), box(900, 300)) for folder in FOLDERS]
+    untexted = Failed("index/desktop-light/figure/gif.png", "figure", "Alignment", (), box(40000, 83),
+                      box(40000, 83), texts=False)
+    groups = causes.group([*items, untexted])
+    assert [(g.cause, g.count) for g in groups] == [(Cause.STYLE, 4), (Cause.PIXELS, 1)]
+    assert groups[0].summary == "4 figures: `figcaption` text “Final output” → “Final result”, heights unchanged"
+    assert causes.explain(items[0], groups) == ("figure in “Sequence Modeling With CTC”: `figcaption` text "
+                                                "“Final output” → “Final result”")
+    assert groups[1].summary == f"1 figure: {styles.PIXELS_UNTEXTED}"

@@ -4,6 +4,7 @@ specimen, before and after one rule (tests/fixtures/styles/README.md says how th
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -118,14 +119,15 @@ def test_pixels_that_changed_with_no_style_say_so():
     same = record("before", "figure/5")
     line = styles.sentence("figure in “Checklist”", styles.changes(same, same), box("before", "figure/5"),
                            box("before", "figure/5"))
-    assert line == "figure in “Checklist”: pixels changed, no computed style did: an image, a canvas or a font file"
+    assert line == ("figure in “Checklist”: pixels changed, no computed style or text did: "
+                    "an image, a canvas or a font file")
 
 
 def test_a_size_change_with_no_style_change_says_no_style_changed():
     before = record("before", "figure/5")
     b = box("before", "figure/5")
     line = styles.sentence("figure", styles.changes(before, before), b, [b[0], b[1], b[2], b[3] + 4])
-    assert line == "figure: no computed style changed; height 83 → 87 px"
+    assert line == "figure: no computed style or text changed; height 83 → 87 px"
 
 
 def test_an_element_that_appears_is_named_and_a_long_list_is_cut():
@@ -141,3 +143,61 @@ def test_an_element_that_appears_is_named_and_a_long_list_is_cut():
 def test_a_shadow_roots_text_is_named_by_its_class():
     assert styles.shown("#shadow-root > pre > code.language-python") == "#shadow-root > pre > .language-python"
     assert styles.shown("div.note-box-content > p:nth-of-type(2)") == ".note-box-content > p:nth-of-type(2)"
+
+
+# ------------------------------------------------------------------ text
+
+CAPTION = ("Figure 4. Four stages, four micro-batches, a backward pass taking twice a forward pass. Both "
+           "schedules end at the same moment, so their bubbles (grey) are equal; 1F1B wins on memory.")
+
+
+def texted(render: str, region: str, texts: dict[str, str]) -> styles.StyleRecord:
+    """A fixture region's record as computed_styles.js now answers: each element with its text."""
+    raw = RENDERS[render][region]["styles"]
+    return styles.from_page({sel: {**props, "text": texts.get(sel, "")} for sel, props in raw.items()})
+
+
+def test_a_changed_word_is_named_with_the_words_around_it():
+    before = texted("before", "figure/0", {"figcaption": CAPTION})
+    after = texted("before", "figure/0", {"figcaption": CAPTION.replace("on memory", "on peak memory")})
+    found = styles.changes(before, after)
+    assert found == [styles.StyleChange("figcaption", "text", CAPTION, CAPTION.replace("on memory", "on peak memory"))]
+    line = styles.sentence("figure in “Pipelines”", found, box("before", "figure/0"), box("before", "figure/0"))
+    assert line == ("figure in “Pipelines”: `figcaption` text “…equal; 1F1B wins on memory.” → "
+                    "“…equal; 1F1B wins on peak memory.”")
+
+
+def test_text_is_kept_whitespace_collapsed_and_a_long_one_by_its_start_and_digest():
+    record = texted("before", "figure/0", {"figcaption": "  Final\n   output "})
+    assert record.elements["figcaption"]["text"] == "Final output"
+    assert record.elements[""]["text"] == ""  # the figure's own element draws no text of its own here
+    long = "word " * 300
+    kept = texted("before", "figure/0", {"figcaption": long}).elements["figcaption"]["text"]
+    assert re.fullmatch(r"(word ){80}… \(1499 characters, sha256 [0-9a-f]{16}\)", kept)
+    assert len(kept) < styles.TEXT_LIMIT + 60
+    changed = texted("before", "figure/0", {"figcaption": long + "more"}).elements["figcaption"]["text"]
+    assert changed != kept and changed[:styles.TEXT_LIMIT] == kept[:styles.TEXT_LIMIT]
+    sentence = styles.text_change(kept, changed)
+    assert sentence == f"text changed after its first {styles.TEXT_LIMIT} characters (1499 → 1504 characters)"
+
+
+def test_the_json_keeps_the_own_elements_text_even_empty_and_round_trips():
+    record = texted("before", "figure/0", {"": "", "figcaption": "Final output"})
+    compact = styles.to_json(record)
+    assert compact[""]["text"] == "" and compact["figcaption"]["text"] == "Final output"
+    assert styles.from_json(json.loads(json.dumps(compact))) == record
+    wrapper = texted("before", "note-box/0", {"p.note-box-title": "Why count"})
+    compact = styles.to_json(wrapper)
+    assert "text" not in compact["div.note-box-content"]  # no words of its own: implied
+    assert styles.from_json(compact) == wrapper and styles.has_text(styles.from_json(compact))
+
+
+def test_a_baseline_recorded_before_text_compares_without_it_and_says_words_may_have_changed():
+    old = record("before", "figure/5")  # as the baselines of earlier versions hold it
+    now = texted("before", "figure/5", {"": "Checklist"})
+    assert not styles.has_text(old) and styles.has_text(now)
+    assert styles.changes(old, now) == []  # not "text — → “Checklist”"
+    line = styles.sentence("figure in “Checklist”", [], box("before", "figure/5"), box("before", "figure/5"),
+                           texts=False)
+    assert line == f"figure in “Checklist”: {styles.PIXELS_UNTEXTED}"
+    assert "--update-snapshots=all" in styles.PIXELS_UNTEXTED

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from theme import style_record as styles
 from theme.capture import Session, Variant, bounded, screenshot, scripts
 from theme.capture.model import Failure
 from theme.capture.readiness import MASK_COLOR
@@ -97,6 +98,17 @@ def site(tmp_path_factory) -> Path:
                                    for k in range(80))),
         "masked.html": page('<div class="secret" style="height:50px;background:#123">secret</div>'
                             '<div class="styled" style="height:50px">styled</div>'),
+        # The words a region's record keeps (computed_styles.js): drawn text only, a slot's and a
+        # shadow root's included, a break between lines; the masked counter left out.
+        "words.html": page(
+            '<div class="note-box"><p class="title">Why <strong>count</strong></p>'
+            '<p>line one<br>line two <span class="secret" style="display:inline-block;width:40px">0</span>'
+            '<span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">unseen</span>'
+            '<span style="display:none">gone</span><span style="visibility:hidden">hidden</span></p>'
+            '<x-card>slotted words</x-card></div>'
+            '<script>customElements.define("x-card", class extends HTMLElement { constructor() { super();'
+            ' this.attachShadow({mode: "open"}).innerHTML = "<b>shadow words</b> <slot></slot>"; } });'
+            ' let n = 0; setInterval(() => { document.querySelector(".secret").textContent = ++n; }, 50);</script>'),
         "unstable.html": page('<p id="t">0</p><script>let n = 0; (function tick() {'
                               ' document.getElementById("t").style.marginLeft = (++n % 50) + "px";'
                               ' requestAnimationFrame(tick); })();</script>'),
@@ -298,6 +310,17 @@ def test_mask_is_painted_solid_and_style_file_applies(session):
     mask = tuple(int(MASK_COLOR[i:i + 2], 16) for i in (1, 3, 5))
     assert (cap.image[2:48, 2:1000, :3] == mask).all()
     assert tuple(cap.image[75, 500, :3]) == (255, 200, 0)  # from shot.css
+
+
+def test_a_regions_record_keeps_the_words_it_draws_and_not_what_a_mask_hides(session):
+    """Each recorded element has the text drawn in it and in no recorded element inside it;
+    a counter under a mask, a visually hidden span and undisplayed text are not in it, so two
+    captures record the same words while the counter keeps counting."""
+    first, second = (session.capture(at("words.html")).styles["note-box/top.png"] for _ in range(2))
+    assert first == second
+    texts = {selector: styles.kept_text(props["text"]) for selector, props in first.items()}
+    assert texts == {"": "", "p.title": "Why count", "p": "line one line two",
+                     "x-card": "shadow words slotted words"}, texts
 
 
 def test_attr_schemes_set_data_theme_against_the_media_query(session):

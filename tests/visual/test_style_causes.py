@@ -1,6 +1,7 @@
 """Failures explained in CSS terms and grouped by cause, end to end: the specimen (article/dist,
 copied) checked by pytest in a real Chromium with its baselines and style records, then with one
-rule changed, then with a colour changed and a font file swapped; `theme why` on a failure.
+rule changed and one caption reworded, then with a colour changed and a font file swapped;
+`theme why` on a failure.
 
 Desktop only (light and dark): each pytest run captures two variants. The runs are shared by
 the tests of this module: one baseline run, one refresh, two changed runs.
@@ -38,6 +39,7 @@ offline = true
 route = { "https://distill.pub/third-party/katex/" = "dist/assets/katex" }
 """
 BIGGER = "\n.note-box-content { font-size: 13px; }\n"  # the specimen's is 12px
+REWORDED = ("1F1B wins on memory,", "1F1B wins on peak memory,")  # in Figure 4's caption
 # far enough for pixelmatch's threshold (0.1) to see it on every dark note-box
 DARK_BACKGROUND = ("--theme-note-box-background: #121b2b;", "--theme-note-box-background: #5a1b2b;")
 FONTS = DIST / "assets" / "fonts"
@@ -80,16 +82,20 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def bigger(project: Path) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
-    """One run with `.note-box-content` at 13px: its terminal output and its failed entries."""
-    css = project / "dist" / "style.css"
-    original = css.read_text(encoding="utf-8")
+    """One run with `.note-box-content` at 13px and a few words of Figure 4's caption changed:
+    its terminal output and its failed entries."""
+    css, html = project / "dist" / "style.css", project / "dist" / "index.html"
+    original, page = css.read_text(encoding="utf-8"), html.read_text(encoding="utf-8")
+    assert page.count(REWORDED[0]) == 1
     css.write_text(original + BIGGER, encoding="utf-8")
+    html.write_text(page.replace(*REWORDED), encoding="utf-8")
     try:
         done = pytest_run(project, "-rf")
         assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
         return done, failed_entries(project)
     finally:  # at once: the next run starts from the specimen as it is
         css.write_text(original, encoding="utf-8")
+        html.write_text(page, encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +140,23 @@ def test_every_note_box_failure_names_the_rule_and_one_group_holds_them_all(proj
     summary = (project / "visual-report" / "summary.md").read_text(encoding="utf-8")
     assert summary.index("**Failures by cause**") < summary.index("| status | image |")
     assert f"1. {len(boxes)} note-boxes: `.note-box-content` font-size 12px → 13px" in summary
+
+
+def test_a_reworded_caption_names_its_words_not_an_image(project, bigger):
+    """Text is part of the record: the figure whose caption changed says which words, in one
+    group of its own (light and dark), and is not put down to an image, a canvas or a font."""
+    _, failed = bigger
+    figures = {k: e for k, e in failed.items() if e["region_key"] == "figure" and e["style_changes"]}
+    words = ("`figcaption` text “…equal; 1F1B wins on memory, because each GPU…” → "
+             "“…equal; 1F1B wins on peak memory, because each GPU…”")
+    assert sorted(figures) == ["index/desktop-dark/figure/two-schedules.png",
+                               "index/desktop-light/figure/two-schedules.png"], sorted(figures)
+    assert all(words in e["why"] for e in figures.values()), [e["why"] for e in figures.values()]
+    groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]
+    mine = [g for g in groups if set(g["ids"]) & set(figures)]
+    assert len(mine) == 1 and set(mine[0]["ids"]) == set(figures) and mine[0]["cause"] == "style"
+    assert mine[0]["summary"].startswith(f"2 figures: {words}")
+    assert not any(PIXELS_ONLY in e["why"] for e in failed.values() if e["region_key"])
 
 
 def test_the_terminal_groups_them_in_at_most_25_lines_and_keeps_every_failed_line(bigger):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -103,7 +103,7 @@ class Shooter:
         fingerprint = self._fingerprint(after)
         t = mark(timings, "regions", t)
         # a capture of some tiles only serves crops of nudged regions (phase.realigned), no check
-        styles = style_records(page, found) if RECORD_STYLES and ready.only is None else {}
+        styles = style_records(page, found, self.visual.mask) if RECORD_STYLES and ready.only is None else {}
         mark(timings, "styles", t)
         tt, shots = ready.tile_times, ready.shots
         timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
@@ -170,25 +170,27 @@ def page_fingerprint(session: JsonObject, after: JsonObject, server: LocalServer
     return {**session, "fonts": web_fonts(after["resources"], server, visual.route), "system_fonts": system}
 
 
-def style_records(page: Page, found: list[Region]) -> dict[str, PageStyles]:
+def style_records(page: Page, found: list[Region], masks: Sequence[str]) -> dict[str, PageStyles]:
     """Region path -> its style record (theme/capture/js/computed_styles.js), read on the page
     as its tiles were taken: after the layout hash agreed, before the lane is released or
     switched. Reading computed styles draws nothing, so the pixels are those of the tiles."""
     if not found:
         return {}
-    return read_records(page, [{"key": r.path.as_posix(), "selector": r.selector} for r in found])
+    return read_records(page, [{"key": r.path.as_posix(), "selector": r.selector} for r in found], masks)
 
 
-def read_records(page: Page, asked: list[dict[str, Any]]) -> dict[str, PageStyles]:
-    """computed_styles.js on `asked` ({key, selector} or {key, element}): key -> its record."""
+def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str]) -> dict[str, PageStyles]:
+    """computed_styles.js on `asked` ({key, selector} or {key, element}): key -> its record;
+    the text under `masks` (selectors painted over) is left out of it."""
+    question = {"regions": asked, "masks": list(masks)}
     # As one JSON string: Playwright's own serialisation of ~60 000 nested values took most of the time
     # Element handles (a reader state's) cannot be sent as JSON: those go through Playwright
     if all("element" not in a for a in asked):
-        got: dict[str, Any] = json.loads(evaluate(page, _AS_JSON, asked))
+        got: dict[str, Any] = json.loads(evaluate(page, _AS_JSON, question))
     else:
         with watched(page, "reading the styles of a state's elements"):
-            got = json.loads(page.evaluate(_AS_JSON, asked))
+            got = json.loads(page.evaluate(_AS_JSON, question))
     return {key: record for key, record in got.items() if record is not None}
 
 
-_AS_JSON = f"(regions) => JSON.stringify(({scripts.COMPUTED_STYLES})(regions))"
+_AS_JSON = f"(question) => JSON.stringify(({scripts.COMPUTED_STYLES})(question))"

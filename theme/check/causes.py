@@ -14,8 +14,9 @@ Each failed item has one cause:
   by viewport (12px on mobile, 13px on desktop), and with what follows from it (a padding in
   em): it still reads as one group, "`figcaption` font-size 12px or 13px → 14px". Sizes are
   left out: one rule grows each region by its own amount.
-- RESIZED: its size changed, no computed style did (its text, or an ancestor's width).
-- PIXELS: neither changed: an image, a canvas or a font file did.
+- RESIZED: its size changed, no computed style nor text did (an ancestor's width did).
+- PIXELS: none of these changed: an image, a canvas or a font file did. (A changed word is a
+  STYLE cause: the record holds each element's text beside its properties.)
 - UNRECORDED: its baseline has no style record (made before records were): nothing to say.
 - MOVED: only its position changed (content above it grew or shrank, as
   theme/check/attribution.py finds from the baseline's recorded box); it points at the
@@ -33,7 +34,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..style_record import NO_STYLE, PIXELS_ONLY, StyleChange, number, phrase, sentence, style_changes
+from ..style_record import (
+    NO_STYLE,
+    NO_STYLE_UNTEXTED,
+    PIXELS_ONLY,
+    PIXELS_UNTEXTED,
+    StyleChange,
+    number,
+    phrase,
+    sentence,
+    style_changes,
+)
 
 Box = tuple[float, float, float, float]  # a CSS box: x, y, w, h
 Signature = tuple[tuple[str, str, str | None, str | None], ...]  # (selector, property, before(s), after)
@@ -73,6 +84,7 @@ class Failed:
     after_box: Box | None = None  # its CSS box now (Region.css_box)
     moved: bool = False  # the caller knows it only moved (when the boxes do not tell)
     recorded: bool = True  # whether both sides have a style record (False: `changes` says nothing)
+    texts: bool = True  # whether both records hold text (style_record.has_text): else words may have changed
 
     @property
     def folder(self) -> str:
@@ -331,9 +343,10 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         shared = [StyleChange(*s) for s in sig]
         return f"{who}: {phrase(shared, SUMMARY_LIMIT)}{heights(items)}"
     if cause is Cause.RESIZED:
-        return f"{who}: resized, {NO_STYLE}{heights(items)}"
+        said = NO_STYLE if all(i.texts for i in items) else NO_STYLE_UNTEXTED
+        return f"{who}: resized, {said}{heights(items)}"
     if cause is Cause.PIXELS:
-        return f"{who}: {PIXELS_ONLY}"
+        return f"{who}: {PIXELS_ONLY if all(i.texts for i in items) else PIXELS_UNTEXTED}"
     if cause is Cause.UNRECORDED:
         return f"{who}: {UNRECORDED}"
     if cause is Cause.MOVED:
@@ -357,7 +370,7 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
         pushed = _pushers(Cause.MOVED, [item], _buckets(groups), _numbers(groups))
         by = f" {signed(d)} px" if (d := item.dy) is not None else ""
         return f"{item.label} only moved{by}: content above it changed{_groups(pushed)}"
-    return sentence(item.label, item.changes, item.before_box, item.after_box)
+    return sentence(item.label, item.changes, item.before_box, item.after_box, item.texts)
 
 
 def _buckets(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], list[Failed]]:

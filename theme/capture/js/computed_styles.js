@@ -3,11 +3,12 @@
 // for the elements inside it that hold text, so a failed image can be explained
 // in CSS terms ("`.note-box-content` font-size 12px → 13px") rather than pixels.
 //
-// Input: [{key, selector, index?, element?}]: `selector` is a region's selector path
-// (Region.selector, from path_of.js) or any selector, `index` which match
-// (default 0); or `element`, the element itself (a reader state's, found by a
-// Playwright selector that may reach into shadow roots). Output: {key: {"": props, "<relative selector>": props, …}}, or
-// null for a key whose element is not there. Values are the browser's computed
+// Input: {regions: [{key, selector, index?, element?}], masks: [selector]}: `selector`
+// is a region's selector path (Region.selector, from path_of.js) or any selector,
+// `index` which match (default 0); or `element`, the element itself (a reader state's,
+// found by a Playwright selector that may reach into shadow roots); `masks`, the
+// selectors painted over. Output: {key: {"": props, "<relative selector>": props, …}},
+// or null for a key whose element is not there. Values are the browser's computed
 // (resolved) strings; theme/style_record.py compacts them.
 //
 // Properties: what theme tokens set (type, colour, background, border, radius,
@@ -25,7 +26,13 @@
 // Each is named by a selector path relative to the region: tag and first two
 // classes a step, :nth-of-type(k) when a sibling would read the same, and
 // "#shadow-root" where the walk enters a shadow root.
-(regions) => {
+//
+// Text: each recorded element's `text` is the text drawn in it and not in a recorded
+// element inside it, in the order the flat tree (shadow roots, slotted nodes) draws it,
+// so a changed word is told apart from a changed image or font, and belongs to one
+// element. Text that is not rendered (display: none, visibility: hidden, <style>) or
+// under a mask (a script keeps changing it) is left out: it draws nothing in the image.
+({ regions, masks }) => {
   const PROPS = [
     'display', 'width', 'height',
     'color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height',
@@ -89,12 +96,47 @@
     }
     return out;
   };
+  const masked = new Set();
+  for (const sel of masks || []) for (const m of document.querySelectorAll(sel)) masked.add(m);
+  const INLINE = new Set(['inline', 'contents', 'ruby', 'ruby-text']);
+  // Kept for screen readers, drawn as nothing: a box of at most 1 x 1 px that clips what is in
+  // it (KaTeX's MathML beside the maths it draws; the usual "visually hidden" class).
+  const unseen = (el) => {
+    const box = el.getBoundingClientRect();
+    if (box.width > 1 || box.height > 1) return false;
+    const cs = computed(el);
+    return cs.overflow !== 'visible' || cs.clip !== 'auto';
+  };
+  const shown = (el) => (el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
+    : el.getClientRects().length > 0);
+  // The drawn text under `node`, each piece appended to its nearest recorded element's list.
+  const gather = (node, owner, texts) => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const parent = node.parentElement || node.parentNode?.host;
+      if (node.data.trim() === '') texts.get(owner).push(' ');  // it may part two words
+      else if (parent && !SKIP.has(parent.localName) && shown(parent)) texts.get(owner).push(node.data);
+      return;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE || SKIP.has(node.localName) || masked.has(node) || unseen(node)) return;
+    const mine = texts.has(node) ? node : owner;
+    let kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
+    if (node.localName === 'slot' && node.assignedNodes().length) kids = node.assignedNodes();
+    const apart = node.localName === 'br' || !INLINE.has(computed(node).display);  // a line of its own
+    if (apart) texts.get(mine).push(' ');
+    for (const kid of kids) gather(kid, mine, texts);
+    if (apart) texts.get(mine).push(' ');
+  };
   const out = {};
   for (const { key, selector, index, element } of regions) {
     const el = element || document.querySelectorAll(selector)[index || 0];
     if (!el) { out[key] = null; continue; }
-    const record = { '': styleOf(el) };
-    for (const [holder, path] of holders(el)) record[path] = styleOf(holder);
+    const found = [[el, ''], ...holders(el)];
+    const texts = new Map(found.map(([holder]) => [holder, []]));
+    gather(el, el, texts);
+    const record = {};
+    for (const [holder, path] of found) {
+      record[path] = { ...styleOf(holder), text: texts.get(holder).join('').replace(/\s+/g, ' ').trim() };
+    }
     out[key] = record;
   }
   return out;
