@@ -16,8 +16,10 @@ In memory a record is whole; its JSON is compact, so a changed baseline diffs re
 
 Beside its properties each element has `text`, the words drawn in it and in no recorded element
 inside it (whitespace collapsed; past TEXT_LIMIT characters, the start and a digest of the
-whole), so a caption whose words changed is told from an image or a font file that did. A
-record made before text was (no `text` on the region's own element) compares without it.
+whole), and `files`, the files drawn there (images, videos, frames, CSS backgrounds), each
+with a digest of its bytes, one a line (theme/capture/shoot.py DrawnFiles): a caption whose
+words changed, or the image file that did, is told from a font file or a canvas. A record
+made before these were (neither on the region's own element) compares without them.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ INHERITED = frozenset({"color", "font-family", "font-size", "font-weight", "font
 SIZES = ("width", "height")
 
 TEXT = "text"  # the words an element draws: a property of the record, not of CSS
+FILES = "files"  # the files it draws from, "name digest" a line: likewise
+MISSING = "missing"  # a file's digest when there is none (theme/capture/shoot.py)
+EXTRAS = (TEXT, FILES)  # not CSS; on the region's own element always, even empty
 TEXT_LIMIT = 400  # characters of an element's text a record keeps; past it, a digest of the whole
 CONTEXT = 24  # characters of unchanged text a sentence shows on each side of a change
 MIDDLE = 60  # characters of a changed stretch a sentence shows
@@ -134,6 +139,10 @@ def has_text(record: StyleRecord) -> bool:
     return TEXT in record.elements.get(OWN, {})
 
 
+def _holds(record: StyleRecord, extra: str) -> bool:
+    return extra in record.elements.get(OWN, {})
+
+
 def parent_of(selector: str, recorded: Iterable[str]) -> str:
     """The nearest recorded element `selector` sits in: its longest recorded prefix path, else OWN."""
     if selector == OWN:
@@ -156,7 +165,7 @@ def to_json(record: StyleRecord) -> dict[str, dict[str, str]]:
 
 
 def _implied(prop: str, value: str, parent: Props | None) -> bool:
-    if prop == TEXT:  # the own element's always stands, even empty: it says the record holds text
+    if prop in EXTRAS:  # the own element's always stands, even empty: it says the record holds it
         return parent is not None and value == ""
     if parent is not None and prop in INHERITED:
         return parent.get(prop) == value
@@ -169,14 +178,13 @@ def from_json(data: Any) -> StyleRecord:
             isinstance(p, dict) and all(isinstance(v, str) for v in p.values()) for p in data.values()):
         raise ValueError("a style record maps each selector to its properties, as strings")
     elements: dict[str, dict[str, str]] = {}
-    texts = TEXT in data.get(OWN, {})
+    extras = [extra for extra in EXTRAS if extra in data.get(OWN, {})]
     for selector in sorted(data):  # a parent's path sorts before the paths inside it
         parent = elements.get(parent_of(selector, data)) if selector != OWN else None
         props = {k: v for k, v in DEFAULTS.items() if parent is None or k not in INHERITED}
         if parent is not None:
             props.update({k: v for k, v in parent.items() if k in INHERITED})
-            if texts:
-                props[TEXT] = ""
+            props.update({extra: "" for extra in extras})
         props.update(data[selector])
         elements[selector] = _drop_undrawn(props)
     return StyleRecord(elements)
@@ -221,12 +229,13 @@ def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
     """Every element's changed properties, elements in selector order, properties by name.
 
     A text holder's change of an inherited property that repeats its parent's (the same
-    before and after) is left out: it follows from the parent's, which is named. Text is
-    compared when both records hold it."""
+    before and after) is left out: it follows from the parent's, which is named. Text and
+    files are compared when both records hold them."""
     out: list[StyleChange] = []
     b, a = before.elements, after.elements
-    if not (has_text(before) and has_text(after)):
-        b, a = _untexted(b), _untexted(a)
+    missing = {extra for extra in EXTRAS if not (_holds(before, extra) and _holds(after, extra))}
+    if missing:
+        b, a = _without(b, missing), _without(a, missing)
     for selector in sorted(b.keys() | a.keys()):
         if selector not in b or selector not in a:
             out.append(StyleChange(selector, "", "present" if selector in b else None,
@@ -239,8 +248,8 @@ def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
     return _without_inherited(out, b.keys() | a.keys())
 
 
-def _untexted(elements: Mapping[str, Props]) -> dict[str, Props]:
-    return {selector: {k: v for k, v in props.items() if k != TEXT} for selector, props in elements.items()}
+def _without(elements: Mapping[str, Props], props: set[str]) -> dict[str, Props]:
+    return {selector: {k: v for k, v in p.items() if k not in props} for selector, p in elements.items()}
 
 
 def _without_inherited(found: list[StyleChange], recorded: set[str]) -> list[StyleChange]:
@@ -284,7 +293,8 @@ def phrase(found: Sequence[StyleChange], limit: int = LIMIT) -> str:
             parts.append(f"`{shown(c.selector)}` {words}")
             current = None
             continue
-        text = text_change(c.before, c.after) if c.prop == TEXT else f"{c.prop} {value(c.before)} → {value(c.after)}"
+        text = (text_change(c.before, c.after) if c.prop == TEXT else files_change(c.before, c.after)
+                if c.prop == FILES else f"{c.prop} {value(c.before)} → {value(c.after)}")
         if c.selector == current:
             parts[-1] += f", {text}"
         else:
@@ -314,6 +324,28 @@ def text_change(before: str | None, after: str | None) -> str:
     left, right = _context(old[:start], before=True), _context(old[old_end:], before=False)
     return (f"text “{left}{_clipped(old[start:old_end])}{right}” → "
             f"“{left}{_clipped(new[start:new_end])}{right}”")
+
+
+def files_change(before: str | None, after: str | None) -> str:
+    """"file assets/align.svg changed (sha256 1a2b3c4d5e6f → 9f8e7d6c5b4a), file old.png gone":
+    the files an element draws from, by name, that differ between two records."""
+    old, new = _files(before), _files(after)
+    parts = [f"file {name} {_file_change(old.get(name), new.get(name))}"
+             for name in sorted(old.keys() | new.keys()) if old.get(name) != new.get(name)]
+    return ", ".join(parts) or f"files {value(before)} → {value(after)}"
+
+
+def _file_change(before: str | None, after: str | None) -> str:
+    if before is None or after is None:
+        return "added" if before is None else "gone"
+    if MISSING in (before, after):
+        return "now missing" if after == MISSING else "now found"
+    return f"changed (sha256 {before} → {after})"
+
+
+def _files(kept: str | None) -> dict[str, str]:
+    """A `files` value ("name digest" a line) as name -> digest."""
+    return dict(line.rsplit(" ", 1) for line in (kept or "").splitlines() if " " in line)
 
 
 def _common_prefix(a: str, b: str) -> str:

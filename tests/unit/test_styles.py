@@ -201,3 +201,21 @@ def test_a_baseline_recorded_before_text_compares_without_it_and_says_words_may_
                            texts=False)
     assert line == f"figure in “Checklist”: {styles.PIXELS_UNTEXTED}"
     assert "--update-snapshots=all" in styles.PIXELS_UNTEXTED
+
+
+def test_a_changed_image_file_is_named_and_files_round_trip():
+    def recorded(files: str) -> styles.StyleRecord:
+        raw = RENDERS["before"]["figure/0"]["styles"]
+        return styles.from_page({sel: {**props, "text": "", "files": files if sel == "" else ""}
+                                 for sel, props in raw.items()})
+
+    before = recorded("assets/chart.svg 06b0010efd2b\nassets/old.png 111111111111\nx.png missing")
+    after = recorded("assets/chart.svg 4aea484ca758\nassets/new.png 222222222222\nx.png 333333333333")
+    assert styles.from_json(json.loads(json.dumps(styles.to_json(after)))) == after
+    line = styles.sentence("figure in “Bubble”", styles.changes(before, after))
+    assert line == ("figure in “Bubble”: file assets/chart.svg changed (sha256 06b0010efd2b → 4aea484ca758), "
+                    "file assets/new.png added, file assets/old.png gone, file x.png now found")
+    texted_only = styles.from_page({sel: {**props, "text": ""}
+                                    for sel, props in RENDERS["before"]["figure/0"]["styles"].items()})
+    assert styles.has_text(texted_only) and "files" not in texted_only.elements[""]
+    assert styles.changes(texted_only, after) == []  # a record made before files were: compared without them

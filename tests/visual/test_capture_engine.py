@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import http.client
 import json
 import re
@@ -98,14 +99,17 @@ def site(tmp_path_factory) -> Path:
                                    for k in range(80))),
         "masked.html": page('<div class="secret" style="height:50px;background:#123">secret</div>'
                             '<div class="styled" style="height:50px">styled</div>'),
-        # The words a region's record keeps (computed_styles.js): drawn text only, a slot's and a
-        # shadow root's included, a break between lines; the masked counter left out.
+        # The words and files a region's record keeps (computed_styles.js): drawn text only, a
+        # slot's and a shadow root's included, a break between lines; the masked counter left
+        # out; the images and the background drawn, and a 404, not the image that is hidden.
         "words.html": page(
             '<div class="note-box"><p class="title">Why <strong>count</strong></p>'
             '<p>line one<br>line two <span class="secret" style="display:inline-block;width:40px">0</span>'
             '<span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">unseen</span>'
             '<span style="display:none">gone</span><span style="visibility:hidden">hidden</span></p>'
-            '<x-card>slotted words</x-card></div>'
+            '<x-card>slotted words</x-card><img src="img/blue.svg" width="40" height="40">'
+            '<img src="img/none.png" width="40" height="40" alt="">'
+            '<div style="height:40px;background:url(img/red.svg)"></div><img src="img/scheme.svg" hidden></div>'
             '<script>customElements.define("x-card", class extends HTMLElement { constructor() { super();'
             ' this.attachShadow({mode: "open"}).innerHTML = "<b>shadow words</b> <slot></slot>"; } });'
             ' let n = 0; setInterval(() => { document.querySelector(".secret").textContent = ++n; }, 50);</script>'),
@@ -312,7 +316,7 @@ def test_mask_is_painted_solid_and_style_file_applies(session):
     assert tuple(cap.image[75, 500, :3]) == (255, 200, 0)  # from shot.css
 
 
-def test_a_regions_record_keeps_the_words_it_draws_and_not_what_a_mask_hides(session):
+def test_a_regions_record_keeps_the_words_it_draws_and_not_what_a_mask_hides(session, site):
     """Each recorded element has the text drawn in it and in no recorded element inside it;
     a counter under a mask, a visually hidden span and undisplayed text are not in it, so two
     captures record the same words while the counter keeps counting."""
@@ -321,6 +325,11 @@ def test_a_regions_record_keeps_the_words_it_draws_and_not_what_a_mask_hides(ses
     texts = {selector: styles.kept_text(props["text"]) for selector, props in first.items()}
     assert texts == {"": "", "p.title": "Why count", "p": "line one line two",
                      "x-card": "shadow words slotted words"}, texts
+    digest = {name: hashlib.sha256((site / "img" / name).read_bytes()).hexdigest()[:12]
+              for name in ("blue.svg", "red.svg")}
+    files = first[""]["files"].splitlines()  # all the region's: none is in a recorded text holder
+    assert files == [f"img/blue.svg {digest['blue.svg']}", "img/none.png missing", f"img/red.svg {digest['red.svg']}"]
+    assert not any(props["files"] for selector, props in first.items() if selector)
 
 
 def test_attr_schemes_set_data_theme_against_the_media_query(session):

@@ -1,7 +1,7 @@
 """Failures explained in CSS terms and grouped by cause, end to end: the specimen (article/dist,
 copied) checked by pytest in a real Chromium with its baselines and style records, then with one
-rule changed and one caption reworded, then with a colour changed and a font file swapped;
-`theme why` on a failure.
+rule changed and one caption reworded, then with a colour changed, a font file swapped and a
+figure's image file redrawn; `theme why` on a failure.
 
 Desktop only (light and dark): each pytest run captures two variants. The runs are shared by
 the tests of this module: one baseline run, one refresh, two changed runs.
@@ -9,6 +9,7 @@ the tests of this module: one baseline run, one refresh, two changed runs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -43,6 +44,8 @@ REWORDED = ("1F1B wins on memory,", "1F1B wins on peak memory,")  # in Figure 4'
 # far enough for pixelmatch's threshold (0.1) to see it on every dark note-box
 DARK_BACKGROUND = ("--theme-note-box-background: #121b2b;", "--theme-note-box-background: #5a1b2b;")
 FONTS = DIST / "assets" / "fonts"
+CHART = "assets/images/bubble-fraction.svg"  # Figure 5's image, under “How big is the bubble”
+RECOLOURED_LINE = ('fill="#d9822b"', 'fill="#b9422b"')  # one of its four curves' colour
 
 
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -100,14 +103,17 @@ def bigger(project: Path) -> tuple[subprocess.CompletedProcess[str], dict[str, d
 
 @pytest.fixture(scope="module")
 def recoloured(project: Path, bigger) -> dict[str, dict]:
-    """One run with the dark note-box background changed and JetBrains Mono's regular file
-    swapped for its bold one (same metrics, other glyphs): its failed entries."""
+    """One run with the dark note-box background changed, JetBrains Mono's regular file
+    swapped for its bold one (same metrics, other glyphs) and one curve of Figure 5's chart
+    redrawn in another colour: its failed entries."""
     css = project / "dist" / "style.css"
     regular = project / "dist" / "assets" / "fonts" / "jetbrains-mono-latin-400-normal.woff2"
-    original = css.read_text(encoding="utf-8")
+    chart = project / "dist" / CHART
+    original, drawn = css.read_text(encoding="utf-8"), chart.read_text(encoding="utf-8")
     assert original.count(DARK_BACKGROUND[0]) == 2  # the media query and [data-theme="dark"]
     css.write_text(original.replace(*DARK_BACKGROUND), encoding="utf-8")
     shutil.copyfile(FONTS / "jetbrains-mono-latin-700-normal.woff2", regular)
+    chart.write_text(drawn.replace(*RECOLOURED_LINE), encoding="utf-8")
     try:
         done = pytest_run(project)
         assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
@@ -115,6 +121,7 @@ def recoloured(project: Path, bigger) -> dict[str, dict]:
     finally:
         css.write_text(original, encoding="utf-8")
         shutil.copyfile(FONTS / "jetbrains-mono-latin-400-normal.woff2", regular)
+        chart.write_text(drawn, encoding="utf-8")
 
 
 def test_the_style_record_is_byte_identical_across_two_captures_of_the_unchanged_specimen(project):
@@ -204,8 +211,23 @@ def test_a_colour_change_names_background_color_and_no_height(recoloured):
         assert "height" not in e["why"] and e["expected_box"][3] == e["box"][3]
 
 
+def test_a_redrawn_image_file_is_named_with_both_digests(recoloured):
+    """The record names the files a region draws from with their digests: the chart's figure
+    says which file changed, in both schemes, and no other region names it."""
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+    drawn = (DIST / CHART).read_text(encoding="utf-8")
+    said = f"file {CHART} changed (sha256 {digest(drawn)} → {digest(drawn.replace(*RECOLOURED_LINE))})"
+    naming = {k for k, e in recoloured.items() if CHART in e["why"]}
+    assert naming == {"index/desktop-dark/figure/how-big-is-the-bubble.png",
+                      "index/desktop-light/figure/how-big-is-the-bubble.png"}, naming
+    assert all(recoloured[k]["why"].endswith(f"“How big is the bubble”: {said}") for k in naming), \
+        [recoloured[k]["why"] for k in naming]
+
+
 def test_a_swapped_font_file_is_pixels_with_no_computed_style_changed(recoloured):
-    light = {k: e for k, e in recoloured.items() if e["region_key"] and "-light/" in k}
+    light = {k: e for k, e in recoloured.items() if e["region_key"] and "-light/" in k and CHART not in e["why"]}
     assert light, "the bold glyphs under the regular name change the light note-boxes' inline code"
     assert all(e["why"].endswith(PIXELS_ONLY) and e["style_changes"] == [] for e in light.values()), \
         [e["why"] for e in light.values()]

@@ -4,19 +4,25 @@ the regions named and the fonts fingerprinted."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from urllib.parse import urlsplit
 
 import numpy as np
 
 from ..config import VisualConfig
 from ..errors import UnstableRender
+from ..fsutil import sha256_file
 from ..resident import release
+from ..style_record import MISSING
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched
 from .fonts import fallback_fonts, split_stack, web_fonts
+from .lanes import routed_file
 from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
@@ -103,7 +109,8 @@ class Shooter:
         fingerprint = self._fingerprint(after)
         t = mark(timings, "regions", t)
         # a capture of some tiles only serves crops of nudged regions (phase.realigned), no check
-        styles = style_records(page, found, self.visual.mask) if RECORD_STYLES and ready.only is None else {}
+        styles = (style_records(page, found, self.visual.mask, DrawnFiles(self.server, self.visual.route))
+                  if RECORD_STYLES and ready.only is None else {})
         mark(timings, "styles", t)
         tt, shots = ready.tile_times, ready.shots
         timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
@@ -170,18 +177,20 @@ def page_fingerprint(session: JsonObject, after: JsonObject, server: LocalServer
     return {**session, "fonts": web_fonts(after["resources"], server, visual.route), "system_fonts": system}
 
 
-def style_records(page: Page, found: list[Region], masks: Sequence[str]) -> dict[str, PageStyles]:
+def style_records(page: Page, found: list[Region], masks: Sequence[str], files: DrawnFiles) -> dict[str, PageStyles]:
     """Region path -> its style record (theme/capture/js/computed_styles.js), read on the page
     as its tiles were taken: after the layout hash agreed, before the lane is released or
     switched. Reading computed styles draws nothing, so the pixels are those of the tiles."""
     if not found:
         return {}
-    return read_records(page, [{"key": r.path.as_posix(), "selector": r.selector} for r in found], masks)
+    return read_records(page, [{"key": r.path.as_posix(), "selector": r.selector} for r in found], masks, files)
 
 
-def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str]) -> dict[str, PageStyles]:
+def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str],
+                 files: DrawnFiles) -> dict[str, PageStyles]:
     """computed_styles.js on `asked` ({key, selector} or {key, element}): key -> its record;
-    the text under `masks` (selectors painted over) is left out of it."""
+    the text under `masks` (selectors painted over) is left out of it, and each element's
+    files are named with their digests (DrawnFiles)."""
     question = {"regions": asked, "masks": list(masks)}
     # As one JSON string: Playwright's own serialisation of ~60 000 nested values took most of the time
     # Element handles (a reader state's) cannot be sent as JSON: those go through Playwright
@@ -190,7 +199,42 @@ def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str]) 
     else:
         with watched(page, "reading the styles of a state's elements"):
             got = json.loads(page.evaluate(_AS_JSON, question))
-    return {key: record for key, record in got.items() if record is not None}
+    return {key: {selector: {**props, "files": files.named(props.get("files") or [])}
+                  for selector, props in record.items()}
+            for key, record in got.items() if record is not None}
+
+
+class DrawnFiles:
+    """How a style record names the files an element draws from (computed_styles.js gives
+    their URLs): a served file by its path under the root, a routed one by its URL, each with
+    the first 12 hex digits of its sha256 as it is on disk now, one a line, sorted. A changed
+    image then reads as that file changed, where its pixels alone would not say which.
+    Digests are read once a capture; a blob: URL (made by a script, new each load) is left out."""
+
+    def __init__(self, server: LocalServer, route: Mapping[str, Path | str]) -> None:
+        self.server, self.route = server, route
+        self._named: dict[str, str | None] = {}
+
+    def named(self, urls: Sequence[str]) -> str:
+        return "\n".join(sorted({n for url in urls if (n := self._name(url)) is not None}))
+
+    def _name(self, url: str) -> str | None:
+        if url not in self._named:
+            self._named[url] = self._read(url)
+        return self._named[url]
+
+    def _read(self, url: str) -> str | None:
+        if url.startswith("blob:"):
+            return None
+        if url.startswith("data:"):
+            kind = url[5:].split(",", 1)[0].split(";", 1)[0] or "text/plain"
+            return f"a data: URL ({kind}) {hashlib.sha256(url.encode()).hexdigest()[:12]}"
+        origin = self.server.origin + "/"
+        if url.startswith(origin):
+            shown, local = urlsplit(url).path.lstrip("/"), self.server.local_file(url)
+        else:
+            shown, local = url, routed_file(self.route, url)[1]
+        return f"{shown} {sha256_file(local)[:12] if local is not None and local.is_file() else MISSING}"
 
 
 _AS_JSON = f"(question) => JSON.stringify(({scripts.COMPUTED_STYLES})(question))"

@@ -122,7 +122,8 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
     found = _regions(page, state, variant.width, variant.height, at, written_at)
     fonts = evaluate(page, _FONTS)  # as the page's own capture reads them: the same environment
     fingerprint = page_fingerprint(fingerprint, fonts, server, visual)
-    styles = _style_records(page, found, masks) if shoot.RECORD_STYLES else {}
+    styles = (_style_records(page, found, masks, shoot.DrawnFiles(server, visual.route))
+              if shoot.RECORD_STYLES else {})
     t = mark(timings, "regions", t)
     if state.contrast != "none":
         explain["contrast"] = check_contrast(page, state, found, at, written_at)
@@ -253,14 +254,15 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
     return out
 
 
-def _style_records(page: Page, found: list[tuple[Region, Any]], masks: Sequence[str]) -> dict[str, PageStyles]:
+def _style_records(page: Page, found: list[tuple[Region, Any]], masks: Sequence[str],
+                   files: shoot.DrawnFiles) -> dict[str, PageStyles]:
     """Region path -> its style record, as the page's regions have theirs (shoot.style_records),
     read on the elements the state's selectors found: a failed hover box then says which
     colour or size changed."""
     asked = [{"key": r.path.as_posix(), "element": element} for r, element in found if element is not None]
     if not asked:
         return {}
-    return shoot.read_records(page, asked, masks)
+    return shoot.read_records(page, asked, masks, files)
 
 
 def check_contrast(page: Page, state: StateConfig, found: list[tuple[Region, Any]], where: str,

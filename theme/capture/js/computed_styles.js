@@ -32,6 +32,8 @@
 // so a changed word is told apart from a changed image or font, and belongs to one
 // element. Text that is not rendered (display: none, visibility: hidden, <style>) or
 // under a mask (a script keeps changing it) is left out: it draws nothing in the image.
+// Files: likewise, `files` lists the URLs of the images, videos, objects, frames and CSS
+// backgrounds drawn there (sorted, once each); theme/capture/shoot.py adds their digests.
 ({ regions, masks }) => {
   const PROPS = [
     'display', 'width', 'height',
@@ -109,8 +111,21 @@
   };
   const shown = (el) => (el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
     : el.getClientRects().length > 0);
-  // The drawn text under `node`, each piece appended to its nearest recorded element's list.
-  const gather = (node, owner, texts) => {
+  // The files an element draws from: its image, video, object or frame, its CSS backgrounds.
+  const sourcesOf = (el) => {
+    const out = [];
+    const tag = el.localName;
+    if ((tag === 'img' || tag === 'video') && el.currentSrc) out.push(el.currentSrc);
+    if (tag === 'video' && el.poster) out.push(el.poster);
+    if (tag === 'image' && el.href) out.push(new URL(el.href.baseVal, el.baseURI).href);
+    if (tag === 'object' && el.data) out.push(el.data);
+    if ((tag === 'embed' || tag === 'iframe') && el.src) out.push(el.src);
+    const background = computed(el).backgroundImage;
+    if (background && background !== 'none') for (const m of background.matchAll(/url\("([^"]*)"\)/g)) out.push(m[1]);
+    return out;
+  };
+  // What `node` draws, each word and file added to its nearest recorded element's lists.
+  const gather = (node, owner, texts, files) => {
     if (node.nodeType === Node.TEXT_NODE) {
       const parent = node.parentElement || node.parentNode?.host;
       if (node.data.trim() === '') texts.get(owner).push(' ');  // it may part two words
@@ -119,11 +134,12 @@
     }
     if (node.nodeType !== Node.ELEMENT_NODE || SKIP.has(node.localName) || masked.has(node) || unseen(node)) return;
     const mine = texts.has(node) ? node : owner;
+    if (shown(node)) files.get(mine).push(...sourcesOf(node));
     let kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
     if (node.localName === 'slot' && node.assignedNodes().length) kids = node.assignedNodes();
     const apart = node.localName === 'br' || !INLINE.has(computed(node).display);  // a line of its own
     if (apart) texts.get(mine).push(' ');
-    for (const kid of kids) gather(kid, mine, texts);
+    for (const kid of kids) gather(kid, mine, texts, files);
     if (apart) texts.get(mine).push(' ');
   };
   const out = {};
@@ -132,10 +148,12 @@
     if (!el) { out[key] = null; continue; }
     const found = [[el, ''], ...holders(el)];
     const texts = new Map(found.map(([holder]) => [holder, []]));
-    gather(el, el, texts);
+    const files = new Map(found.map(([holder]) => [holder, []]));
+    gather(el, el, texts, files);
     const record = {};
     for (const [holder, path] of found) {
-      record[path] = { ...styleOf(holder), text: texts.get(holder).join('').replace(/\s+/g, ' ').trim() };
+      const text = texts.get(holder).join('').replace(/\s+/g, ' ').trim();
+      record[path] = { ...styleOf(holder), text, files: [...new Set(files.get(holder))].sort() };
     }
     out[key] = record;
   }
