@@ -178,6 +178,9 @@ def test_a_dark_hover_box_colour_fails_exactly_the_dark_hover_boxes(project: Pat
     assert "state/cite-hover/hover-box/" in stdout and "state/footnote-hover/hover-box/" in stdout
     for entry in fails.values():  # explained in CSS terms, from the hover box's own style record
         assert "color rgb(36, 41, 47) → rgb(122, 31, 31)" in entry["why"], entry["why"]
+        # named after the section its element is in, as its file name is, and said so
+        assert entry["heading"] and entry["why"].startswith(f"hover-box in “{entry['heading']}”: "), entry
+        assert entry["key"].endswith(f"/{entry['region_name']}.png")
 
 
 def test_a_state_whose_selector_matches_nothing_fails_only_its_own_items(project: Path, second: object) -> None:

@@ -250,7 +250,8 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
             box = (x0, y0, x1 - x0, y1 - y0)
             css = (float(b["x"]), float(b["y"]), float(b["width"]), float(b["height"]))
-            out.append((Region(key, name, box, "", selector, css), visible.nth(b["index"]).element_handle()))
+            heading = got["headings"][b["heading"]] if b["heading"] >= 0 else ""  # as a page's regions have it
+            out.append((Region(key, name, box, heading, selector, css), visible.nth(b["index"]).element_handle()))
     return out
 
 

@@ -16,7 +16,7 @@ function numbers(e) { const d = e.diff; if (!d) return "";
   if (d.size_mismatch) s += `, size ${d.expected_size.join("×")} → ${d.actual_size.join("×")}`;
   return s; }
 
-function where(e) { return e.region_key ? `${e.region_key} in “${e.heading || "top"}”${e.selector ? " — " + e.selector : ""}` : "whole page"; }
+function where(e) { return e.region_key ? `${e.region_key}${e.heading ? ` in “${e.heading}”` : ""}${e.selector ? " — " + e.selector : ""}` : "whole page"; }
 
 // `im`: kind -> image of one card, or of one changed band of a page; `label` names it in alt texts.
 function view(im, label, mode, zoom) {
