@@ -102,21 +102,30 @@ def fingerprint_id(fingerprint: Mapping[str, Any]) -> str:
 
 
 def describe_drift(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> str | None:
-    """One sentence naming what differs between two environments, or None when nothing does."""
+    """What differs between two environments, or None when nothing does: only what differs,
+    so one font file of fifteen is named alone. The page's own font files are files of the
+    article, not of the machine, and are said as such."""
     recorded, current = drift_view(recorded), drift_view(current)
     # A field only one side recorded (e.g. fonts of an in-memory image) is unknown, not changed.
     changed = [f for f in recorded
                if recorded[f] is not None and current[f] is not None and _differ(recorded[f], current[f])]
     if not changed:
         return None
+    said = []
+    machine = [f for f in changed if f != "fonts"]
+    if machine:
+        def show(fp: Mapping[str, Any], other: Mapping[str, Any]) -> str:
+            return "; ".join(f"{f} {_short(fp[f], other[f])}" for f in machine)
 
-    def show(fp: Mapping[str, Any]) -> str:
-        return "; ".join(f"{f} {_short(fp.get(f))}" for f in changed)
-
-    return (
-        f"environment drift: baselines were made with {show(recorded)}; "
-        f"this run uses {show(current)}. Differences may come from the environment, not the change."
-    )
+        said.append(f"environment drift: baselines were made with {show(recorded, current)}; "
+                    f"this run uses {show(current, recorded)}. Differences may come from the environment, "
+                    "not the change.")
+    if "fonts" in changed:
+        old, new = recorded["fonts"], current["fonts"]
+        files = ", ".join(f"{k} (sha256 {str(old[k])[:8]} → {str(new[k])[:8]})"
+                          for k in sorted(old.keys() & new.keys()) if old[k] != new[k])
+        said.append(f"font files changed since the baselines: {files}.")
+    return " ".join(said)
 
 
 def _differ(a: Any, b: Any) -> bool:
@@ -129,9 +138,10 @@ def _differ(a: Any, b: Any) -> bool:
     return bool(a != b)
 
 
-def _short(value: Any) -> str:
-    if isinstance(value, dict):  # font files: name -> sha256
-        return "{" + ", ".join(f"{k}:{str(v)[:8]}" for k, v in sorted(value.items())) + "}"
+def _short(value: Any, other: Any = None) -> str:
+    if isinstance(value, dict):  # font files: name -> sha256; only those that differ from `other`'s
+        shown = {k: v for k, v in value.items() if not isinstance(other, Mapping) or other.get(k) != v}
+        return "{" + ", ".join(f"{k}:{str(v)[:8]}" for k, v in sorted(shown.items())) + "}"
     if isinstance(value, (list, tuple)):
         return " ".join(str(v) for v in value)
     return str(value)

@@ -180,7 +180,20 @@ def test_a_font_file_only_one_run_loaded_is_not_drift_and_new_bytes_are():
     more = {**FP, "fonts": {**FP["fonts"], "jetbrains-mono.woff2": "1" * 64}}
     assert describe_drift(FP, more) is None and describe_drift(more, FP) is None
     other = {**FP, "fonts": {"a.woff2": "2" * 64}}
-    assert describe_drift(FP, other).startswith("environment drift: baselines were made with fonts {a.woff2:00000000}")
+    assert describe_drift(FP, other) == "font files changed since the baselines: a.woff2 (sha256 00000000 → 22222222)."
+
+
+def test_drift_names_only_the_files_that_differ_and_the_articles_fonts_as_its_files():
+    fonts = {"a.woff2": "0" * 64, "b.woff2": "1" * 64, "katex/Main.woff2": "2" * 64}
+    serif = {"file": "/usr/share/fonts/DejaVuSerif.ttf", "sha256": "a" * 64}
+    sans = {"file": "/usr/share/fonts/DejaVuSans.ttf", "sha256": "c" * 64}
+    before = {**FP, "fonts": fonts, "system_fonts": {"serif": serif, "sans-serif": sans}}
+    after = {**FP, "fonts": {**fonts, "b.woff2": "3" * 64},
+             "system_fonts": {"serif": serif, "sans-serif": {**sans, "sha256": "d" * 64}}}
+    assert describe_drift(before, after) == (
+        "environment drift: baselines were made with system_fonts {sans-serif:cccccccc}; this run uses "
+        "system_fonts {sans-serif:dddddddd}. Differences may come from the environment, not the change. "
+        "font files changed since the baselines: b.woff2 (sha256 11111111 → 33333333).")
 
 
 def test_a_field_only_one_side_recorded_is_not_drift():
