@@ -199,7 +199,10 @@ def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str],
     else:
         with watched(page, "reading the styles of a state's elements"):
             got = json.loads(page.evaluate(_AS_JSON, question))
-    return {key: {selector: {**props, "files": files.named(props.get("files") or [])}
+    # A background's url() names our server, whose port is new each run: as the page's own path.
+    ours = files.server.origin + "/"
+    return {key: {selector: {**{k: v.replace(ours, "") if isinstance(v, str) else v for k, v in props.items()},
+                             "files": files.named(props.get("files") or [])}
                   for selector, props in record.items()}
             for key, record in got.items() if record is not None}
 
