@@ -70,7 +70,7 @@ def page():
 
 @pytest.fixture(scope="module")
 def record(page):
-    return page.evaluate(SCRIPT, REGIONS)
+    return page.evaluate(SCRIPT, {"regions": REGIONS, "masks": []})
 
 
 def test_a_note_box_records_itself_its_title_its_content_and_the_content_paragraphs(record):
@@ -124,11 +124,26 @@ def test_every_value_is_the_computed_string_of_every_property(page, record):
     names = set(record["figure/model-state"]["figcaption"])
     assert {"font-family", "font-size", "line-height", "color", "background-color", "color-scheme",
             "border-top-width", "padding-left", "margin-bottom", "width", "height"} <= names
-    assert all(isinstance(v, str) and v for r in record.values() if r for e in r.values() for v in e.values())
+    css = [v for r in record.values() if r for e in r.values() for k, v in e.items() if k not in ("text", "files")]
+    assert all(isinstance(v, str) and v for v in css)
+
+
+def test_each_element_has_the_words_drawn_in_it_and_the_files_it_draws(record):
+    note, code, figure = record["note-box/memory"], record["code/intro"], record["figure/model-state"]
+    # the hidden paragraph and the <style> draw nothing; a wrapper's words are its paragraphs'
+    assert {k: e["text"] for k, e in note.items()} == {
+        "": "", "p.note-box-title": "Note", "div.note-box-content": "",
+        "div.note-box-content > p:nth-of-type(1)": "One two", "div.note-box-content > p:nth-of-type(2)": "Three"}
+    assert code["#shadow-root > pre > code.language-python"]["text"] == "zeros = np.zeros(shape)"
+    assert code[""]["text"] == ""  # its light text is not slotted: the shadow root draws it
+    assert figure["figcaption"]["text"] == "Figure 1. Model state per GPU."
+    assert figure[""]["files"] == ["data:image/gif;base64,R0lGODlhAQABAAAAACw="]  # its image, not its caption's
+    assert figure["figcaption"]["files"] == []
 
 
 def test_the_same_page_gives_the_same_record(page, record):
-    assert page.evaluate(SCRIPT, REGIONS) == record
+    asked = {"regions": REGIONS, "masks": []}
+    assert page.evaluate(SCRIPT, asked) == record
     page.reload()  # set_content's page reloads as about:blank; lay the page out again
     page.set_content(PAGE)
-    assert page.evaluate(SCRIPT, REGIONS) == record
+    assert page.evaluate(SCRIPT, asked) == record
