@@ -69,6 +69,9 @@ CONTEXT = 24  # characters of unchanged text a sentence shows on each side of a 
 MIDDLE = 60  # characters of a changed stretch a sentence shows
 
 PIXELS_ONLY = "pixels changed, no computed style or text did: an image, a canvas or a font file"
+# The same, for a region whose own background lets the page behind it show (a hover box's panel).
+PIXELS_THROUGH = ("pixels changed, no computed style or text did: the page behind its translucent background "
+                  "({}), an image, a canvas or a font file")
 # The same, when the baseline's record was made before records held text.
 PIXELS_UNTEXTED = ("pixels changed, no computed style did: an image, a canvas, a font file or its words "
                    "(its baseline's record holds no text; --update-snapshots=all records it)")
@@ -132,6 +135,16 @@ def kept_text(text: str) -> str:
         return text
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return f"{text[:TEXT_LIMIT]}… ({len(text)} characters, sha256 {digest})"
+
+
+def translucent(record: StyleRecord) -> str:
+    """The region's own background colour when the page behind it shows through it (alpha
+    between 0 and 1, as a hover box's panel over the article), else "". A transparent one
+    (alpha 0, most figures) is not: what lies behind a region in the page's flow is its
+    background, which the region's own record would not explain either way."""
+    colour = record.elements.get(OWN, {}).get("background-color", "")
+    m = re.fullmatch(r"rgba\([^)]*,\s*([0-9.]+)\)", colour)
+    return colour if m and 0 < float(m.group(1)) < 1 else ""
 
 
 def has_text(record: StyleRecord) -> bool:
@@ -396,20 +409,28 @@ def box_phrase(before: Sequence[float] | None, after: Sequence[float] | None) ->
 
 
 def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[float] | None = None,
-             after_box: Sequence[float] | None = None, texts: bool = True) -> str:
+             after_box: Sequence[float] | None = None, texts: bool = True, through: str = "") -> str:
     """"note-box in “Memory usage”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px".
 
     `label` names the region (theme.check.attribution.label), `found` is changes() of its
     records, the boxes its CSS box in the baseline and now. Without a box, the region's own
     element's recorded width and height stand in. `texts`: whether both records hold text
-    (has_text); when not, "pixels changed" cannot rule out its words."""
+    (has_text); when not, "pixels changed" cannot rule out its words. `through`: its
+    translucent background (translucent()), which shows what changed behind it."""
     causes = style_changes(found)
     box = box_phrase(before_box, after_box) if before_box and after_box else _own_size(found)
     if not causes:
         if box:
             return f"{label}: {NO_STYLE if texts else NO_STYLE_UNTEXTED}; {box}"
-        return f"{label}: {PIXELS_ONLY if texts else PIXELS_UNTEXTED}"
+        return f"{label}: {pixels_only(texts, through)}"
     return f"{label}: {phrase(causes)}" + (f"; {box}" if box else "")
+
+
+def pixels_only(texts: bool = True, through: str = "") -> str:
+    """Why pixels changed when no recorded style, text or file did."""
+    if not texts:
+        return PIXELS_UNTEXTED
+    return PIXELS_THROUGH.format(through) if through else PIXELS_ONLY
 
 
 def _own_size(found: Sequence[StyleChange]) -> str:

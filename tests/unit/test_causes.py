@@ -272,3 +272,17 @@ def test_one_caption_reworded_is_one_group_of_its_figures_in_every_variant():
     assert causes.explain(items[0], groups) == ("figure in “Sequence Modeling With CTC”: `figcaption` text "
                                                 "“Final output” → “Final result”")
     assert groups[1].summary == f"1 figure: {styles.PIXELS_UNTEXTED}"
+
+
+def test_a_hover_box_over_changed_text_says_the_page_behind_it_shows_through():
+    through = "rgba(250, 250, 250, 0.95)"
+    boxes = [Failed(f"{folder}/state/cite-hover/hover-box/ctc.png", "hover-box", "Inference", (), box(0, 120),
+                    box(0, 120), through=through) for folder in FOLDERS[:2]]
+    opaque = Failed("index/desktop-light/figure/gif.png", "figure", "Alignment", (), box(4000, 83), box(4000, 83))
+    groups = causes.group([*boxes, opaque])
+    assert [(g.cause, g.count) for g in groups] == [(Cause.PIXELS, 3)]
+    assert groups[0].summary == f"3 regions (2 hover-boxes, 1 figure): {styles.PIXELS_ONLY}"  # not said of all
+    alone = causes.group(boxes)
+    assert alone[0].summary == f"2 hover-boxes: {styles.PIXELS_THROUGH.format(through)}"
+    assert causes.explain(boxes[0], alone) == f"hover-box in “Inference”: {styles.PIXELS_THROUGH.format(through)}"
+    assert causes.explain(opaque, groups) == f"figure in “Alignment”: {styles.PIXELS_ONLY}"

@@ -219,3 +219,20 @@ def test_a_changed_image_file_is_named_and_files_round_trip():
                                     for sel, props in RENDERS["before"]["figure/0"]["styles"].items()})
     assert styles.has_text(texted_only) and "files" not in texted_only.elements[""]
     assert styles.changes(texted_only, after) == []  # a record made before files were: compared without them
+
+
+def test_a_translucent_own_background_says_the_page_behind_may_be_what_changed():
+    raw = RENDERS["before"]["note-box/0"]["styles"]
+
+    def with_background(colour: str) -> styles.StyleRecord:
+        return styles.from_page({sel: {**props, "text": "", **({"background-color": colour} if sel == "" else {})}
+                                 for sel, props in raw.items()})
+
+    panel = with_background("rgba(250, 250, 250, 0.95)")  # the Distill runtime's hover box
+    assert styles.translucent(panel) == "rgba(250, 250, 250, 0.95)"
+    assert styles.translucent(with_background("rgba(0, 0, 0, 0)")) == ""  # transparent: a figure in the flow
+    assert styles.translucent(with_background("rgb(241, 246, 254)")) == ""  # opaque: a note-box
+    line = styles.sentence("hover-box in “Inference”", styles.changes(panel, panel), texts=True,
+                           through=styles.translucent(panel))
+    assert line == ("hover-box in “Inference”: pixels changed, no computed style or text did: the page behind its "
+                    "translucent background (rgba(250, 250, 250, 0.95)), an image, a canvas or a font file")

@@ -37,11 +37,10 @@ from typing import Iterable, Sequence
 from ..style_record import (
     NO_STYLE,
     NO_STYLE_UNTEXTED,
-    PIXELS_ONLY,
-    PIXELS_UNTEXTED,
     StyleChange,
     number,
     phrase,
+    pixels_only,
     sentence,
     style_changes,
 )
@@ -85,6 +84,7 @@ class Failed:
     moved: bool = False  # the caller knows it only moved (when the boxes do not tell)
     recorded: bool = True  # whether both sides have a style record (False: `changes` says nothing)
     texts: bool = True  # whether both records hold text (style_record.has_text): else words may have changed
+    through: str = ""  # its translucent background now (style_record.translucent): the page behind shows
 
     @property
     def folder(self) -> str:
@@ -346,7 +346,8 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         said = NO_STYLE if all(i.texts for i in items) else NO_STYLE_UNTEXTED
         return f"{who}: resized, {said}{heights(items)}"
     if cause is Cause.PIXELS:
-        return f"{who}: {PIXELS_ONLY if all(i.texts for i in items) else PIXELS_UNTEXTED}"
+        through = {i.through for i in items}  # one colour for all, or none is said
+        return f"{who}: {pixels_only(all(i.texts for i in items), through.pop() if len(through) == 1 else '')}"
     if cause is Cause.UNRECORDED:
         return f"{who}: {UNRECORDED}"
     if cause is Cause.MOVED:
@@ -370,7 +371,7 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
         pushed = _pushers(Cause.MOVED, [item], _buckets(groups), _numbers(groups))
         by = f" {signed(d)} px" if (d := item.dy) is not None else ""
         return f"{item.label} only moved{by}: content above it changed{_groups(pushed)}"
-    return sentence(item.label, item.changes, item.before_box, item.after_box, item.texts)
+    return sentence(item.label, item.changes, item.before_box, item.after_box, item.texts, item.through)
 
 
 def _buckets(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], list[Failed]]:

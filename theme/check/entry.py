@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
-from ..style_record import StyleChange, StyleRecord, changes, has_text, to_json
+from ..style_record import StyleChange, StyleRecord, changes, has_text, to_json, translucent
 from .causes import Box, Failed, Group, explain, group
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class Entry:
     style_changes: tuple[tuple[str, str, str | None, str | None], ...] = ()
     why: str = ""  # "" when either side has no record: then `attribution` is today's words
     texts: bool = True  # both records hold text (False: a baseline recorded before records did)
+    through: str = ""  # its translucent background now, which shows the page behind it (style_record.translucent)
     expected_box: tuple[float, float, float, float] | None = None  # the CSS box its expected image had
     style: Mapping[str, Mapping[str, str]] | None = None  # its record now (styles.to_json), for `theme accept`
     unchanged: bool = False  # matched without rendering: its inputs did not change (theme/check/inputs.py)
@@ -85,7 +86,7 @@ class Entry:
     def failed(self) -> Failed:
         """What grouping by cause reads of it (theme/check/causes.py)."""
         return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box,
-                      recorded=bool(self.why), texts=self.texts)
+                      recorded=bool(self.why), texts=self.texts, through=self.through)
 
     @classmethod
     def from_check(cls, result: CheckResult, variant: Variant | None = None, region: Region | None = None,
@@ -156,9 +157,10 @@ class Styled:
         if self.before is None or self.after is None:
             return out
         found = tuple(changes(self.before, self.after))
-        texts = has_text(self.before) and has_text(self.after)
-        item = Failed(key, region.key, region.heading, found, self.before_box, self.after_box, texts=texts)
+        texts, through = has_text(self.before) and has_text(self.after), translucent(self.after)
+        item = Failed(key, region.key, region.heading, found, self.before_box, self.after_box, texts=texts,
+                      through=through)
         out["style_changes"] = tuple((c.selector, c.prop, c.before, c.after) for c in found)
-        out["texts"] = texts
+        out["texts"], out["through"] = texts, through
         out["why"] = explain(item, group([item]))
         return out
