@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
@@ -149,10 +150,11 @@ def translucent(record: StyleRecord) -> str:
 
 def has_text(record: StyleRecord) -> bool:
     """Whether `record` holds its elements' text (made since records do)."""
-    return TEXT in record.elements.get(OWN, {})
+    return _holds(record, TEXT)
 
 
 def _holds(record: StyleRecord, extra: str) -> bool:
+    """Whether `record` holds `extra` (EXTRAS): its own element always has it, even empty."""
     return extra in record.elements.get(OWN, {})
 
 
@@ -327,8 +329,8 @@ def text_change(before: str | None, after: str | None) -> str:
     cut = old.find("… (") if len(old) > TEXT_LIMIT else -1
     if cut == TEXT_LIMIT and new.find("… (") == TEXT_LIMIT and old[:cut] == new[:cut]:
         return f"text changed after its first {TEXT_LIMIT} characters ({_length(old)} → {_length(new)} characters)"
-    start = len(_common_prefix(old, new))
-    tail = len(_common_prefix(old[start:][::-1], new[start:][::-1]))
+    start = len(os.path.commonprefix([old, new]))  # of any two sequences, not only paths
+    tail = len(os.path.commonprefix([old[start:][::-1], new[start:][::-1]]))
     old_end, new_end = len(old) - tail, len(new) - tail
     while start > 0 and not old[start - 1].isspace():  # whole words
         start -= 1
@@ -359,13 +361,6 @@ def _file_change(before: str | None, after: str | None) -> str:
 def _files(kept: str | None) -> dict[str, str]:
     """A `files` value ("name digest" a line) as name -> digest."""
     return dict(line.rsplit(" ", 1) for line in (kept or "").splitlines() if " " in line)
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
 
 
 def _context(same: str, before: bool) -> str:
@@ -421,9 +416,14 @@ def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[floa
     box = box_phrase(before_box, after_box) if before_box and after_box else _own_size(found)
     if not causes:
         if box:
-            return f"{label}: {NO_STYLE if texts else NO_STYLE_UNTEXTED}; {box}"
+            return f"{label}: {no_style(texts)}; {box}"
         return f"{label}: {pixels_only(texts, through)}"
     return f"{label}: {phrase(causes)}" + (f"; {box}" if box else "")
+
+
+def no_style(texts: bool = True) -> str:
+    """What a region whose records show no change says of them (`texts`: both hold text)."""
+    return NO_STYLE if texts else NO_STYLE_UNTEXTED
 
 
 def pixels_only(texts: bool = True, through: str = "") -> str:

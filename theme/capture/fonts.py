@@ -67,16 +67,18 @@ def web_fonts(urls: Iterable[str], server: LocalServer, route: Mapping[str, Path
     for url in sorted(set(urls)):
         if not urlsplit(url).path.lower().endswith(WEB_FONT_EXT):
             continue
-        local = server.local_file(url)
-        key = None
+        name, local = file_of(url, server, route)
         if local is not None:
-            key = PurePosixPath(unquote(urlsplit(url).path)).as_posix().lstrip("/")
-        else:
-            _matched, local = routed_file(route, url)
-            key = url if local is not None else None
-        if key is not None and local is not None:
-            out[key] = file_sha256(local)  # cached: every variant loads the same files
+            out[name] = file_sha256(local)  # cached: every variant loads the same files
     return out
+
+
+def file_of(url: str, server: LocalServer, route: Mapping[str, Path | str]) -> tuple[str, Path | None]:
+    """How a file the page loaded is named (its path under root for our server's URLs, else
+    the URL a `route` answers) and the file that answers it now, or None (a 404, no route)."""
+    if url.startswith(server.origin + "/"):
+        return PurePosixPath(unquote(urlsplit(url).path)).as_posix().lstrip("/"), server.local_file(url)
+    return url, routed_file(route, url)[1]
 
 
 def fallback_fonts(families: Iterable[str]) -> dict[str, dict[str, str] | None]:

@@ -10,19 +10,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from ..config import VisualConfig
 from ..errors import UnstableRender
-from ..fsutil import sha256_file
 from ..resident import release
 from ..style_record import MISSING
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched
-from .fonts import fallback_fonts, split_stack, web_fonts
-from .lanes import routed_file
+from .fonts import fallback_fonts, file_of, file_sha256, split_stack, web_fonts
 from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
@@ -209,8 +206,8 @@ def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str],
 
 class DrawnFiles:
     """How a style record names the files an element draws from (computed_styles.js gives
-    their URLs): a served file by its path under the root, a routed one by its URL, each with
-    the first 12 hex digits of its sha256 as it is on disk now, one a line, sorted. A changed
+    their URLs): named as the fingerprint names web fonts (fonts.file_of), each with the
+    first 12 hex digits of its sha256 as it is on disk now, one a line, sorted. A changed
     image then reads as that file changed, where its pixels alone would not say which.
     Digests are read once a capture; a blob: URL (made by a script, new each load) is left out."""
 
@@ -232,12 +229,8 @@ class DrawnFiles:
         if url.startswith("data:"):
             kind = url[5:].split(",", 1)[0].split(";", 1)[0] or "text/plain"
             return f"a data: URL ({kind}) {hashlib.sha256(url.encode()).hexdigest()[:12]}"
-        origin = self.server.origin + "/"
-        if url.startswith(origin):
-            shown, local = urlsplit(url).path.lstrip("/"), self.server.local_file(url)
-        else:
-            shown, local = url, routed_file(self.route, url)[1]
-        return f"{shown} {sha256_file(local)[:12] if local is not None and local.is_file() else MISSING}"
+        name, local = file_of(url, self.server, self.route)
+        return f"{name} {file_sha256(local)[:12] if local is not None and local.is_file() else MISSING}"
 
 
 _AS_JSON = f"(question) => JSON.stringify(({scripts.COMPUTED_STYLES})(question))"

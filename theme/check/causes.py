@@ -35,9 +35,8 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..style_record import (
-    NO_STYLE,
-    NO_STYLE_UNTEXTED,
     StyleChange,
+    no_style,
     number,
     phrase,
     pixels_only,
@@ -343,8 +342,7 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         shared = [StyleChange(*s) for s in sig]
         return f"{who}: {phrase(shared, SUMMARY_LIMIT)}{heights(items)}"
     if cause is Cause.RESIZED:
-        said = NO_STYLE if all(i.texts for i in items) else NO_STYLE_UNTEXTED
-        return f"{who}: resized, {said}{heights(items)}"
+        return f"{who}: resized, {no_style(all(i.texts for i in items))}{heights(items)}"
     if cause is Cause.PIXELS:
         through = {i.through for i in items}  # one colour for all, or none is said
         return f"{who}: {pixels_only(all(i.texts for i in items), through.pop() if len(through) == 1 else '')}"

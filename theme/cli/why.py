@@ -81,7 +81,7 @@ def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
     """What `theme why` prints for one failed image."""
     from ..check.causes import explain as sentence
     from ..check.entry import ARTEFACT_KINDS
-    from ..style_record import NO_STYLE, NO_STYLE_UNTEXTED, phrase, style_changes
+    from ..style_record import no_style, phrase, style_changes
 
     lines = [f"{pytest_id(entry.key)}  ({entry.key})"]
     mine = next((g for g in groups if entry.key in g.ids), None)
@@ -92,7 +92,7 @@ def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
     if changes:
         lines += [f"style:  {phrase([c], 1)}" for c in changes]
     elif entry.region_key:
-        lines.append("style:  " + ((NO_STYLE if entry.texts else NO_STYLE_UNTEXTED) if entry.why
+        lines.append("style:  " + (no_style(entry.texts) if entry.why
                                    else "no style record for its baseline (--update-snapshots=all records it)"))
     lines.append(f"box:    {_box(entry)}")
     if mine is not None:
