@@ -60,3 +60,13 @@ def test_full_size_page_images_are_uploaded_beside_the_report():
     assert any(s.get("with", {}).get("name") == "visual-artifacts" for s in steps)
     merge = next(s["run"] for s in steps if "theme report merge" in str(s.get("run", "")))
     assert "shards/visual-report-*" in merge  # one folder per artefact: its files at the top
+
+
+def test_ci_runs_the_readme_command_in_a_virtual_environment_of_its_own():
+    """.ci/run resolves every dependency as a newcomer's machine would: a Python that already
+    holds older packages leaves them alone and hides a new release that breaks theme."""
+    lines = [line.strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
+    made = next(i for i, line in enumerate(lines) if line.startswith("python3 -m venv "))
+    entered = next(i for i, line in enumerate(lines) if line.startswith("source ") and "/bin/activate" in line)
+    assert made < entered < len(lines) - 1
+    assert subprocess.run(["bash", "-n", str(ROOT / ".ci/run")]).returncode == 0

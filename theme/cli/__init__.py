@@ -39,7 +39,10 @@ class _Group(click.Group):
         """The command list of `theme --help` from COMMANDS, without importing any command
         module (they import numpy, Playwright, html5lib): `--help` stays instant."""
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, click.utils.make_default_short_help(COMMANDS[name][1], limit)) for name in sorted(COMMANDS)]
+        # A bare Command shortens the text as the real one would, through click's public API
+        # (click.utils.make_default_short_help went private in click 8.5).
+        rows = [(name, click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit))
+                for name in sorted(COMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
