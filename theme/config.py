@@ -136,6 +136,17 @@ class VisualConfig:
     # reader's horizontal scrollbar, or an unstyled page) fails the variant, naming the
     # widest elements that overflow (readiness.py).
     allow_overflow: tuple[str, ...] = ()
+    # Math.random, crypto.getRandomValues and crypto.randomUUID draw from a generator seeded
+    # with this and the page's path (theme/capture/js/seeded.js): the same figure every run.
+    seed: int = 0
+    # Seconds of page time a page may use after its load and after each reader-state step:
+    # its clock and timers move only when the capture moves them, while a timer is due
+    # within this budget, then stay paused (theme/capture/pagetime.py). A loop is captured
+    # at a fixed phase; an animation that ends within the budget, at its end.
+    page_time: int = 30
+    # Pages rendered in real time, without page time or seeded random numbers, as before
+    # both existed: for a page that misbehaves under page time.
+    real_time: tuple[str, ...] = ()
     # The largest page image, in pixels, a variant may have (width x height): 300 M px
     # is 1.2 GB of RGBA while it is stitched and checked. Past it the variant fails
     # before its tiles are taken, saying its size and the memory it would need.
@@ -247,10 +258,14 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
     default_tolerance = _tolerance(r, tolerance_table, Tolerance(), "visual.tolerance")
     style = t.get("style")
     pages = tuple(r.strings(t, "pages", list(defaults.pages)))
-    for page in r.strings(t, "allow_overflow", []):
-        if page not in pages:
-            raise r.error("allow_overflow", f"allow_overflow names {page!r}, which is not one of pages "
-                                            f"({', '.join(pages)}); list pages as they are written in pages")
+    for key in ("allow_overflow", "real_time"):
+        for page in r.strings(t, key, []):
+            if page not in pages:
+                raise r.error(key, f"{key} names {page!r}, which is not one of pages "
+                                   f"({', '.join(pages)}); list pages as they are written in pages")
+    seed = t.get("seed", defaults.seed)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**53:
+        raise r.error("seed", f"seed must be a whole number from 0 to 2**53 - 1, got {seed!r}")
     return VisualConfig(
         root=base / r.string(t, "root", "article/dist"),
         pages=pages,
@@ -275,6 +290,9 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         settle_timeout=r.positive_int(t, "settle_timeout", defaults.settle_timeout),
         allow_blocked=tuple(r.strings(t, "allow_blocked", [])),
         allow_overflow=tuple(r.strings(t, "allow_overflow", [])),
+        seed=seed,
+        page_time=r.positive_int(t, "page_time", defaults.page_time),
+        real_time=tuple(r.strings(t, "real_time", [])),
         max_page_pixels=r.positive_int(t, "max_page_pixels", defaults.max_page_pixels),
         skip_unchanged=r.boolean(t, "skip_unchanged", True),
         tolerance=default_tolerance,

@@ -188,6 +188,7 @@ class VisualRun:
             self.notes += shot.notes
             if isinstance(shot, Failure):
                 self.failed[shot.variant.folder.as_posix()] = shot.message
+                self.unprepare(f"{shot.variant.folder.as_posix()}/page.png")  # an encode a first render began
                 yield shot
                 continue
             if (same := duplicates.see(shot)) is not None:
@@ -209,7 +210,7 @@ class VisualRun:
 
         if self.shared is None:
             for shot in pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True,
-                                         captured=self._taken):
+                                         captured=self._taken, reproduce=self._writes, mask_at=self._mask_at()):
                 yield (self._saved(shot) if isinstance(shot, Failure) else shot), True
             return
         mine = set()
@@ -221,13 +222,28 @@ class VisualRun:
                 variant.folder.as_posix())
             try:
                 shot = next(iter(pipeline.capture(session, [variant], spill_to=self.shared.spill_folder(variant),
-                                                  expected=ctx.expected, failures=True)))
+                                                  expected=ctx.expected, failures=True, reproduce=self._writes,
+                                                  mask_at=self._mask_at())))
             except ThemeError as err:  # every worker's collection ends at this variant alike
                 self.shared.publish_error(variant, str(err))
                 break
             self.shared.publish(variant, self._saved(shot) if isinstance(shot, Failure) else shot)
         for variant in todo:
             yield self.shared.take(variant), variant in mine
+
+    def _writes(self, shot: Capture) -> bool:
+        """Whether this run would write a baseline of `shot` (an update whose page is not already,
+        pixel for pixel, its baseline): then it is rendered twice before anything is written."""
+        ctx = self.ctx
+        if ctx is None or not (ctx.policy.creates() and ctx.policy.may_write()):
+            return False
+        key, pixels = f"{shot.variant.folder.as_posix()}/page.png", shot.pixels
+        return pixels is None or not ctx.expected.has_pixels(key, lambda: pixels)
+
+    def _mask_at(self) -> str:
+        from .capture.config_checks import config_position
+
+        return config_position(self.configured()[0].source, "mask")
 
     def _saved(self, failure: Failure) -> Failure:
         """A failed variant with its images saved as PNGs in the artefacts folder, not held."""

@@ -61,6 +61,10 @@ def test_unknown_key_names_key_file_and_line(tmp_path):
     ('tile_height = -5', "positive integer"),
     ('tile_height = 65536', "above 32768"),
     ('switch_schemes = "no"', "true or false"),
+    ('seed = -1', "seed must be a whole number from 0 to "),
+    ('seed = 1.5', "seed must be a whole number"),
+    ('page_time = 0', "page_time must be a positive integer"),
+    ('real_time = ["other.html"]', "real_time names 'other.html', which is not one of pages"),
     ('skip_unchanged = 0', "true or false"),
 ])
 def test_bad_visual_values(tmp_path, body, words):
@@ -118,3 +122,12 @@ def test_an_unset_tile_height_keeps_the_baselines_and_a_set_one_wins(tmp_path):
     assert config.keep_tile_height(chosen, 32768) == (chosen, None)  # the config's choice is drift, as it says
     with pytest.raises(ConfigError, match="unknown key 'tile_height_configured'"):
         config.load(write(tmp_path, "[tool.theme]\n[tool.theme.visual]\ntile_height_configured = true\n"))
+
+
+def test_page_time_seed_and_real_time(tmp_path):
+    path = write(tmp_path, '[tool.theme.visual]\npages = ["a.html", "b.html"]\nseed = 42\npage_time = 5\n'
+                           'real_time = ["b.html"]\n')
+    visual = config.load(path).visual
+    assert (visual.seed, visual.page_time, visual.real_time) == (42, 5, ("b.html",))
+    defaults = config.load(write(tmp_path, '[tool.theme.visual]\n')).visual
+    assert (defaults.seed, defaults.page_time, defaults.real_time) == (0, 30, ())

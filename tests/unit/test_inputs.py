@@ -32,7 +32,8 @@ def shot(loaded: Loaded) -> Capture:
     box = Region("box", "intro", (4, 4, 20, 10), "Intro", "div.box")
     fingerprint = {**FP, "fonts": {"f.woff2": "0" * 64},
                    "system_fonts": {"serif": {"file": "/x.ttf", "sha256": "1" * 64}}}
-    return Capture(VARIANT, page(), [box], ["https://elsewhere.example/a.js"], fingerprint, 0.1, loaded=loaded)
+    return Capture(VARIANT, page(), [box], ["https://elsewhere.example/a.js"], fingerprint, 0.1, loaded=loaded,
+                   reproduced=True)
 
 
 @pytest.fixture
@@ -74,6 +75,18 @@ def test_a_record_holds_until_a_file_changes(site: tuple[VisualConfig, Store]) -
     assert found.keys == ("page.png", "box/intro.png") and found.aborted == ("https://elsewhere.example/a.js",)
     (visual.root / "style.css").write_text("body { margin: 1px }")
     assert not holds(visual, store)
+
+
+def test_a_render_that_was_never_reproduced_does_not_hold(site: tuple[VisualConfig, Store]) -> None:
+    """Baselines an update wrote without a second render agreeing stand for nothing (issue 48)."""
+    visual, store = site
+    s = dataclasses.replace(shot(LOADED), reproduced=False)
+    for rel, pixels in s.images():
+        store.write(f"{FOLDER}/{rel}", np.ascontiguousarray(pixels), s.fingerprint)
+    store.record_inputs(FOLDER, inputs.record(s, visual))
+    assert not holds(visual, store)
+    store.record_inputs(FOLDER, inputs.record(dataclasses.replace(s, reproduced=True), visual))
+    assert holds(visual, store)
 
 
 @pytest.mark.parametrize("change", ["routed file", "file appears", "file removed"])

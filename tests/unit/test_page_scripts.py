@@ -36,7 +36,7 @@ OTHER_JS = {
     "review/app/app.js": "{}",  # a classic <script> of the review page
     "init/comment.js": "(async function (github, context, core, require) {{\n{}\n}});\n",  # github-script
 }
-INIT_SCRIPTS = ("EAGER", "SCHEME_PROBE", "WATCH")
+INIT_SCRIPTS = ("KEEP_REAL_TIME", "EAGER", "SCHEME_PROBE", "WATCH")
 
 
 def node() -> str:
@@ -87,6 +87,7 @@ def test_a_linked_script_is_what_node_reads_as_one_expression(tmp_path, name):
 
 def test_an_init_script_with_an_argument_checks_too(tmp_path):
     node_check(tmp_path, scripts.data_theme('dark"</script>'))
+    node_check(tmp_path, scripts.seeded(2**53 - 1))
 
 
 @pytest.mark.parametrize("rel", sorted(OTHER_JS))

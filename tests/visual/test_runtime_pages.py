@@ -159,7 +159,8 @@ def test_every_page_captures_whole_at_both_widths(session):
 
 def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path):
     """`theme capture --explain` on a real-runtime page and on a page that draws a new
-    random number on every load: the second names the element to mask."""
+    random number on every load, rendered in real time (real_time: the seeded generator
+    would draw the same number each time): the second names the element to mask."""
     import subprocess
 
     root = site(tmp_path / "site")
@@ -169,7 +170,8 @@ def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path)
         ' "draw " + Math.random().toFixed(6);</script></body></html>')
     (tmp_path / "pyproject.toml").write_text(
         '[tool.theme]\nentry = "scss/style.scss"\noutputs = []\n\n[tool.theme.visual]\nroot = "site"\n'
-        'pages = ["sticky-toc.html", "restless.html"]\nviewports = { desktop = [1280, 800] }\n'
+        'pages = ["sticky-toc.html", "restless.html"]\nreal_time = ["restless.html"]\n'
+        'viewports = { desktop = [1280, 800] }\n'
         f'color_schemes = ["light"]\nroute = {{ "https://distill.pub/third-party/katex/" = '
         f'"{KATEX_ROUTE["https://distill.pub/third-party/katex/"].as_posix()}" }}\n')
     done = subprocess.run([sys.executable, "-m", "theme", "capture", "--explain", "-C", str(tmp_path)],

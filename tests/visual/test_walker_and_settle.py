@@ -84,8 +84,9 @@ def session(tmp_path_factory):
     for name, text in PAGES.items():
         (site / name).write_text(text, encoding="utf-8")
     (site / "imported.css").write_text(IMPORTED, encoding="utf-8")
+    # restless.html keeps changing in real time: under page time it would hold still
     visual = VisualConfig(root=site, pages=tuple(PAGES), viewports={"desktop": (1280, 800)},
-                          color_schemes=("light",), regions={})
+                          color_schemes=("light",), regions={}, real_time=("restless.html",))
     with Session(visual) as s:
         yield s
 

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..config import VisualConfig
 from ..errors import Unresponsive
-from . import bounded, resources, scripts
+from . import bounded, pagetime, resources, scripts
 from .model import JsonObject, Loaded, Timings, label
 from .naming import Variant
 from .server import LocalServer, resolve
@@ -39,6 +39,8 @@ class Lane:
     page: Page
     cdp: CDPSession
     aborted: set[str]  # the current variant's blocked URLs: the route handler adds to whatever set is here
+    # Page time and seeded random numbers (pagetime.py): every page's lanes but real_time pages'.
+    paged: bool = True
     # The current variant's requests that got nothing usable (blocked, a route without the
     # file, an HTTP error, a network error), by URL: resources.broken judges them.
     missed: dict[str, resources.Missed] = field(default_factory=dict)
@@ -110,7 +112,7 @@ class Lanes:
     def open(self, variant: Variant) -> Pending:
         """A page for `variant` (an idle lane's, else a new one), navigation started but not awaited."""
         started = time.perf_counter()
-        lane = self._idle.pop() if self._idle else self._new(variant)
+        lane = self._idle_lane(paged := self.paged(variant)) or self._new(variant, paged)
         try:
             page = lane.page
             page.set_viewport_size({"width": variant.width, "height": variant.height})  # also screen.width/height
@@ -129,6 +131,17 @@ class Lanes:
             raise
         return Pending(variant, lane, page, lane.aborted, url, started,
                        {"open": time.perf_counter() - started})
+
+    def paged(self, variant: Variant) -> bool:
+        """Whether `variant`'s page runs on page time with seeded random numbers (not real_time)."""
+        return variant.page not in self._visual.real_time
+
+    def _idle_lane(self, paged: bool) -> Lane | None:
+        """An idle lane of the same kind: a context's page clock cannot be taken out again."""
+        for i, lane in enumerate(self._idle):
+            if lane.paged == paged:
+                return self._idle.pop(i)
+        return None
 
     def take(self, variant: Variant, lane: Lane | None) -> Pending:
         """`variant` on `lane`'s page by switching the scheme, or on a fresh page when
@@ -200,8 +213,9 @@ class Lanes:
         routed = {f"{u.scheme}://{u.netloc}" for u in map(urlsplit, self._visual.route) if u.scheme and u.netloc}
         return [self._server.origin, *sorted(routed - {self._server.origin})]
 
-    def _new(self, variant: Variant) -> Lane:
-        """A new context (UTC, en-US, no service workers) and page, routed and tracked."""
+    def _new(self, variant: Variant, paged: bool) -> Lane:
+        """A new context (UTC, en-US, no service workers) and page, routed and tracked; when
+        `paged`, with seeded random numbers and the page clock (pagetime.py)."""
         context = self._browser.new_context(
             viewport={"width": variant.width, "height": variant.height},
             device_scale_factor=1,
@@ -212,9 +226,13 @@ class Lanes:
             service_workers="block",
         )
         try:
-            context.add_init_script(scripts.EAGER + scripts.SCHEME_PROBE + scripts.WATCH)
+            seeded = scripts.seeded(self._visual.seed) if paged else ""
+            context.add_init_script(scripts.KEEP_REAL_TIME + seeded + scripts.EAGER + scripts.SCHEME_PROBE
+                                    + scripts.WATCH)
+            if paged:
+                pagetime.install(context)  # after KEEP_REAL_TIME: theme's scripts keep the real timers
             page = context.new_page()
-            lane = Lane(context, page, context.new_cdp_session(page), set())
+            lane = Lane(context, page, context.new_cdp_session(page), set(), paged)
             self._track_requests(lane)
             lane.cdp.send("Page.enable")  # else this session's addScriptToEvaluateOnNewDocument never runs
             # Only requests that do NOT go to our server are intercepted: the pattern

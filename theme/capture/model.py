@@ -108,6 +108,9 @@ class Capture:
     # images.pixels_sha256 of `image`, when the pipeline hashed it on the way (run.spill):
     # a page check against a baseline with the same digest then decodes nothing.
     pixels: str | None = None
+    # A second, independent render gave the same images (theme/check/steady.py), or its page
+    # is pixel for pixel the baseline's: what an update writes of it has happened twice.
+    reproduced: bool = False
     # What the capture did that the run should say (tiles taken smaller to get a whole image).
     notes: list[str] = field(default_factory=list)
     # region path ("note-box/memory-usage.png") -> its style record, read on the frozen page

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from ..config import VisualConfig
 from ..errors import CaptureError, RenderError, UnstableRender
-from . import bounded, resources, scripts
+from . import bounded, pagetime, resources, scripts
 from .bounded import ask, evaluate, screenshot
 from .config_checks import check_selectors, config_position
 from .lanes import Lane, Pending
@@ -94,6 +94,7 @@ class Settled:
     seconds: float
     quiet: bool  # the quiet was reached (not left after restless_s)
     pending: list[str] = field(default_factory=list)  # hard conditions still unmet, in words: timed out
+    moved: pagetime.Moved = field(default_factory=pagetime.Moved)  # page time the wait moved (pagetime.py)
 
     @property
     def timed_out(self) -> bool:
@@ -101,15 +102,37 @@ class Settled:
 
 
 def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None, data_theme: str | None = None,
-           on_probe: Callable[[JsonObject], None] | None = None, where: str = "the page") -> Settled:
+           on_probe: Callable[[JsonObject], None] | None = None, where: str = "the page",
+           page_time_ms: int = VisualConfig.page_time * 1000) -> Settled:
     """Wait until `page` (on `lane`) is done as `mode` has it; past the timeout
     (the mode's, else `timeout_s`), return what is still pending. `data_theme` is held on
     <html> while waiting; `on_probe(status)` runs after each look (the capture refuses a
     broken render there). A page that does not answer a look within the timeout raises
-    Unresponsive (`where` names it)."""
+    Unresponsive (`where` names it).
+
+    On a lane with page time (pagetime.py), its clock is first moved while a timer is due
+    within `page_time_ms`, then the page is waited for; and again, with what is left of the
+    budget, for as long as what answered during the wait scheduled more."""
     limit = mode.timeout_s if mode.timeout_s is not None else timeout_s
     if limit is None:
         raise ValueError(f"settle mode {mode.name!r} has no timeout: give timeout_s")
+    moved = pagetime.Moved()
+    done: Settled | None = None
+    while True:
+        more = pagetime.advance(lane, page_time_ms - moved.ms, limit, where) if lane.paged else pagetime.Moved()
+        moved = moved.then(more)
+        if done is not None and not more.steps:
+            break
+        done = _settle(page, lane, mode, limit, data_theme, on_probe, where)
+        if done.timed_out:
+            break
+    done.moved = moved
+    return done
+
+
+def _settle(page: Page, lane: Lane, mode: Mode, limit: float, data_theme: str | None,
+            on_probe: Callable[[JsonObject], None] | None, where: str) -> Settled:
+    """settle()'s wait, with page time where it is."""
     t0 = time.monotonic()
     blocked, blocked_at = len(lane.aborted), t0
     hard_done: float | None = None
@@ -402,11 +425,16 @@ class Readiness:
                 self.check_resources(lane, variant, where)
 
         done = settle(page, lane, CAPTURE, timeout_s=self.visual.settle_timeout, data_theme=variant.data_theme,
-                      on_probe=refuse_broken, where=where)
+                      on_probe=refuse_broken, where=where, page_time_ms=self.visual.page_time * 1000)
         if done.timed_out:
+            stalled = (f"; under page time, {done.moved.describe()}: raise page_time in "
+                       f"{config_position(self.source, 'page_time')}, or list {variant.page!r} in real_time"
+                       if done.moved.count else "")
             raise CaptureError(
-                f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(done.pending)}; "
-                f"{self._advice(lane, done.status)}")
+                f"{where}: still waiting after {self.visual.settle_timeout} s for {'; '.join(done.pending)}"
+                f"{stalled}; {self._advice(lane, done.status)}")
+        if lane.paged:
+            explain[f"{what}_page_time"] = done.moved.explain()
         ask(lane.cdp, scripts.DECODE_IMAGES, None, seconds=self.answer_s, where=where)
         explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": done.status, "quiet": done.quiet}
 

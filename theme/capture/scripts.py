@@ -94,9 +94,15 @@ FONT_PROBE = read("font_probe.html")
 _VALUES = {"CHROME": ", ".join(CHROME), "TITLE": TITLE, "STABLE_CSS": STABLE_CSS}
 
 # Init scripts, before any page script, in every frame of a lane's context (lanes.py).
+KEEP_REAL_TIME = init_script("keep_real_time")  # first: before the page clock replaces the timers
 EAGER = init_script("eager")
 SCHEME_PROBE = init_script("scheme_probe")
 WATCH = init_script("watch")
+
+
+def seeded(seed: int) -> str:
+    """The init script that makes Math.random and crypto's random values draw from `seed`."""
+    return init_script("seeded", seed)
 
 
 def data_theme(theme: str) -> str:
@@ -124,6 +130,7 @@ MOVING = link("moving")
 NEXT_FRAME = link("next_frame")
 NUDGE = link("nudge")
 OVERFLOW = link("overflow")
+PAGE_CLOCK = link("page_clock")  # the page clock moved (pagetime.py)
 PATH_OF = link("path_of")
 PIN_WIDTH = link("pin_width")
 PROBE = link("probe")

@@ -137,7 +137,8 @@ def capture_state(job: Pending, readiness: Readiness, state: StateConfig, finger
 
 
 _FONTS = (f"() => ({{fonts: ({scripts.FONT_FAMILIES})(), "
-          "resources: performance.getEntriesByType('resource').map((e) => e.name)})")
+          "resources: (window.__themeReal || window).performance.getEntriesByType('resource')"
+          ".map((e) => e.name)})")  # the browser's own performance: page time's lists no entries
 
 
 def _at(source: Path | None, state: StateConfig) -> str:

@@ -6,11 +6,12 @@ the routed URL, so the same resolution is made again: a file that appears where 
 got a 404, or a `route` that now maps elsewhere, counts as a change) with its sha256,
 the config that shapes this variant's pixels, and the environment (browser, flags, the
 system fonts fontconfig picks now, theme's capture code). It also holds the pixels'
-digest of every image the render made, and a digest of all of it (`digest`: a record
-merged line by line is ignored). A check skips the variant only when all of it still
-holds AND every baseline of the folder has exactly those pixels: then the baselines are
-that render, whatever was accepted, merged or written by hand since, and "matched" is
-what rendering again would say, at any tolerance.
+digest of every image the render made, a digest of all of it (`digest`: a record merged
+line by line is ignored), and whether the render was reproduced: by a second render of the
+update that wrote it, or by being its baseline's very pixels (theme/check/steady.py). A check
+skips the variant only when it was, all of it still holds, AND every baseline of the folder
+has exactly those pixels: then the baselines are that render, whatever was accepted, merged
+or written by hand since, and "matched" is what rendering again would say, at any tolerance.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ from ..config import VisualConfig
 from ..fsutil import sha256_file
 from ..store import Store, drift_view
 
-FORMAT = 1
+# 2: a record says whether its render was reproduced (theme/check/steady.py); a record of
+# format 1 does not hold, so its variant is rendered again once.
+FORMAT = 2
 MESSAGE = "matched (inputs unchanged)"
 # VisualConfig fields that cannot change a variant's pixels, nor which images it has: where
 # files go, the other variants, and verdict tolerances (a skip needs pixel-identical baselines).
@@ -69,7 +72,7 @@ def record(shot: Capture, visual: VisualConfig) -> JsonObject | None:
     pixels = [[rel.as_posix(), _pixels(shot, image, rel.as_posix() == "page.png")] for rel, image in shot.images()]
     rec: JsonObject = {"format": FORMAT, "files": files, "config": config_digest(visual, shot.variant),
                        "environment": environment_digest(shot.fingerprint), "families": families,
-                       "pixels": pixels, "aborted": list(shot.aborted)}
+                       "pixels": pixels, "aborted": list(shot.aborted), "reproduced": shot.reproduced}
     return {**rec, "digest": _sealed(rec)}
 
 
@@ -91,6 +94,8 @@ def _holds(store: Store, manifest: Mapping[str, Any], visual: VisualConfig, vari
     folder = variant.folder.as_posix()
     rec = manifest.get("inputs", {}).get(folder)
     if not isinstance(rec, dict) or rec.get("format") != FORMAT or rec.get("digest") != _sealed(rec):
+        return None
+    if rec.get("reproduced") is not True:  # a render that never happened twice stands for nothing
         return None
     now = {**fingerprint}
     if "system_fonts" not in now:

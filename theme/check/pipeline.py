@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
@@ -18,7 +18,7 @@ from ..capture.naming import Variant
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
 from ..resident import release
-from . import attribution, phase, verdict
+from . import attribution, phase, steady, verdict
 from .entry import Entry, Styled
 from .expected import ExpectedImages
 
@@ -26,24 +26,29 @@ if TYPE_CHECKING:
     from ..diff import DiffResult
 
 Progress = Callable[[str], None]
+MASK_AT = "[tool.theme.visual]"
 
 
 @overload
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
             expected: ExpectedImages | None = None, progress: Progress | None = None,
-            failures: Literal[False] = False,
-            captured: Callable[[Capture], None] | None = None) -> Iterator[Capture]: ...
+            failures: Literal[False] = False, captured: Callable[[Capture], None] | None = None,
+            reproduce: Callable[[Capture], bool] | None = None, mask_at: str = MASK_AT) -> Iterator[Capture]: ...
 
 
 @overload
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
             expected: ExpectedImages | None = None, progress: Progress | None = None,
-            failures: bool, captured: Callable[[Capture], None] | None = None) -> Iterator[Capture | Failure]: ...
+            failures: bool, captured: Callable[[Capture], None] | None = None,
+            reproduce: Callable[[Capture], bool] | None = None,
+            mask_at: str = MASK_AT) -> Iterator[Capture | Failure]: ...
 
 
 def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None = None,
             expected: ExpectedImages | None = None, progress: Progress | None = None,
-            failures: bool = False, captured: Callable[[Capture], None] | None = None) -> Iterator[Capture | Failure]:
+            failures: bool = False, captured: Callable[[Capture], None] | None = None,
+            reproduce: Callable[[Capture], bool] | None = None,
+            mask_at: str = MASK_AT) -> Iterator[Capture | Failure]:
     """Yield a theme.capture.Capture per variant, in order.
 
     spill_to: a folder; each page image is saved there as .npy and the capture
@@ -58,6 +63,9 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
     captured: called with each capture as soon as its page image is taken (and spilled),
     before the next variant's: what only needs the page image (encoding it, comparing it)
     can start beside the next render rather than after the last (theme/suite.py).
+    reproduce: with `expected`, whether a capture would write a baseline (an update); each such
+    variant is rendered a second time and becomes a Failure unless both renders agree
+    (theme/check/steady.py; `mask_at` is where its message points for `mask`).
     """
     todo = list(todo)
     if expected is None:  # nothing to wait for: stream, so the caller overlaps its writing
@@ -71,6 +79,8 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
             done.append(_handed(_spilled(shot, spill_to, todo), captured))
     except ThemeError as err:
         failure = err
+    if failure is None and reproduce is not None:
+        done = _reproduced(session, done, reproduce, spill_to, progress, mask_at)
     if failure is None:
         shots = [shot for shot in done if not isinstance(shot, Failure)]
         realigned = phase.realign_all(session, shots, expected, session.visual.tolerance_for, progress)
@@ -79,6 +89,28 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
     yield from done
     if failure is not None:
         raise failure
+
+
+def _reproduced(session: Renderer, done: list[Capture | Failure], wanted: Callable[[Capture], bool],
+                spill_to: Path | None, progress: Progress | None, mask_at: str) -> list[Capture | Failure]:
+    """`done` with each capture that `wanted` a second render judged against it (steady.py);
+    the others are reproduced by the baseline their page already equals."""
+    firsts: dict[PurePosixPath, Capture] = {}
+    for shot in done:
+        if isinstance(shot, Failure):
+            continue
+        if wanted(shot):
+            firsts[shot.variant.folder] = shot
+        else:
+            shot.reproduced = True
+    if not firsts:
+        return done
+    again = [shot.variant for shot in firsts.values()]
+    folder = spill_to / "second" if spill_to is not None else None
+    seconds = (_spilled(s, folder, again) for s in session.capture_all(again, progress, failures=True))
+    judged = steady.second_renders(seconds, firsts, session.visual, mask_at,
+                                   lambda shot, boxes: session.elements_at(shot.variant, boxes))
+    return [shot if isinstance(shot, Failure) else judged.get(shot.variant.folder, shot) for shot in done]
 
 
 def _handed(shot: Capture | Failure, captured: Callable[[Capture], None] | None) -> Capture | Failure:

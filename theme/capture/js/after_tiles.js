@@ -1,4 +1,4 @@
-// uses: layoutHash, regions, textLines, fontFamilies
+// uses: layoutHash, regions, textLines, fontFamilies, realTime
 // Everything measured once the tiles are taken, in one round trip: the layout
 // hash (to prove nothing moved during the capture: then the boxes below are
 // those the tiles show), the regions, the text lines of the wholeness guard,
@@ -9,6 +9,6 @@
 // from the browser; json.loads does it in C (benchmarks/README.md).
 (arg) => JSON.stringify({
   hash: layoutHash(arg.masks), found: regions(arg), lines: textLines(arg), fonts: fontFamilies(),
-  resources: performance.getEntriesByType('resource').map((e) => e.name),
+  resources: realTime().performance.getEntriesByType('resource').map((e) => e.name),
   undefined: [...new Set([...document.querySelectorAll(':not(:defined)')].map((e) => e.localName))].sort(),
 })

@@ -1,4 +1,4 @@
-// uses: shadowRoots, walkSheets
+// uses: shadowRoots, walkSheets, realTime
 // What `theme lint` reads from a rendered page (theme/lint/render.py): every stylesheet
 // present after load (walkSheets: document, adopted, inside shadow roots, closed ones
 // too), with where it is and its rules' text; the class names on the rendered DOM; the
@@ -29,7 +29,7 @@
       else if (JS.includes((el.getAttribute('type') || '').trim().toLowerCase())) inline.push(el.text);
     }
   }
-  const entries = performance.getEntriesByType('resource');
+  const entries = realTime().performance.getEntriesByType('resource');
   for (const e of entries) if (e.initiatorType === 'script') scripts.add(e.name);  // module imports too
   return {sheets, classes: [...classes], resources: entries.map((e) => e.name), scripts: [...scripts], inline};
 }

@@ -1,4 +1,4 @@
-// uses: unmoved
+// uses: unmoved, realTime
 // The reader's view frozen, once the page has settled after read_through.js:
 // - IntersectionObservers disconnected: a beyond-viewport capture grows the
 // view to the whole page, and an observer would see every element come on
@@ -98,6 +98,7 @@ async () => {
     pinned.push([name, position, Math.round(r.top + window.scrollY)]);
   }
   guard.check('pinning fixed and sticky elements where they sit at scroll 0', look);
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const { requestAnimationFrame: frame } = realTime();
+  await new Promise((r) => frame(() => frame(r)));
   return { frozen, pinned, observers: w.observers.length };
 }

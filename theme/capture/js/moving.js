@@ -1,4 +1,4 @@
-// uses: pathOf
+// uses: pathOf, realTime
 // What keeps changing on a page that will not settle, as selectors to mask: the
 // elements whose children, text or attributes change during `wait` ms (a mutation
 // observer, so a loop that comes back to where it started is seen too). From each,
@@ -21,7 +21,7 @@ async ({ masks, wait, limit }) => {
     }
   });
   seen.observe(top, { subtree: true, childList: true, attributes: true, characterData: true });
-  await new Promise((done) => window.setTimeout(done, wait));
+  await new Promise((done) => realTime().setTimeout(done, wait));
   seen.disconnect();
   const sized = (el) => !before.has(el) || before.get(el) !== size(el);
   const picks = new Set();

@@ -1,3 +1,4 @@
+// uses: realTime
 // One look at whether the page has settled: what is still pending (never
 // throws). Maths: every <d-math> (the Distill runtime typesets KaTeX into its
 // shadow root) whose source is not empty must hold KaTeX output or a KaTeX
@@ -21,7 +22,7 @@
   const typeset = html.hasAttribute('data-typeset') ? html.dataset.typeset : null;
   const images = [...document.images].filter((i) => !i.complete).map((i) => i.currentSrc || i.src);
   return {
-    quietMs: performance.now() - w.lastChange, defines: w.defines, undefinedTags, maths: maths.length,
+    quietMs: realTime().now() - w.lastChange, defines: w.defines, undefinedTags, maths: maths.length,
     mathsPending, typeset, images, fonts: document.fonts.status, readyState: document.readyState,
     observers: w.observers.length, scrollers: w.scrollers, timers: w.timers ? w.timers.size : 0,
   };

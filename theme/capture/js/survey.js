@@ -1,4 +1,4 @@
-// uses: shadowRoots, walkSheets
+// uses: shadowRoots, walkSheets, realTime
 // What `theme init` reads from a loaded page (theme/init/survey.py). Components: for each
 // candidate selector, how many matches have a box (a region needs one). Note-boxes: class
 // names containing "note" (not footnotes) on block-level boxes, outermost only (.note-box,
@@ -69,7 +69,7 @@
       }
     }
   }
-  const missing = performance.getEntriesByType('resource')
+  const missing = realTime().performance.getEntriesByType('resource')
     .filter((e) => e.name.startsWith(location.origin) && e.responseStatus >= 400)
     .map((e) => [e.name.slice(location.origin.length), e.responseStatus]);
   return { notes, components, figureInDFigure, scheme, blocked, missing };

@@ -1,4 +1,4 @@
-// uses: pathOf, stopAnimations
+// uses: pathOf, stopAnimations, realTime
 // The guard that freezing never moves the layout; each call makes one, { look, check }.
 // Every step that changes a settled page before its tiles (freeze_view.js, freeze.js,
 // pin_width.js) makes its change between two looks at every element's border box and
@@ -18,7 +18,7 @@
   // Each look at the page at rest: its motion finished first (stopAnimations), and
   // with it any transition a step started, which would still show the old place.
   const measure = (els) => {
-    const t = performance.now();
+    const t = realTime().now();
     stopAnimations();
     const boxes = new Float64Array(els.length * 4);
     let i = 0;
@@ -26,7 +26,7 @@
       const r = el.getBoundingClientRect();
       boxes[i++] = r.left + window.scrollX; boxes[i++] = r.top + window.scrollY; boxes[i++] = r.width; boxes[i++] = r.height;
     }
-    state.looks++; state.elements = els.length; state.ms += performance.now() - t;
+    state.looks++; state.elements = els.length; state.ms += realTime().now() - t;
     return { els, boxes, size: size() };
   };
   const look = () => measure([...document.getElementsByTagName('*')]);

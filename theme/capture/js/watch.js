@@ -1,3 +1,4 @@
+// uses: realTime
 // Init script, before any page script, in every frame: what the settle loop asks about
 // (probe.js). It notes when the page last did something that changes what
 // is drawn: defined a custom element, changed the DOM (in the document or in any
@@ -7,8 +8,9 @@
 // them can be seen.
 () => {
   if (window.__themeWatch) return;
-  const w = window.__themeWatch = { lastChange: performance.now(), defines: 0, observers: [], scrollers: 0, roots: [] };
-  const touch = () => { w.lastChange = performance.now(); };
+  const w = window.__themeWatch = { lastChange: realTime().now(), defines: 0, observers: [], scrollers: 0, roots: [] };
+  const now = realTime().now;
+  const touch = () => { w.lastChange = now(); };
   const mo = new MutationObserver(touch);
   const watch = (node) => mo.observe(node, { childList: true, subtree: true, attributes: true, characterData: true });
   watch(document);

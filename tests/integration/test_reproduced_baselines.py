@@ -1,0 +1,96 @@
+"""No baseline that was never reproduced (issue 48, item 2), end to end: real pytest subprocesses
+and a real Chromium. An update renders a variant it would write twice; a page whose two renders
+differ is refused, named, and nothing of it is written; a page that holds still is written,
+recorded as reproduced, and then skipped by a check while its inputs stay the same."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from test_unchanged_inputs import CONFTEST, rendered
+from theme.store import Store
+from tiny_article import outcomes, run
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Points and a word drawn from Math.random once per load: still within a load, new on the next.
+DRAWS = textwrap.dedent("""\
+    <!doctype html><html><head><meta charset="utf-8">
+    <style>body { margin: 0; font: 16px sans-serif; } figure { margin: 10px; }</style></head><body>
+    <h2>Draws</h2>
+    <figure id="scatter"><svg width="200" height="80"></svg><figcaption id="word">-</figcaption></figure>
+    <script>
+    const svg = document.querySelector('svg');
+    for (let i = 0; i < 12; i++) {
+      const c = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+      c.setAttribute('cx', Math.random() * 200); c.setAttribute('cy', Math.random() * 80); c.setAttribute('r', 5);
+      svg.appendChild(c);
+    }
+    document.getElementById('word').textContent = 'draw ' + Math.random().toFixed(4);
+    </script></body></html>""")
+
+PYPROJECT = """
+[tool.theme.visual]
+root = "site"
+pages = ["index.html"]
+viewports = { desktop = [480, 360] }
+color_schemes = ["light"]
+regions = { figure = "figure" }
+"""
+
+
+def project(tmp_path: Path, extra: str = "") -> Path:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text(DRAWS)
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT + extra)
+    (tmp_path / "conftest.py").write_text(CONFTEST)  # notes which variants a run renders
+    return tmp_path
+
+
+def test_an_update_refuses_a_page_whose_two_renders_differ_and_writes_nothing(tmp_path):
+    root = project(tmp_path, 'real_time = ["index.html"]\n')  # no seed, no page time: draws anew
+    done = run(root, "--update-snapshots")
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert "index (desktop-light): does not hold still between two renders of the same page (not your change): " \
+           "figure draws (figure#scatter)" in done.stdout
+    assert 'as the last resort, mask = ["figure#scatter"] in ' in done.stdout
+    assert "only moved" not in done.stdout and "a canvas or a font file" not in done.stdout
+    assert not (root / "snapshots").exists() or not list((root / "snapshots").rglob("*.png"))
+
+
+def test_a_page_that_holds_still_is_written_once_reproduced_and_then_skipped(tmp_path):
+    root = project(tmp_path)  # the defaults: seeded random numbers, page time
+    done = run(root, "--update-snapshots")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert set(outcomes(done).values()) == {"PASSED"}
+    record = Store(root / "snapshots").read_manifest()["inputs"]["index/desktop-light"]
+    assert record["reproduced"] is True
+    pixels = {p: p.read_bytes() for p in (root / "snapshots").rglob("*.png")}
+    seen, check = rendered(root)
+    assert check.returncode == 0, check.stdout[-3000:]
+    assert seen == set()  # reproduced and unchanged: not rendered
+    rerendered = run(root, "--rerender")
+    assert rerendered.returncode == 0, rerendered.stdout[-3000:]
+    assert {p: p.read_bytes() for p in (root / "snapshots").rglob("*.png")} == pixels
+
+
+def test_a_record_never_reproduced_is_rendered_again(tmp_path):
+    """A record that does not say its render was reproduced (one written before reproduction was
+    recorded) does not let a check skip its variant: it is rendered, until an update records it."""
+    root = project(tmp_path)
+    assert run(root, "--update-snapshots").returncode == 0
+    manifest_path = root / "snapshots" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    record = manifest["inputs"]["index/desktop-light"]
+    record.pop("reproduced")
+    from theme.check.inputs import _sealed
+
+    record["digest"] = _sealed(record)
+    manifest_path.write_text(json.dumps(manifest, indent=1))
+    seen, check = rendered(root)
+    assert check.returncode == 0, check.stdout[-3000:]
+    assert seen == {"index"}
