@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from registry import npm_or_skip, registry_or_skip
 from theme.config import parse
 from theme.init import InitError, files, vendor
 
@@ -261,27 +262,36 @@ def test_the_spec_an_existing_workflow_names_is_found():
     assert files.spec_in_workflow("name: visual\n") is None and files.spec_in_workflow(None) is None
 
 
+V1 = ("distill-template", "1.1.0", "", None, "dist/template.js")
+V2 = ("distill", "2.8.0", "", None, "template.v2.js")
+
+
 @pytest.mark.parametrize("url, expected", [
     ("https://distill.pub/third-party/katex/katex.min.js",
-     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist", None)),
-    ("https://distill.pub/template.v2.js", ("https://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
-    ("https://distill.pub/template.v2.js?v=3", ("https://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
-    ("http://distill.pub/template.v2.js", ("http://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
+     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist", None, "")),
+    ("https://distill.pub/template.v2.js", ("https://distill.pub/template.v2.js", *V2)),
+    ("https://distill.pub/template.v2.js?v=3", ("https://distill.pub/template.v2.js", *V2)),
+    ("http://distill.pub/template.v2.js", ("http://distill.pub/template.v2.js", *V2)),
+    ("https://distill.pub/template.v1.js", ("https://distill.pub/template.v1.js", *V1)),
+    ("https://distill.pub/template.v1.js?2017#x", ("https://distill.pub/template.v1.js", *V1)),
+    ("http://distill.pub/template.v1.js", ("http://distill.pub/template.v1.js", *V1)),
     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/dist/contrib/auto-render.min.js",
-     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/", "katex", "0.16.9", "", None)),
+     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/", "katex", "0.16.9", "", None, "")),
     ("https://unpkg.com/@observablehq/runtime@5.9.0/dist/runtime.js",
-     ("https://unpkg.com/@observablehq/runtime@5.9.0/", "@observablehq/runtime", "5.9.0", "", None)),
-    ("https://unpkg.com/d3@7/d3.min.js?module", ("https://unpkg.com/d3@7/", "d3", "7", "", None)),
-    ("https://cdn.jsdelivr.net/npm/vega@5", ("https://cdn.jsdelivr.net/npm/vega@5", "vega", "5", "", "jsdelivr")),
-    ("https://unpkg.com/vega-lite@5.6", ("https://unpkg.com/vega-lite@5.6", "vega-lite", "5.6", "", "unpkg")),
-    ("https://unpkg.com/@scope/pkg@1", ("https://unpkg.com/@scope/pkg@1", "@scope/pkg", "1", "", "unpkg")),
+     ("https://unpkg.com/@observablehq/runtime@5.9.0/", "@observablehq/runtime", "5.9.0", "", None, "")),
+    ("https://unpkg.com/d3@7/d3.min.js?module", ("https://unpkg.com/d3@7/", "d3", "7", "", None, "")),
+    ("https://cdn.jsdelivr.net/npm/vega@5", ("https://cdn.jsdelivr.net/npm/vega@5", "vega", "5", "", "jsdelivr", "")),
+    ("https://unpkg.com/vega-lite@5.6", ("https://unpkg.com/vega-lite@5.6", "vega-lite", "5.6", "", "unpkg", "")),
+    ("https://unpkg.com/@scope/pkg@1", ("https://unpkg.com/@scope/pkg@1", "@scope/pkg", "1", "", "unpkg", "")),
     ("https://www.youtube.com/embed/xyz", None),
     ("https://distill.pub/template.v2.js.map", None),
+    ("https://distill.pub/template.v1.js.map", None),
+    ("https://distill.pub/template.v3.js", None),
     ("https://cdn.jsdelivr.net/npm/katex/dist/katex.min.js", None),  # no version: not reproducible
 ])
 def test_cdn_urls_that_name_a_package(url, expected):
     lib = vendor.library_for(url)
-    assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir, lib.default)) == expected
+    assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir, lib.default, lib.file)) == expected
 
 
 def tarball(tmp_path: Path, meta: dict, paths: list[str]) -> Path:
@@ -312,25 +322,6 @@ def test_a_package_address_without_a_path_is_its_default_file_as_each_cdn_picks_
     package = vendor.fetch(vendor.library_for("https://cdn.jsdelivr.net/npm/pkg@1"), made)
     assert (package.default_file("jsdelivr"), package.default_file("unpkg")) == (jsdelivr, unpkg)
     assert package.licence_files == ["LICENSE"] and package.version == "1.2.3"
-
-
-def npm_or_skip() -> str:
-    npm = shutil.which("npm")
-    if not npm:
-        pytest.skip("npm is not installed (Node.js ships it)")
-    return npm
-
-
-def registry_or_skip() -> str:
-    """npm, when the registry answers (the `network` tests), else the test is skipped."""
-    npm = npm_or_skip()
-    try:
-        ping = subprocess.run([npm, "ping"], capture_output=True, text=True, timeout=30)
-    except subprocess.TimeoutExpired:
-        pytest.skip("the npm registry did not answer")
-    if ping.returncode != 0:
-        pytest.skip("the npm registry is not reachable")
-    return npm
 
 
 def katex_folder(dest: Path) -> Path:
@@ -411,3 +402,23 @@ def test_the_wheel_ships_the_distill_runtime():
     assert (package.name, package.version, package.licence) == ("distill", "2.8.0", "Apache-2.0")
     recorded = (vendor.DISTILL / "VENDORED.md").read_text()
     assert "version 2.8.0" in recorded and f"| LICENSE | {len(package.files['LICENSE'])} |" in recorded
+
+
+@pytest.mark.network
+def test_the_distill_v1_runtime_is_distill_templates_bundle_from_the_registry():
+    """The real registry, when it answers: the v1 runtime's address is served by npm's
+    distill-template, whose dist/template.js is the v1 bundle (it renders the dt-* elements and
+    removes its own `distill.pub/template` script tag), with the tarball's integrity as npm
+    publishes it."""
+    npm = registry_or_skip()
+    lib = vendor.library_for("https://distill.pub/template.v1.js")
+    package = vendor.fetch(lib, None)
+    view = subprocess.run([npm, "view", "distill-template@1.1.0", "dist.integrity"],
+                          capture_output=True, text=True, check=True, timeout=60)
+    assert (package.name, package.version, package.source) == ("distill-template", "1.1.0", "npm registry")
+    assert package.integrity == view.stdout.strip()
+    assert package.meta["main"] == lib.file
+    bundle = package.files[lib.file].decode()
+    assert "dt-article" in bundle and 'querySelector(\'script[src*="distill.pub/template"]\')' in bundle
+    assert "katex" in bundle and "distill.pub/third-party" not in bundle  # KaTeX built in, nothing loaded
+    assert package.licence == "not declared" and package.licence_files == []

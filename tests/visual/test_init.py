@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from registry import registry_or_skip
 from subrun import PYTEST
 from theme.errors import CaptureError
 
@@ -39,6 +40,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
 CTC = REPO / "tests/fixtures/distill-ctc"  # a published Distill article, as served
+V1_PAGE = REPO / "tests/fixtures/distill-v1"  # a published article on the v1 runtime, its page alone
 RUNTIME = REPO / "theme/init/distill"
 # How the generated workflow installs theme: this machine's theme may be an editable
 # install, which CI cannot reach, so the tests name one (init refuses to guess).
@@ -589,3 +591,42 @@ def test_packages_without_a_path_and_only_the_files_pages_load(tmp_path, katex_t
         maths = page.evaluate("() => document.querySelectorAll('#maths .katex .mord').length")
     assert loaded == ["tiny.min.js", "tiny.umd.js", "extra.js", None]
     assert maths > 3
+
+
+@pytest.mark.network
+def test_the_distill_v1_runtime_address_is_routed_to_npms_distill_template(tmp_path):
+    """A published article loading the v1 runtime from distill.pub, over https and (another
+    page) http: both addresses are routed to the bundle of npm's distill-template, not blocked,
+    and the runtime renders the page from the vendored copy."""
+    registry_or_skip()
+    project = shutil.copytree(V1_PAGE, tmp_path / "tsne")
+    published = (project / "index.html").read_text()
+    (project / "over-http.html").write_text(published.replace("https://distill.pub/template.v1.js",
+                                                              "http://distill.pub/template.v1.js"))
+    done = init("--yes", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not [line for line in done.stdout.splitlines() if line.startswith("blocked ")], done.stdout
+    bundle = "vendor/distill-template/dist/template.js"
+    visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {"http://distill.pub/template.v1.js": bundle,
+                               "https://distill.pub/template.v1.js": bundle}
+    assert sorted(tree(project / "vendor")) == ["VENDORED.md", "distill-template/dist/template.js"]
+    recorded = (project / "vendor/VENDORED.md").read_text()
+    data = (project / bundle).read_bytes()
+    assert re.search(r"\| distill-template \| 1\.1\.0 \| not declared \| npm registry \| `sha512-[A-Za-z0-9+/]+=*` \|",
+                     recorded), recorded
+    assert f"| {bundle} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
+    assert "note: distill-template 1.1.0 ships no licence text" in done.stdout
+
+    from theme.capture import Session, variants
+    from theme.config import load
+
+    text = (project / "pyproject.toml").read_text()  # the page's own scripts are not in the fixture
+    (project / "pyproject.toml").write_text(text.replace(
+        "[tool.theme.visual]\n", '[tool.theme.visual]\nallow_blocked = ["assets/", "material-icons.css"]\n'))
+    cfg = load(project / "pyproject.toml")
+    with Session(cfg.visual, source=cfg.source) as session:
+        for variant in [v for v in variants(cfg.visual) if v.viewport == "desktop" and not v.state]:
+            with session.open(variant) as page:  # index.html, then over-http.html
+                byline = page.evaluate("document.querySelector('dt-byline').textContent")
+                assert "Martin Wattenberg" in byline, variant  # the runtime ran and rendered the byline

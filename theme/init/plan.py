@@ -309,12 +309,15 @@ def _route_lines(row: Vendored, staging: Staging) -> list[str]:
     lines = []
     for prefix, target in sorted(row.routes.items()):
         lib = staging.libraries[prefix]
-        slash = "" if lib.default or lib.bundled else "/"
+        slash = "" if lib.one_file else "/"
         lines.append(f"route {prefix} → {target}{slash} ({origin}, {pkg.integrity[:20]}…; "
                      f"{len(row.files)} of {len(pkg.files)} files kept: those the pages loaded and the licence)")
         if re.fullmatch(r"\d+\.\d+\.\d+", lib.version) and pkg.version != lib.version:
             lines.append(f"note: the page asks for {lib.name} {lib.version} and gets {pkg.version} "
                          "(--package); pass a tarball of the version it asks for to match it")
+    if lines and not pkg.licence_files:
+        lines.append(f"note: {pkg.name} {pkg.version} ships no licence text (its package.json's license: "
+                     f"{pkg.licence}); check its terms before you publish vendor/ with the article")
     return lines
 
 

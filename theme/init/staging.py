@@ -44,7 +44,9 @@ class Staging:
                 continue  # no package has it, or it is routed already (and the package has no such file)
             target = self._target(lib)
             if target is None:
-                self.unserved[url] = f"{lib.name} {self.packages[lib.spec].version} names no {lib.default} default file"
+                version = self.packages[lib.spec].version
+                self.unserved[url] = (f"{lib.name} {version} has no {lib.file}" if lib.file else
+                                      f"{lib.name} {version} names no {lib.default} default file")
                 continue
             self.libraries[lib.prefix], self.targets[lib.prefix] = lib, target
             added = True
@@ -60,8 +62,8 @@ class Staging:
                 (root / rel).write_bytes(data)
             self.packages[lib.spec], self.roots[lib.spec] = package, root
         package, root = self.packages[lib.spec], self.roots[lib.spec]
-        if lib.bundled:
-            return root / "template.v2.js"
+        if lib.file:
+            return root / lib.file if lib.file in package.files else None
         if lib.default:
             default = package.default_file(lib.default)
             return root / default if default else None

@@ -7,7 +7,8 @@ A URL with a known layout (KNOWN) names a package and what in it the URL asks fo
   from package.json (DEFAULT_FIELDS);
 - Distill's runtime asks distill.pub for KaTeX's dist/ files;
 - `https://distill.pub/template.v2.js` is the Distill v2 runtime itself, which no npm
-  package has: it is bundled with theme (theme/init/distill/).
+  package has: it is bundled with theme (theme/init/distill/);
+- `https://distill.pub/template.v1.js`, the v1 runtime, is npm's `distill-template`.
 
 An npm package comes from `npm pack` (npm's cache first) or from a local tarball or
 package folder (`--package NAME=PATH`). Its integrity is the tarball's sha512, which is
@@ -40,6 +41,11 @@ DISTILL = Path(__file__).resolve().parent / "distill"
 DISTILL_NAME, DISTILL_VERSION, DISTILL_LICENCE = "distill", "2.8.0", "Apache-2.0"
 DISTILL_FILES = ("template.v2.js", "LICENSE")
 BUNDLED = "bundled with theme"
+# The Distill v1 runtime: npm's distill-template (1.1.0 is its only version) ships the
+# bundle as its `main`, dist/template.js, which is what distill.pub serves as
+# template.v1.js: one self-contained file (KaTeX, Prism and the dt-* styles built in)
+# that loads nothing else from distill.pub. The package declares no licence.
+DISTILL_V1_NAME, DISTILL_V1_VERSION, DISTILL_V1_FILE = "distill-template", "1.1.0", "dist/template.js"
 
 # Where each CDN finds a package's default file (a URL without a file path): the first
 # of these package.json fields that is a string, then index.js. As jsdelivr and unpkg
@@ -50,8 +56,9 @@ LICENCE_FILE = re.compile(r"(?i)(licen[cs]e|copying)(\.\w+)?")
 
 @dataclass(frozen=True)
 class Library:
-    """One route: URL `prefix` → the `subdir` of package `name`@`version`, or, with
-    `default` (the CDN whose rule picks it), → the package's default file."""
+    """One route: URL `prefix` → the `subdir` of package `name`@`version`; with `file`,
+    the one address `prefix` → that file of it; with `default` (the CDN whose rule picks
+    it), → the package's default file."""
 
     prefix: str
     name: str
@@ -59,6 +66,12 @@ class Library:
     subdir: str = ""  # "" for the package root
     default: str | None = None  # "jsdelivr" or "unpkg": a route to the one file that CDN serves
     bundled: bool = False  # shipped with theme, not fetched from npm
+    file: str = ""  # a route of one address to this file of the package ("" for a prefix route)
+
+    @property
+    def one_file(self) -> bool:
+        """Whether the route serves one address (a file), not every URL under a prefix."""
+        return bool(self.file or self.default)
 
     @property
     def spec(self) -> tuple[str, str]:
@@ -71,7 +84,9 @@ def _distill_katex(m: re.Match[str]) -> Library:
 
 
 def _distill_runtime(m: re.Match[str]) -> Library:
-    return Library(m.group("address"), DISTILL_NAME, DISTILL_VERSION, bundled=True)
+    if m.group("v") == "1":
+        return Library(m.group("address"), DISTILL_V1_NAME, DISTILL_V1_VERSION, file=DISTILL_V1_FILE)
+    return Library(m.group("address"), DISTILL_NAME, DISTILL_VERSION, bundled=True, file="template.v2.js")
 
 
 def _npm_cdn(cdn: str) -> Callable[[re.Match[str]], Library]:
@@ -83,10 +98,11 @@ def _npm_cdn(cdn: str) -> Callable[[re.Match[str]], Library]:
     return make
 
 
-# URL layout → library. A query (`?v=2`) does not change which file is served.
+# URL layout → library. A query (`?v=2`) does not change which file is served; http and
+# https are one file (older articles, and v1's own README, load the runtime over http).
 KNOWN = [
     (re.compile(r"^https?://distill\.pub/third-party/katex/"), _distill_katex),
-    (re.compile(r"^(?P<address>https?://distill\.pub/template\.v2\.js)(?:[?#].*)?$"), _distill_runtime),
+    (re.compile(r"^(?P<address>https?://distill\.pub/template\.v(?P<v>[12])\.js)(?:[?#].*)?$"), _distill_runtime),
     (re.compile(rf"^(?P<root>https?://cdn\.jsdelivr\.net/npm/{NPM_NAME}@(?P<version>[^/?#]+))"
                 r"(?:/(?P<path>[^?#]+))?(?:[?#].*)?$"), _npm_cdn("jsdelivr")),
     (re.compile(rf"^(?P<root>https?://unpkg\.com/{NPM_NAME}@(?P<version>[^/?#]+))"
@@ -196,7 +212,7 @@ def _unpack(data: bytes, lib: Library, digest: str, source: str, where: str) -> 
     if lib.subdir and not any(rel.startswith(lib.subdir + "/") for rel in files):
         raise InitError(f"{where}: {lib.name} {meta.get('version')} has no {lib.subdir}/ to route; "
                         "pass another version with --package")
-    return Package(lib.name, str(meta.get("version", "")), digest, str(meta.get("license", "unknown")),
+    return Package(lib.name, str(meta.get("version", "")), digest, str(meta.get("license", "not declared")),
                    source, dict(sorted(files.items())), meta)
 
 
