@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import time
 import tomllib
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import pytest
 
 from registry import npm_or_skip, registry_or_skip
 from theme.config import parse
-from theme.init import InitError, files, vendor
+from theme.init import PackageUnavailable, files, vendor
 
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
@@ -361,9 +362,50 @@ def test_a_tarball_of_another_package_is_refused_with_what_to_pass(tmp_path):
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(tmp_path / "pkg", arcname="package")
     lib = vendor.library_for("https://distill.pub/third-party/katex/katex.min.js")
-    with pytest.raises(InitError, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'; "
-                                               r"pass --package katex=PATH"):
+    with pytest.raises(PackageUnavailable, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'$"):
         vendor.fetch(lib, tarball)
+
+
+@pytest.mark.parametrize("data", [b"", b"not a tarball", None])
+def test_a_corrupt_tarball_is_one_line_saying_so(tmp_path, data):
+    made = tarball(tmp_path, {"name": "katex", "version": "0.19.1"}, ["dist/katex.min.js"])
+    bad = tmp_path / "bad.tgz"
+    bad.write_bytes(made.read_bytes()[:len(made.read_bytes()) // 2] if data is None else data)  # None: cut short
+    lib = vendor.library_for("https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.js")
+    with pytest.raises(PackageUnavailable) as err:
+        vendor.fetch(lib, bad)
+    assert re.fullmatch(rf"{re.escape(str(bad))}: the tarball is corrupt \([^\n]+\)", str(err.value))
+    assert not err.value.registry
+
+
+def test_a_registry_that_refuses_is_said_in_seconds(tmp_path, monkeypatch):
+    """npm pointed at a closed local port: one line saying the registry did not answer, well
+    within the bound (npm's default retries would take over a minute)."""
+    npm_or_skip()
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9/")
+    lib = vendor.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/index.js")
+    started = time.monotonic()
+    with pytest.raises(PackageUnavailable) as err:
+        vendor.fetch(lib, None)
+    assert time.monotonic() - started < 20 < vendor.NPM_TIMEOUT
+    assert err.value.registry and "\n" not in str(err.value)
+    assert str(err.value).startswith("npm theme-test-no-such-package@1.0.0: the npm registry did not answer (")
+    assert "ECONNREFUSED 127.0.0.1:9" in str(err.value)
+
+
+@pytest.mark.network
+def test_a_version_the_registry_lacks_is_named_with_the_versions_it_has():
+    """The real registry, when it answers: no closest version is taken; the line lists them."""
+    registry_or_skip()
+    lib = vendor.library_for("https://cdn.jsdelivr.net/npm/katex@0.0.999/dist/katex.min.js")
+    with pytest.raises(PackageUnavailable) as err:
+        vendor.fetch(lib, None)
+    said = str(err.value)
+    assert said.startswith("npm katex@0.0.999: the npm registry has no version 0.0.999 of katex; it has 0.1.0, ")
+    assert ", 0.19.1" in said and re.search(r"\(\d{3} versions\)$", said) and not err.value.registry
+    with pytest.raises(PackageUnavailable, match="^npm theme-test-no-such-package@1.0.0: the npm registry has "
+                                                 "no package theme-test-no-such-package$"):
+        vendor.fetch(vendor.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/x.js"), None)
 
 
 @pytest.mark.network
