@@ -14,13 +14,15 @@ import re
 import shutil
 import subprocess
 import tarfile
+import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from registry import npm_or_skip, registry_or_skip
 from theme.config import parse
-from theme.init import InitError, files, vendor
+from theme.init import PackageUnavailable, files, vendor
 
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
@@ -261,27 +263,36 @@ def test_the_spec_an_existing_workflow_names_is_found():
     assert files.spec_in_workflow("name: visual\n") is None and files.spec_in_workflow(None) is None
 
 
+V1 = ("distill-template", "1.1.0", "", None, "dist/template.js")
+V2 = ("distill", "2.8.0", "", None, "template.v2.js")
+
+
 @pytest.mark.parametrize("url, expected", [
     ("https://distill.pub/third-party/katex/katex.min.js",
-     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist", None)),
-    ("https://distill.pub/template.v2.js", ("https://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
-    ("https://distill.pub/template.v2.js?v=3", ("https://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
-    ("http://distill.pub/template.v2.js", ("http://distill.pub/template.v2.js", "distill", "2.8.0", "", None)),
+     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist", None, "")),
+    ("https://distill.pub/template.v2.js", ("https://distill.pub/template.v2.js", *V2)),
+    ("https://distill.pub/template.v2.js?v=3", ("https://distill.pub/template.v2.js", *V2)),
+    ("http://distill.pub/template.v2.js", ("http://distill.pub/template.v2.js", *V2)),
+    ("https://distill.pub/template.v1.js", ("https://distill.pub/template.v1.js", *V1)),
+    ("https://distill.pub/template.v1.js?2017#x", ("https://distill.pub/template.v1.js", *V1)),
+    ("http://distill.pub/template.v1.js", ("http://distill.pub/template.v1.js", *V1)),
     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/dist/contrib/auto-render.min.js",
-     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/", "katex", "0.16.9", "", None)),
+     ("https://cdn.jsdelivr.net/npm/katex@0.16.9/", "katex", "0.16.9", "", None, "")),
     ("https://unpkg.com/@observablehq/runtime@5.9.0/dist/runtime.js",
-     ("https://unpkg.com/@observablehq/runtime@5.9.0/", "@observablehq/runtime", "5.9.0", "", None)),
-    ("https://unpkg.com/d3@7/d3.min.js?module", ("https://unpkg.com/d3@7/", "d3", "7", "", None)),
-    ("https://cdn.jsdelivr.net/npm/vega@5", ("https://cdn.jsdelivr.net/npm/vega@5", "vega", "5", "", "jsdelivr")),
-    ("https://unpkg.com/vega-lite@5.6", ("https://unpkg.com/vega-lite@5.6", "vega-lite", "5.6", "", "unpkg")),
-    ("https://unpkg.com/@scope/pkg@1", ("https://unpkg.com/@scope/pkg@1", "@scope/pkg", "1", "", "unpkg")),
+     ("https://unpkg.com/@observablehq/runtime@5.9.0/", "@observablehq/runtime", "5.9.0", "", None, "")),
+    ("https://unpkg.com/d3@7/d3.min.js?module", ("https://unpkg.com/d3@7/", "d3", "7", "", None, "")),
+    ("https://cdn.jsdelivr.net/npm/vega@5", ("https://cdn.jsdelivr.net/npm/vega@5", "vega", "5", "", "jsdelivr", "")),
+    ("https://unpkg.com/vega-lite@5.6", ("https://unpkg.com/vega-lite@5.6", "vega-lite", "5.6", "", "unpkg", "")),
+    ("https://unpkg.com/@scope/pkg@1", ("https://unpkg.com/@scope/pkg@1", "@scope/pkg", "1", "", "unpkg", "")),
     ("https://www.youtube.com/embed/xyz", None),
     ("https://distill.pub/template.v2.js.map", None),
+    ("https://distill.pub/template.v1.js.map", None),
+    ("https://distill.pub/template.v3.js", None),
     ("https://cdn.jsdelivr.net/npm/katex/dist/katex.min.js", None),  # no version: not reproducible
 ])
 def test_cdn_urls_that_name_a_package(url, expected):
     lib = vendor.library_for(url)
-    assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir, lib.default)) == expected
+    assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir, lib.default, lib.file)) == expected
 
 
 def tarball(tmp_path: Path, meta: dict, paths: list[str]) -> Path:
@@ -312,25 +323,6 @@ def test_a_package_address_without_a_path_is_its_default_file_as_each_cdn_picks_
     package = vendor.fetch(vendor.library_for("https://cdn.jsdelivr.net/npm/pkg@1"), made)
     assert (package.default_file("jsdelivr"), package.default_file("unpkg")) == (jsdelivr, unpkg)
     assert package.licence_files == ["LICENSE"] and package.version == "1.2.3"
-
-
-def npm_or_skip() -> str:
-    npm = shutil.which("npm")
-    if not npm:
-        pytest.skip("npm is not installed (Node.js ships it)")
-    return npm
-
-
-def registry_or_skip() -> str:
-    """npm, when the registry answers (the `network` tests), else the test is skipped."""
-    npm = npm_or_skip()
-    try:
-        ping = subprocess.run([npm, "ping"], capture_output=True, text=True, timeout=30)
-    except subprocess.TimeoutExpired:
-        pytest.skip("the npm registry did not answer")
-    if ping.returncode != 0:
-        pytest.skip("the npm registry is not reachable")
-    return npm
 
 
 def katex_folder(dest: Path) -> Path:
@@ -370,9 +362,50 @@ def test_a_tarball_of_another_package_is_refused_with_what_to_pass(tmp_path):
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(tmp_path / "pkg", arcname="package")
     lib = vendor.library_for("https://distill.pub/third-party/katex/katex.min.js")
-    with pytest.raises(InitError, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'; "
-                                               r"pass --package katex=PATH"):
+    with pytest.raises(PackageUnavailable, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'$"):
         vendor.fetch(lib, tarball)
+
+
+@pytest.mark.parametrize("data", [b"", b"not a tarball", None])
+def test_a_corrupt_tarball_is_one_line_saying_so(tmp_path, data):
+    made = tarball(tmp_path, {"name": "katex", "version": "0.19.1"}, ["dist/katex.min.js"])
+    bad = tmp_path / "bad.tgz"
+    bad.write_bytes(made.read_bytes()[:len(made.read_bytes()) // 2] if data is None else data)  # None: cut short
+    lib = vendor.library_for("https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.js")
+    with pytest.raises(PackageUnavailable) as err:
+        vendor.fetch(lib, bad)
+    assert re.fullmatch(rf"{re.escape(str(bad))}: the tarball is corrupt \([^\n]+\)", str(err.value))
+    assert not err.value.registry
+
+
+def test_a_registry_that_refuses_is_said_in_seconds(tmp_path, monkeypatch):
+    """npm pointed at a closed local port: one line saying the registry did not answer, well
+    within the bound (npm's default retries would take over a minute)."""
+    npm_or_skip()
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9/")
+    lib = vendor.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/index.js")
+    started = time.monotonic()
+    with pytest.raises(PackageUnavailable) as err:
+        vendor.fetch(lib, None)
+    assert time.monotonic() - started < 20 < vendor.NPM_TIMEOUT
+    assert err.value.registry and "\n" not in str(err.value)
+    assert str(err.value).startswith("npm theme-test-no-such-package@1.0.0: the npm registry did not answer (")
+    assert "ECONNREFUSED 127.0.0.1:9" in str(err.value)
+
+
+@pytest.mark.network
+def test_a_version_the_registry_lacks_is_named_with_the_versions_it_has():
+    """The real registry, when it answers: no closest version is taken; the line lists them."""
+    registry_or_skip()
+    lib = vendor.library_for("https://cdn.jsdelivr.net/npm/katex@0.0.999/dist/katex.min.js")
+    with pytest.raises(PackageUnavailable) as err:
+        vendor.fetch(lib, None)
+    said = str(err.value)
+    assert said.startswith("npm katex@0.0.999: the npm registry has no version 0.0.999 of katex; it has 0.1.0, ")
+    assert ", 0.19.1" in said and re.search(r"\(\d{3} versions\)$", said) and not err.value.registry
+    with pytest.raises(PackageUnavailable, match="^npm theme-test-no-such-package@1.0.0: the npm registry has "
+                                                 "no package theme-test-no-such-package$"):
+        vendor.fetch(vendor.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/x.js"), None)
 
 
 @pytest.mark.network
@@ -411,3 +444,23 @@ def test_the_wheel_ships_the_distill_runtime():
     assert (package.name, package.version, package.licence) == ("distill", "2.8.0", "Apache-2.0")
     recorded = (vendor.DISTILL / "VENDORED.md").read_text()
     assert "version 2.8.0" in recorded and f"| LICENSE | {len(package.files['LICENSE'])} |" in recorded
+
+
+@pytest.mark.network
+def test_the_distill_v1_runtime_is_distill_templates_bundle_from_the_registry():
+    """The real registry, when it answers: the v1 runtime's address is served by npm's
+    distill-template, whose dist/template.js is the v1 bundle (it renders the dt-* elements and
+    removes its own `distill.pub/template` script tag), with the tarball's integrity as npm
+    publishes it."""
+    npm = registry_or_skip()
+    lib = vendor.library_for("https://distill.pub/template.v1.js")
+    package = vendor.fetch(lib, None)
+    view = subprocess.run([npm, "view", "distill-template@1.1.0", "dist.integrity"],
+                          capture_output=True, text=True, check=True, timeout=60)
+    assert (package.name, package.version, package.source) == ("distill-template", "1.1.0", "npm registry")
+    assert package.integrity == view.stdout.strip()
+    assert package.meta["main"] == lib.file
+    bundle = package.files[lib.file].decode()
+    assert "dt-article" in bundle and 'querySelector(\'script[src*="distill.pub/template"]\')' in bundle
+    assert "katex" in bundle and "distill.pub/third-party" not in bundle  # KaTeX built in, nothing loaded
+    assert package.licence == "not declared" and package.licence_files == []

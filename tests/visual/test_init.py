@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from registry import registry_or_skip
 from subrun import PYTEST
 from theme.errors import CaptureError
 
@@ -39,6 +40,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
 CTC = REPO / "tests/fixtures/distill-ctc"  # a published Distill article, as served
+V1_PAGE = REPO / "tests/fixtures/distill-v1"  # a published article on the v1 runtime, its page alone
 RUNTIME = REPO / "theme/init/distill"
 # How the generated workflow installs theme: this machine's theme may be an editable
 # install, which CI cannot reach, so the tests name one (init refuses to guess).
@@ -369,7 +371,8 @@ def test_your_routes_masks_and_regions_stay_even_with_force(tmp_path, katex_tarb
               "[tool.pytest.ini_options]\naddopts = \"-ra\"\n")
     (article / "pyproject.toml").write_text(theirs)
     done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # written, but the page needs a script still blocked
+    assert done.stderr.splitlines()[-1].startswith("theme: 1 address the pages need is blocked")
     text = (article / "pyproject.toml").read_text()
     assert "update pyproject.toml: [tool.theme.visual]" in done.stdout
     assert text.startswith(theirs) and text[len(theirs):].lstrip("\n").startswith("[tool.theme.visual]\n")
@@ -596,3 +599,123 @@ def test_packages_without_a_path_and_only_the_files_pages_load(tmp_path, katex_t
         maths = page.evaluate("() => document.querySelectorAll('#maths .katex .mord').length")
     assert loaded == ["tiny.min.js", "tiny.umd.js", "extra.js", None]
     assert maths > 3
+
+
+@pytest.mark.network
+def test_the_distill_v1_runtime_address_is_routed_to_npms_distill_template(tmp_path):
+    """A published article loading the v1 runtime from distill.pub, over https and (another
+    page) http: both addresses are routed to the bundle of npm's distill-template, not blocked,
+    and the runtime renders the page from the vendored copy."""
+    registry_or_skip()
+    project = shutil.copytree(V1_PAGE, tmp_path / "tsne")
+    published = (project / "index.html").read_text()
+    (project / "over-http.html").write_text(published.replace("https://distill.pub/template.v1.js",
+                                                              "http://distill.pub/template.v1.js"))
+    done = init("--yes", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not [line for line in done.stdout.splitlines() if line.startswith("blocked ")], done.stdout
+    bundle = "vendor/distill-template/dist/template.js"
+    visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {"http://distill.pub/template.v1.js": bundle,
+                               "https://distill.pub/template.v1.js": bundle}
+    assert sorted(tree(project / "vendor")) == ["VENDORED.md", "distill-template/dist/template.js"]
+    recorded = (project / "vendor/VENDORED.md").read_text()
+    data = (project / bundle).read_bytes()
+    assert re.search(r"\| distill-template \| 1\.1\.0 \| not declared \| npm registry \| `sha512-[A-Za-z0-9+/]+=*` \|",
+                     recorded), recorded
+    assert f"| {bundle} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
+    assert "note: distill-template 1.1.0 ships no licence text" in done.stdout
+
+    from theme.capture import Session, variants
+    from theme.config import load
+
+    text = (project / "pyproject.toml").read_text()  # the page's own scripts are not in the fixture
+    (project / "pyproject.toml").write_text(text.replace(
+        "[tool.theme.visual]\n", '[tool.theme.visual]\nallow_blocked = ["assets/", "material-icons.css"]\n'))
+    cfg = load(project / "pyproject.toml")
+    with Session(cfg.visual, source=cfg.source) as session:
+        for variant in [v for v in variants(cfg.visual) if v.viewport == "desktop" and not v.state]:
+            with session.open(variant) as page:  # index.html, then over-http.html
+                byline = page.evaluate("document.querySelector('dt-byline').textContent")
+                assert "Martin Wattenberg" in byline, variant  # the runtime ran and rendered the byline
+
+
+NEEDS_PACKAGES = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Packages</title>
+<script src="https://distill.pub/template.v2.js"></script>
+<script src="https://cdn.jsdelivr.net/npm/katex@{katex}/dist/katex.min.js"></script>
+<script src="https://unpkg.com/tiny@1.4.0/dist/tiny.umd.js"></script>
+</head><body><d-article><h2>Hello</h2><p>Some text.</p></d-article></body></html>
+"""
+NEXT = "python3 -m pytest --update-snapshots"
+
+
+def blocked_lines(stdout: str) -> dict[str, str]:
+    return dict(line.removeprefix("blocked ").split(" (index.html): ", 1)
+                for line in stdout.splitlines() if line.startswith("blocked "))
+
+
+@pytest.mark.network
+def test_a_version_npm_lacks_is_one_blocked_address_and_the_rest_is_written(tmp_path):
+    """The real registry, when it answers: katex@0.0.999 does not exist. Its address is
+    blocked with the versions npm has (none taken in its place); the runtime's route, the
+    config and the workflow are written; init exits 1 without the baselines' next step."""
+    registry_or_skip()
+    project = tmp_path / "article"
+    project.mkdir()
+    (project / "index.html").write_text(NEEDS_PACKAGES.format(katex="0.0.999").replace(
+        '<script src="https://unpkg.com/tiny@1.4.0/dist/tiny.umd.js"></script>\n', ""))
+    done = init("--yes", cwd=project)
+    assert done.returncode == 1, done.stdout + done.stderr
+    url = "https://cdn.jsdelivr.net/npm/katex@0.0.999/dist/katex.min.js"
+    why = blocked_lines(done.stdout)
+    assert list(why) == [url]
+    assert re.fullmatch(r"npm katex@0\.0\.999: the npm registry has no version 0\.0\.999 of katex; it has 0\.1\.0, "
+                        r"[^;]*, 0\.19\.1[^;]* \(\d+ versions\); pass --package katex=PATH \(a tarball or package "
+                        r"folder of it\), route the address to your own copy, or list it in allow_blocked", why[url])
+    visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {"https://distill.pub/template.v2.js": "vendor/distill/template.v2.js"}
+    assert (project / ".github/workflows/visual.yml").is_file() and not (project / "vendor/katex").exists()
+    assert NEXT not in done.stdout and "next:" not in done.stdout
+    assert done.stderr.splitlines()[-1] == (
+        "theme: 1 address the pages need is blocked (the `blocked` line above says why and what to do); serve it "
+        "or list it in allow_blocked, then run theme init again before the first baselines")
+
+
+def test_without_a_registry_and_with_a_corrupt_tarball_init_writes_what_it_has(tmp_path):
+    """npm pointed at a closed local port, and katex given as a corrupt tarball: one line at
+    the top says the registry did not answer; each address of a package that could not be
+    had is one blocked line; the runtime theme ships is routed, the config written, nothing
+    of katex half-written in vendor/; exit 1, within the bound init states (README)."""
+    if not shutil.which("npm"):
+        pytest.skip("npm is not installed (Node.js ships it)")
+    project = tmp_path / "article"
+    project.mkdir()
+    (project / "index.html").write_text(NEEDS_PACKAGES.format(katex="0.19.1"))
+    corrupt = tmp_path / "katex-0.19.1.tgz"
+    corrupt.write_bytes(b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4)  # a gzip header, then no gzip stream
+    env = {**os.environ, "npm_config_registry": "http://127.0.0.1:9/"}
+    done = subprocess.run([sys.executable, "-m", "theme", "init", "--theme-requirement", SPEC, "--yes",
+                           "--package", f"katex={corrupt}"], cwd=project, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    registry = [line for line in lines if "registry did not answer (FetchError" in line]
+    assert registry == [lines[1]] and lines[1].startswith(
+        "no npm registry: npm tiny@1.4.0: the npm registry did not answer (FetchError: request to "
+        "http://127.0.0.1:9/tiny failed, reason: connect ECONNREFUSED 127.0.0.1:9); init went on without it")
+    what_to_do = "route the address to your own copy, or list it in allow_blocked"
+    assert blocked_lines(done.stdout) == {
+        "https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.js":
+            f"{corrupt}: the tarball is corrupt (zlib error: Error -3 while decompressing data: invalid block "
+            "type); pass --package katex=PATH (a tarball or package "
+            f"folder of it), {what_to_do}",
+        "https://unpkg.com/tiny@1.4.0/dist/tiny.umd.js":
+            "npm tiny@1.4.0: the npm registry did not answer (above); pass --package tiny=PATH (a tarball or "
+            f"package folder of it), {what_to_do}",
+    }
+    visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {"https://distill.pub/template.v2.js": "vendor/distill/template.v2.js"}
+    assert sorted(tree(project / "vendor")) == ["VENDORED.md", "distill/LICENSE", "distill/template.v2.js"]
+    assert "katex" not in (project / "vendor/VENDORED.md").read_text()
+    assert "next:" not in done.stdout and done.stderr.splitlines()[-1].startswith("theme: 2 addresses the pages need")

@@ -81,6 +81,15 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         if not result.ok:
             raise init_mod.AdoptIncomplete(f"{directory.resolve()}: --scss did not adopt the whole stylesheet "
                                            "(see above); fix what it names and run theme init --scss again")
+    if plan.blocked:
+        # The checks would refuse the pages that need them: no baselines yet, so no "next:".
+        n = len(plan.blocked)
+        many = n > 1
+        raise init_mod.InitBlocked(
+            f"{n} address{'es' if many else ''} the pages need {'are' if many else 'is'} blocked (the `blocked` "
+            f"{'lines above say' if many else 'line above says'} why and what to do); serve {'them' if many else 'it'} "
+            f"or list {'them' if many else 'it'} in allow_blocked, then run theme init again before the first "
+            "baselines")
     click.echo("next:")
     extra = _stylesheet_paths(directory) if adopt is not None else []
     for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):

@@ -5,7 +5,8 @@ for baselines. `make_plan` looks and decides without writing; `Plan.write` write
 atomically what differs. What the user wrote stays theirs (files.merged_pyproject).
 """
 
-from .errors import AdoptIncomplete, InitError
+from .errors import AdoptIncomplete, InitBlocked, InitError, PackageUnavailable
 from .plan import Plan, Write, find_pages, make_plan
 
-__all__ = ["AdoptIncomplete", "InitError", "Plan", "Write", "find_pages", "make_plan"]
+__all__ = ["AdoptIncomplete", "InitBlocked", "InitError", "PackageUnavailable", "Plan", "Write", "find_pages",
+           "make_plan"]

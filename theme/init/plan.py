@@ -16,6 +16,7 @@ from typing import Any
 
 import tomlkit
 
+from ..capture.resources import allowed
 from ..config import key_position
 from ..fsutil import atomic_write_bytes
 from . import files
@@ -52,6 +53,9 @@ class Plan:
     project: Path
     lines: list[str] = field(default_factory=list)
     writes: list[Write] = field(default_factory=list)
+    # Addresses a page needs that stay blocked (no mask draws over them, allow_blocked does
+    # not name them): the checks refuse those pages, so init exits 1 and the baselines wait.
+    blocked: list[str] = field(default_factory=list)
 
     @property
     def conflicts(self) -> list[Write]:
@@ -107,9 +111,18 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
         staging = Staging(Path(folder), packages or {}, mine)
         found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
-    for name in sorted(set(packages or {}) - {lib.name for lib in staging.libraries.values()}):
+    asked = {lib.name for lib in staging.libraries.values()} | {name for name, _ in staging.failed}
+    for name in sorted(set(packages or {}) - asked):
         plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
+    if staging.registry_down:
+        plan.lines.insert(1, f"no npm registry: {staging.registry_down}; init went on without it (what theme "
+                             "ships, files under the article, --package), and what needs it is blocked below; "
+                             "to adopt offline pass --package NAME=PATH for each, or fill npm's cache first "
+                             "(npm cache add NAME@VERSION where the registry answers)")
     visual, notes = _visual(plan, root_rel, pages, found, staging, vendored)
+    allow = existing.get("allow_blocked")
+    allow = tuple(str(a) for a in allow) if isinstance(allow, list) else ()
+    plan.blocked = sorted({u for u in plan.blocked if not allowed(u, allow, "http://127.0.0.1")})
     _pyproject(plan, visual, notes, force, frozenset(owned))
     _vendored(plan, vendored, force)
     _gitignore(plan, existing)
@@ -226,6 +239,8 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
             selector, how = _blocked(url, page.blocked.get(url), staging)
             if selector:
                 mask.append(selector)
+            else:
+                plan.blocked.append(url)
             plan.lines.append(f"blocked {url} ({page.page}): {how}")
         for path, status in page.missing:
             plan.lines.append(f"missing {path} ({page.page}): the local server answered {status}; "
@@ -309,12 +324,15 @@ def _route_lines(row: Vendored, staging: Staging) -> list[str]:
     lines = []
     for prefix, target in sorted(row.routes.items()):
         lib = staging.libraries[prefix]
-        slash = "" if lib.default or lib.bundled else "/"
+        slash = "" if lib.one_file else "/"
         lines.append(f"route {prefix} → {target}{slash} ({origin}, {pkg.integrity[:20]}…; "
                      f"{len(row.files)} of {len(pkg.files)} files kept: those the pages loaded and the licence)")
         if re.fullmatch(r"\d+\.\d+\.\d+", lib.version) and pkg.version != lib.version:
             lines.append(f"note: the page asks for {lib.name} {lib.version} and gets {pkg.version} "
                          "(--package); pass a tarball of the version it asks for to match it")
+    if lines and not pkg.licence_files:
+        lines.append(f"note: {pkg.name} {pkg.version} ships no licence text (its package.json's license: "
+                     f"{pkg.licence}); check its terms before you publish vendor/ with the article")
     return lines
 
 
@@ -365,7 +383,7 @@ def _blocked(url: str, element: dict[str, Any] | None, staging: Staging) -> tupl
         prefix = next(p for p in sorted(staging.user_routes, key=len, reverse=True) if url.startswith(p))
         return None, f"your route {prefix} has no such file; add it there or fix the route"
     if url in staging.unserved:
-        return None, f"{staging.unserved[url]}; copy the file into the project and route its address there"
+        return None, staging.unserved[url]
     if routed_file(staging.targets, url)[0]:
         return None, "its package has no such file (the CDN makes it); copy it into the project and route it"
     return _mask_for(element)

@@ -12,7 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..capture.lanes import routed_file
+from .errors import PackageUnavailable
 from .vendor import Library, Package, Vendored, fetch, library_for
+
+# What to do about an address whose package could not be had, after the reason.
+WHAT_TO_DO = ("pass --package {name}=PATH (a tarball or package folder of it), route the address to your own "
+              "copy, or list it in allow_blocked")
 
 
 @dataclass
@@ -26,7 +31,11 @@ class Staging:
     packages: dict[tuple[str, str], Package] = field(default_factory=dict)  # Library.spec → package
     roots: dict[tuple[str, str], Path] = field(default_factory=dict)  # Library.spec → staged package root
     targets: dict[str, Path] = field(default_factory=dict)  # prefix → staged folder or file
-    unserved: dict[str, str] = field(default_factory=dict)  # URL → why no package copy serves it
+    unserved: dict[str, str] = field(default_factory=dict)  # URL → why no package copy serves it, what to do
+    failed: dict[tuple[str, str], str] = field(default_factory=dict)  # Library.spec → why it could not be had
+    # Why the npm registry did not answer, once it did not: later packages are not asked
+    # for (each would wait as long again), only taken from --package.
+    registry_down: str | None = None
 
     def route(self) -> dict[str, Path]:
         """The survey's routes: the user's (those whose target exists: the others' URLs stay
@@ -42,9 +51,22 @@ class Staging:
             lib = library_for(url)
             if lib is None or lib.prefix in self.libraries or routed_file(self.targets, url)[0]:
                 continue  # no package has it, or it is routed already (and the package has no such file)
-            target = self._target(lib)
+            try:
+                target = self._target(lib)
+            except PackageUnavailable as err:
+                self.failed[lib.spec] = str(err)
+                if err.registry:  # said once, at the top of the plan
+                    self.registry_down = self.registry_down or str(err)
+                    self.failed[lib.spec] = f"npm {lib.name}@{lib.version}: the npm registry did not answer (above)"
+                target = None
+            if lib.spec in self.failed:
+                self.unserved[url] = f"{self.failed[lib.spec]}; {WHAT_TO_DO.format(name=lib.name)}"
+                continue
             if target is None:
-                self.unserved[url] = f"{lib.name} {self.packages[lib.spec].version} names no {lib.default} default file"
+                version = self.packages[lib.spec].version
+                self.unserved[url] = (f"{lib.name} {version} has no {lib.file}" if lib.file else
+                                      f"{lib.name} {version} names no {lib.default} default file") + \
+                    "; copy the file into the project and route its address there"
                 continue
             self.libraries[lib.prefix], self.targets[lib.prefix] = lib, target
             added = True
@@ -52,16 +74,21 @@ class Staging:
 
     def _target(self, lib: Library) -> Path | None:
         """Where `lib`'s prefix is served from in the staged package (fetched once per spec)."""
+        if lib.spec in self.failed:
+            return None
         if lib.spec not in self.packages:
-            package = fetch(lib, self.local.get(lib.name))
+            local = self.local.get(lib.name)
+            if self.registry_down and local is None and not lib.bundled:
+                raise PackageUnavailable("not asked for", registry=True)
+            package = fetch(lib, local)
             root = self.folder / str(len(self.packages))
             for rel, data in package.files.items():
                 (root / rel).parent.mkdir(parents=True, exist_ok=True)
                 (root / rel).write_bytes(data)
             self.packages[lib.spec], self.roots[lib.spec] = package, root
         package, root = self.packages[lib.spec], self.roots[lib.spec]
-        if lib.bundled:
-            return root / "template.v2.js"
+        if lib.file:
+            return root / lib.file if lib.file in package.files else None
         if lib.default:
             default = package.default_file(lib.default)
             return root / default if default else None

@@ -7,7 +7,8 @@ A URL with a known layout (KNOWN) names a package and what in it the URL asks fo
   from package.json (DEFAULT_FIELDS);
 - Distill's runtime asks distill.pub for KaTeX's dist/ files;
 - `https://distill.pub/template.v2.js` is the Distill v2 runtime itself, which no npm
-  package has: it is bundled with theme (theme/init/distill/).
+  package has: it is bundled with theme (theme/init/distill/);
+- `https://distill.pub/template.v1.js`, the v1 runtime, is npm's `distill-template`.
 
 An npm package comes from `npm pack` (npm's cache first) or from a local tarball or
 package folder (`--package NAME=PATH`). Its integrity is the tarball's sha512, which is
@@ -24,11 +25,12 @@ import re
 import subprocess
 import tarfile
 import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
-from .errors import InitError
+from .errors import PackageUnavailable
 
 # The KaTeX the Distill runtime's CDN address is served from: the version this
 # repository's specimen is rendered and tested with (article/dist/assets/VENDORED.md).
@@ -40,6 +42,11 @@ DISTILL = Path(__file__).resolve().parent / "distill"
 DISTILL_NAME, DISTILL_VERSION, DISTILL_LICENCE = "distill", "2.8.0", "Apache-2.0"
 DISTILL_FILES = ("template.v2.js", "LICENSE")
 BUNDLED = "bundled with theme"
+# The Distill v1 runtime: npm's distill-template (1.1.0 is its only version) ships the
+# bundle as its `main`, dist/template.js, which is what distill.pub serves as
+# template.v1.js: one self-contained file (KaTeX, Prism and the dt-* styles built in)
+# that loads nothing else from distill.pub. The package declares no licence.
+DISTILL_V1_NAME, DISTILL_V1_VERSION, DISTILL_V1_FILE = "distill-template", "1.1.0", "dist/template.js"
 
 # Where each CDN finds a package's default file (a URL without a file path): the first
 # of these package.json fields that is a string, then index.js. As jsdelivr and unpkg
@@ -50,8 +57,9 @@ LICENCE_FILE = re.compile(r"(?i)(licen[cs]e|copying)(\.\w+)?")
 
 @dataclass(frozen=True)
 class Library:
-    """One route: URL `prefix` → the `subdir` of package `name`@`version`, or, with
-    `default` (the CDN whose rule picks it), → the package's default file."""
+    """One route: URL `prefix` → the `subdir` of package `name`@`version`; with `file`,
+    the one address `prefix` → that file of it; with `default` (the CDN whose rule picks
+    it), → the package's default file."""
 
     prefix: str
     name: str
@@ -59,6 +67,12 @@ class Library:
     subdir: str = ""  # "" for the package root
     default: str | None = None  # "jsdelivr" or "unpkg": a route to the one file that CDN serves
     bundled: bool = False  # shipped with theme, not fetched from npm
+    file: str = ""  # a route of one address to this file of the package ("" for a prefix route)
+
+    @property
+    def one_file(self) -> bool:
+        """Whether the route serves one address (a file), not every URL under a prefix."""
+        return bool(self.file or self.default)
 
     @property
     def spec(self) -> tuple[str, str]:
@@ -71,7 +85,9 @@ def _distill_katex(m: re.Match[str]) -> Library:
 
 
 def _distill_runtime(m: re.Match[str]) -> Library:
-    return Library(m.group("address"), DISTILL_NAME, DISTILL_VERSION, bundled=True)
+    if m.group("v") == "1":
+        return Library(m.group("address"), DISTILL_V1_NAME, DISTILL_V1_VERSION, file=DISTILL_V1_FILE)
+    return Library(m.group("address"), DISTILL_NAME, DISTILL_VERSION, bundled=True, file="template.v2.js")
 
 
 def _npm_cdn(cdn: str) -> Callable[[re.Match[str]], Library]:
@@ -83,10 +99,11 @@ def _npm_cdn(cdn: str) -> Callable[[re.Match[str]], Library]:
     return make
 
 
-# URL layout → library. A query (`?v=2`) does not change which file is served.
+# URL layout → library. A query (`?v=2`) does not change which file is served; http and
+# https are one file (older articles, and v1's own README, load the runtime over http).
 KNOWN = [
     (re.compile(r"^https?://distill\.pub/third-party/katex/"), _distill_katex),
-    (re.compile(r"^(?P<address>https?://distill\.pub/template\.v2\.js)(?:[?#].*)?$"), _distill_runtime),
+    (re.compile(r"^(?P<address>https?://distill\.pub/template\.v(?P<v>[12])\.js)(?:[?#].*)?$"), _distill_runtime),
     (re.compile(rf"^(?P<root>https?://cdn\.jsdelivr\.net/npm/{NPM_NAME}@(?P<version>[^/?#]+))"
                 r"(?:/(?P<path>[^?#]+))?(?:[?#].*)?$"), _npm_cdn("jsdelivr")),
     (re.compile(rf"^(?P<root>https?://unpkg\.com/{NPM_NAME}@(?P<version>[^/?#]+))"
@@ -136,7 +153,8 @@ def integrity(data: bytes) -> str:
 
 def fetch(lib: Library, local: Path | None) -> Package:
     """The package of `lib`: bundled with theme, from `local` (a .tgz, or a package folder
-    npm packs) or from the registry with `npm pack NAME@VERSION`."""
+    npm packs) or from the registry with `npm pack NAME@VERSION`. PackageUnavailable, with
+    the reason in one line, when it cannot be had."""
     if lib.bundled:
         return bundled_runtime()
     with tempfile.TemporaryDirectory(prefix="theme-init-") as tmp:
@@ -144,14 +162,15 @@ def fetch(lib: Library, local: Path | None) -> Package:
             tarball, source, reported = local, f"local tarball {local.name}", None
         else:
             spec = str(local.resolve()) if local is not None else f"{lib.name}@{lib.version}"
-            tarball, reported = _npm_pack(spec, Path(tmp), lib.name)
+            tarball, reported = _npm_pack(spec, Path(tmp), lib, local)
             source = f"local folder {local.name} (npm pack)" if local is not None else "npm registry"
         data = tarball.read_bytes()
     got = integrity(data)
+    where = str(local) if local is not None else f"npm {lib.name}@{lib.version}"
     if reported and reported != got:
-        raise InitError(f"npm pack {lib.name}@{lib.version}: npm reports integrity {reported} but the "
-                        f"tarball hashes to {got}; clear the npm cache (npm cache clean --force) and retry")
-    return _unpack(data, lib, got, source, str(local or f"{lib.name}@{lib.version}"))
+        raise PackageUnavailable(f"{where}: the tarball is corrupt (npm reports integrity {reported}, it hashes "
+                                 f"to {got}); clear npm's cache (npm cache clean --force) and retry")
+    return _unpack(data, lib, got, source, where)
 
 
 def bundled_runtime() -> Package:
@@ -161,42 +180,107 @@ def bundled_runtime() -> Package:
                    BUNDLED, files, {})
 
 
-def _npm_pack(spec: str, dest: Path, name: str) -> tuple[Path, str | None]:
-    """`npm pack SPEC` into `dest` (the npm cache first); the tarball and npm's integrity."""
+# How long one npm command (a pack, or the list of a package's versions) may take: a
+# registry that accepts the connection and never answers costs this once (Staging then
+# stops asking it). One quick retry instead of npm's default two with up to a minute of
+# backoff each: a refused connection is said in seconds, not in 70.
+NPM_TIMEOUT = 60
+NPM_RETRIES = ("--fetch-retries=1", "--fetch-retry-mintimeout=1000", "--fetch-retry-maxtimeout=5000")
+# npm's error codes that mean the registry did not answer, not that it lacks the package.
+UNREACHABLE = {"ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ESOCKETTIMEDOUT",
+               "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED", "ENOTCACHED", "EPROTO", "ERR_SOCKET_TIMEOUT"}
+
+
+def _npm(args: list[str], cwd: Path, what: str) -> subprocess.CompletedProcess[str]:
+    """`npm ARGS --json`, bounded by NPM_TIMEOUT; PackageUnavailable(registry=True) when npm is
+    missing or the command did not finish in time."""
     try:
-        done = subprocess.run(["npm", "pack", spec, "--json", "--prefer-offline", "--pack-destination", str(dest)],
-                              cwd=dest, capture_output=True, text=True, timeout=300)
+        return subprocess.run(["npm", *args, "--json", *NPM_RETRIES], cwd=cwd, capture_output=True, text=True,
+                              timeout=NPM_TIMEOUT)
     except FileNotFoundError:
-        raise InitError(f"npm not found to fetch {spec}; install Node.js (it ships npm), or pass "
-                        f"--package {name}=PATH to a tarball of it") from None
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.strip().splitlines() if line.strip()] or ["no output"]
-        raise InitError(f"npm pack {spec} failed ({lines[-1].strip()}); check that the npm registry is "
-                        f"reachable, or pass --package {name}=PATH to a tarball of it")
-    info = json.loads(done.stdout)[0]
-    return dest / info["filename"], info.get("integrity")
+        raise PackageUnavailable(f"{what}: npm is not installed (Node.js ships it)", registry=True) from None
+    except subprocess.TimeoutExpired:
+        raise PackageUnavailable(f"{what}: the npm registry did not answer within {NPM_TIMEOUT} s",
+                                 registry=True) from None
+
+
+def _npm_error(done: subprocess.CompletedProcess[str]) -> tuple[str, str]:
+    """(npm's error code, its one-line summary), from its --json answer, else from stderr."""
+    try:
+        error = json.loads(done.stdout).get("error", {})
+    except (json.JSONDecodeError, AttributeError):
+        error = {}
+    code = str(error.get("code") or "")
+    summary = str(error.get("summary") or "").strip().splitlines()
+    if not summary:
+        summary = [line.removeprefix("npm error").strip() for line in done.stderr.splitlines()
+                   if line.strip() and "complete log of this run" not in line]
+    if not code:
+        found = re.search(r"npm (?:error|ERR!) code (\S+)", done.stderr)
+        code = found.group(1) if found else ""
+    return code, summary[-1] if summary else "no output"
+
+
+def _npm_pack(spec: str, dest: Path, lib: Library, local: Path | None) -> tuple[Path, str | None]:
+    """`npm pack SPEC` into `dest` (the npm cache first); the tarball and npm's integrity."""
+    what = f"npm pack {local}" if local is not None else f"npm {lib.name}@{lib.version}"
+    done = _npm(["pack", spec, "--prefer-offline", "--pack-destination", str(dest)], dest, what)
+    if done.returncode == 0:
+        info = json.loads(done.stdout)[0]
+        return dest / info["filename"], info.get("integrity")
+    code, summary = _npm_error(done)
+    if local is not None:
+        raise PackageUnavailable(f"{what} failed ({summary})")
+    if code in UNREACHABLE:
+        raise PackageUnavailable(f"{what}: the npm registry did not answer ({summary})", registry=True)
+    if code == "EINTEGRITY":
+        raise PackageUnavailable(f"{what}: the tarball is corrupt ({summary}); clear npm's cache "
+                                 "(npm cache clean --force) and retry")
+    if code == "E404":
+        raise PackageUnavailable(f"{what}: the npm registry has no package {lib.name}")
+    if code == "ETARGET":
+        raise PackageUnavailable(f"{what}: the npm registry has no version {lib.version} of {lib.name}"
+                                 f"{_versions(lib.name, dest)}")
+    raise PackageUnavailable(f"{what}: npm pack failed ({code + ': ' if code else ''}{summary})")
+
+
+def _versions(name: str, cwd: Path) -> str:
+    """`; it has …` listing the versions the registry has of `name` (npm view), or ''. The
+    page's version is never replaced by a near one: the user picks."""
+    try:
+        done = _npm(["view", name, "versions"], cwd, f"npm view {name}")
+        versions = json.loads(done.stdout) if done.returncode == 0 else None
+    except (PackageUnavailable, json.JSONDecodeError):
+        return ""
+    if isinstance(versions, str):
+        versions = [versions]
+    if not isinstance(versions, list) or not versions:
+        return ""
+    shown = versions if len(versions) <= 12 else [*versions[:3], "…", *versions[-8:]]
+    return f"; it has {', '.join(map(str, shown))} ({len(versions)} version{'s' if len(versions) != 1 else ''})"
 
 
 def _unpack(data: bytes, lib: Library, digest: str, source: str, where: str) -> Package:
     """Every file of the tarball, by its path in the package (npm puts them under package/)."""
     files: dict[str, bytes] = {}
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for member in tar.getmembers():
-            path = PurePosixPath(member.name)
-            extracted = tar.extractfile(member) if member.isfile() else None
-            if extracted is not None and len(path.parts) > 1 and ".." not in path.parts:
-                files[PurePosixPath(*path.parts[1:]).as_posix()] = extracted.read()
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for member in tar.getmembers():
+                path = PurePosixPath(member.name)
+                extracted = tar.extractfile(member) if member.isfile() else None
+                if extracted is not None and len(path.parts) > 1 and ".." not in path.parts:
+                    files[PurePosixPath(*path.parts[1:]).as_posix()] = extracted.read()
+    except (tarfile.TarError, EOFError, OSError, zlib.error) as err:
+        raise PackageUnavailable(f"{where}: the tarball is corrupt ({err or type(err).__name__})") from None
     try:
         meta = json.loads(files.get("package.json", b"{}"))
     except json.JSONDecodeError:
         meta = {}
     if meta.get("name") != lib.name:
-        raise InitError(f"{where}: the package is {meta.get('name')!r}, not {lib.name!r}; "
-                        f"pass --package {lib.name}=PATH to a tarball of {lib.name}")
+        raise PackageUnavailable(f"{where}: the package is {meta.get('name')!r}, not {lib.name!r}")
     if lib.subdir and not any(rel.startswith(lib.subdir + "/") for rel in files):
-        raise InitError(f"{where}: {lib.name} {meta.get('version')} has no {lib.subdir}/ to route; "
-                        "pass another version with --package")
-    return Package(lib.name, str(meta.get("version", "")), digest, str(meta.get("license", "unknown")),
+        raise PackageUnavailable(f"{where}: {lib.name} {meta.get('version')} has no {lib.subdir}/ to route")
+    return Package(lib.name, str(meta.get("version", "")), digest, str(meta.get("license", "not declared")),
                    source, dict(sorted(files.items())), meta)
 
 
