@@ -139,8 +139,11 @@ def _reduced(page: np.ndarray, y0: int, y1: int, factor: int) -> np.ndarray:
 
     band = np.ascontiguousarray(page[y0:y1])
     if band.size and int(band[:, :, 3].min()) == 255:
-        small = np.array(images.rgb_view(band).reduce(factor))  # RGBX: its X is alpha's place
-        small[:, :, 3] = 255
+        small = np.array(images.rgb_view(band).reduce(factor))
+        if small.shape[2] == 4:
+            small[:, :, 3] = 255  # RGBX: its X is alpha's place
+        else:  # a Pillow that copied the band (images.rgb_view; Pillow 10.0) reduces plain RGB
+            small = np.dstack((small, np.full(small.shape[:2], 255, np.uint8)))
     else:
         small = np.asarray(Image.fromarray(band, "RGBA").reduce(factor))
     release(page, y0, y1)
