@@ -91,7 +91,10 @@ STABLE_CSS = read("stable.css")
 # anti-aliasing: its hash stands for a remote browser's fonts (session.remote_fingerprint).
 FONT_PROBE = read("font_probe.html")
 
-_VALUES = {"CHROME": ", ".join(CHROME), "TITLE": TITLE, "STABLE_CSS": STABLE_CSS}
+# A canvas that is no <figure>'s: the live figure of an article that draws without one (init's
+# region `canvas`, theme/init/plan.py).
+LIVE_CANVAS = "canvas:not(figure canvas, d-figure canvas)"
+_VALUES = {"CHROME": ", ".join(CHROME), "TITLE": TITLE, "STABLE_CSS": STABLE_CSS, "LIVE_CANVAS": LIVE_CANVAS}
 
 # Init scripts, before any page script, in every frame of a lane's context (lanes.py).
 KEEP_REAL_TIME = init_script("keep_real_time")  # first: before the page clock replaces the timers
@@ -141,7 +144,7 @@ STATE_CONTRAST = link("state_contrast")  # a reader state's colours (states.py)
 STATE_REGIONS = link("state_regions")  # a reader state's captured elements (states.py)
 STATE_START = link("state_start")  # what a reader state starts from (session.py)
 STOP_ANIMATIONS = link("stop_animations")
-SURVEY = link("survey")  # theme init (theme/init/survey.py)
+SURVEY = link("survey", **_VALUES)  # theme init (theme/init/survey.py)
 TEXT_LINES = link("text_lines")
 UNMASK = link("unmask")
 UNMOVED_FOUND = link("unmoved_found")

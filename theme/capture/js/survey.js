@@ -1,4 +1,4 @@
-// uses: shadowRoots, walkSheets, realTime
+// uses: shadowRoots, walkSheets, realTime, LIVE_CANVAS
 // What `theme init` reads from a loaded page (theme/init/survey.py). Components: for each
 // candidate selector, how many matches have a box (a region needs one). Note-boxes: class
 // names containing "note" (not footnotes) on block-level boxes, outermost only (.note-box,
@@ -33,6 +33,9 @@
   for (const sel of ['d-math[block]', 'd-code[block]', 'figure', 'd-figure', 'table', 'aside']) components[sel] = count(sel);
   // what a reader opens or focuses (init's reader states): inline elements count too
   const boxed = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  // a live figure outside <figure>: a canvas a script draws (the size of a figure, not an icon)
+  const live = (el) => { const r = el.getBoundingClientRect(); return r.width >= 64 && r.height >= 64; };
+  components[LIVE_CANVAS] = [...document.querySelectorAll(LIVE_CANVAS)].filter(live).length;
   for (const sel of ['d-cite', 'd-footnote', 'd-article a[href]']) {
     components[sel] = [...document.querySelectorAll(sel)].filter(boxed).length;
   }
