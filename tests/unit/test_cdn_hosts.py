@@ -217,3 +217,14 @@ def test_a_github_address_is_served_only_by_that_repositorys_package(tmp_path):
                      ["https://cdn.jsdelivr.net/gh/someone/charts@v2.0.0/dist/charts.js"])
     assert staging.unserved == {}
     assert staging.targets == {"https://cdn.jsdelivr.net/gh/someone/charts@v2.0.0/": staging.folder / "0"}
+
+
+def test_a_github_address_whose_package_cannot_be_had_says_what_would_serve_it(tmp_path):
+    corrupt = tmp_path / "charts.tgz"
+    corrupt.write_bytes(b"not a tarball")
+    url = "https://cdn.jsdelivr.net/gh/someone/charts@2.0.0/dist/charts.js"
+    staging = staged(tmp_path, {"charts": corrupt}, [url])
+    assert staging.unserved == {url: (
+        f"{corrupt}: the tarball is corrupt (not a gzip file) (a GitHub address is served from npm only by "
+        "someone/charts's own package, charts at that version); pass --package charts=PATH (a tarball or package "
+        "folder of it), route the address to your own copy, or list it in allow_blocked")}

@@ -63,7 +63,9 @@ class Staging:
                     self.failed[lib.spec] = f"npm {lib.name}@{lib.version}: the npm registry did not answer (above)"
                 target = None
             if lib.spec in self.failed:
-                self.unserved[url] = f"{self.failed[lib.spec]}; {WHAT_TO_DO.format(name=lib.name)}"
+                gh = (f" (a GitHub address is served from npm only by {lib.repository}'s own package, {lib.name} at "
+                      "that version)" if lib.repository and "not known" not in self.failed[lib.spec] else "")
+                self.unserved[url] = f"{self.failed[lib.spec]}{gh}; {WHAT_TO_DO.format(name=lib.name)}"
                 continue
             if target is None:
                 version = self.packages[lib.spec].version
