@@ -464,3 +464,27 @@ def test_the_distill_v1_runtime_is_distill_templates_bundle_from_the_registry():
     assert "dt-article" in bundle and 'querySelector(\'script[src*="distill.pub/template"]\')' in bundle
     assert "katex" in bundle and "distill.pub/third-party" not in bundle  # KaTeX built in, nothing loaded
     assert package.licence == "not declared" and package.licence_files == []
+
+
+@pytest.mark.network
+def test_d3js_org_and_code_jquery_com_resolve_from_the_registry(tmp_path):
+    """The real registry, when it answers: d3js.org's d3.v4.min.js is d3 4.13.0 (the newest
+    4.x) from its build/, as its banner says, and code.jquery.com's jquery-3.7.1.min.js is
+    jquery 3.7.1's dist/ file; each with the integrity npm publishes."""
+    npm = registry_or_skip()
+    from theme.init.staging import Staging
+
+    d3, jquery = "https://d3js.org/d3.v4.min.js", "https://code.jquery.com/jquery-3.7.1.min.js"
+    staging = Staging(tmp_path, {}, {})
+    assert staging.add([d3, jquery]) and staging.unserved == {}
+    for url, name, version, rel, banner in [(d3, "d3", "4.13.0", "build/d3.min.js", b"// https://d3js.org Version "),
+                                            (jquery, "jquery", "3.7.1", "dist/jquery.min.js", b"/*! jQuery v")]:
+        lib = staging.libraries[url]
+        package = staging.packages[lib.spec]
+        assert (package.name, package.version) == (name, version)
+        assert staging.targets[url] == staging.roots[lib.spec] / rel
+        data = package.files[rel]
+        assert data.startswith(banner + version.encode()) and vendor.banner_version(data) == version
+        view = subprocess.run([npm, "view", f"{name}@{version}", "dist.integrity"],
+                              capture_output=True, text=True, check=True, timeout=60)
+        assert package.integrity == view.stdout.strip()

@@ -719,3 +719,84 @@ def test_without_a_registry_and_with_a_corrupt_tarball_init_writes_what_it_has(t
     assert sorted(tree(project / "vendor")) == ["VENDORED.md", "distill/LICENSE", "distill/template.v2.js"]
     assert "katex" not in (project / "vendor/VENDORED.md").read_text()
     assert "next:" not in done.stdout and done.stderr.splitlines()[-1].startswith("theme: 2 addresses the pages need")
+
+
+HOSTS_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Hosts</title>
+<style>body { font: 16px sans-serif; margin: 24px; } svg { display: block; }</style>
+<script src="https://d3js.org/d3.v4.min.js"></script>
+<script src="https://d3js.org/d3-selection-multi.v1.min.js"></script>
+<script src="http://code.jquery.com/jquery-3.7.1.min.js"></script>
+<script src="https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/lodash.min.js"></script>
+<script src="https://static.example.net/tally.js"></script>
+</head><body>
+<h2>Four hosts and a stranger</h2>
+<p id="said">Nothing ran.</p>
+<svg id="bars" width="320" height="120"></svg>
+<script>
+  var counts = _.map([3, 1, 4, 1, 5], function (n) { return n * (window.tally ? tally.factor : 1); });
+  d3.select("#bars").selectAll("rect").data(counts).enter().append("rect")
+    .attrs(function (n, i) { return {x: i * 60, y: 120 - n * 20, width: 50, height: n * 20, fill: "#36c"}; });
+  $("#said").text("d3 " + d3.version + ", jQuery " + $.fn.jquery + ", lodash " + _.VERSION +
+                  (window.tally ? ", tally " + tally.factor : ""));
+</script>
+</body></html>
+"""
+
+
+@pytest.mark.network
+def test_d3js_org_code_jquery_com_and_cdnjs_are_vendored_and_a_stranger_is_named(tmp_path):
+    """The real registry, when it answers: a page loading d3 4 and d3-selection-multi 1 from
+    d3js.org, jQuery from code.jquery.com (over http), lodash from cdnjs and one script from a
+    host no table knows. The first four are vendored with their versions and integrity; the
+    last is named with what to do, and init exits 1. Routed by hand to a copy in the project,
+    the first baselines are made."""
+    npm = registry_or_skip()
+    project = tmp_path / "article"
+    project.mkdir()
+    (project / "index.html").write_text(HOSTS_PAGE)
+    done = init("--yes", cwd=project)
+    assert done.returncode == 1, done.stdout + done.stderr
+    stranger = "https://static.example.net/tally.js"
+    assert blocked_lines(done.stdout) == {stranger: (
+        "asked for by a <script>, which draws nothing itself but the page needs it: no known package has it; "
+        "copy it into the project and route its address there")}
+    assert NEXT not in done.stdout
+    visual = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert visual["route"] == {
+        "http://code.jquery.com/jquery-3.7.1.min.js": "vendor/jquery/dist/jquery.min.js",
+        "https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/": "vendor/lodash",
+        "https://d3js.org/d3-selection-multi.v1.min.js": "vendor/d3-selection-multi/build/d3-selection-multi.min.js",
+        "https://d3js.org/d3.v4.min.js": "vendor/d3/build/d3.min.js",
+    }
+    assert "note: https://d3js.org/d3.v4.min.js is d3 4.13.0, the newest 4.x, as d3js.org serves it " \
+           "(build/d3.min.js says 4.13.0 at its top)" in done.stdout
+    assert "note: https://d3js.org/d3-selection-multi.v1.min.js is d3-selection-multi 1.0.1, the newest 1.x, as " \
+           "d3js.org serves it (build/d3-selection-multi.min.js says 1.0.1 at its top)" in done.stdout
+    recorded = (project / "vendor/VENDORED.md").read_text()
+    for name, version, licence in [("d3", "4.13.0", "BSD-3-Clause"), ("d3-selection-multi", "1.0.1", "BSD-3-Clause"),
+                                   ("jquery", "3.7.1", "MIT"), ("lodash", "4.17.21", "MIT")]:
+        view = subprocess.run([npm, "view", f"{name}@{version}", "dist.integrity"],
+                              capture_output=True, text=True, check=True, timeout=60)
+        assert f"| {name} | {version} | {licence} | npm registry | `{view.stdout.strip()}` |" in recorded, recorded
+        assert [p.name for p in (project / "vendor" / name).glob("LICENSE*")] == [
+            "LICENSE.txt" if name == "jquery" else "LICENSE"]  # the licence text, as each package names it
+    for rel, data in tree(project / "vendor").items():
+        if rel != "VENDORED.md":
+            assert f"| vendor/{rel} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
+
+    (project / "local").mkdir()
+    (project / "local/tally.js").write_text("window.tally = {factor: 2};\n")
+    text = (project / "pyproject.toml").read_text()
+    yours = f'route = {{"{stranger}" = "local/tally.js", '
+    (project / "pyproject.toml").write_text(text.replace("route = {", yours, 1))
+    from theme.capture import Session, variants
+    from theme.config import load
+
+    cfg = load(project / "pyproject.toml")
+    with Session(cfg.visual, source=cfg.source) as session, session.open(variants(cfg.visual)[0]) as page:
+        said = page.evaluate("document.getElementById('said').textContent")
+        bars = page.evaluate("document.querySelectorAll('#bars rect').length")
+    assert (said, bars) == ("d3 4.13.0, jQuery 3.7.1, lodash 4.17.21, tally 2", 5)
+    created = run_pytest(project, "--update-snapshots")
+    assert created.returncode == 0, created.stdout + created.stderr

@@ -24,7 +24,7 @@ from . import files
 from .errors import InitError
 from .staging import Staging
 from .survey import DESKTOP, PageSurvey, Survey, survey
-from .vendor import BUNDLED, Vendored, vendored_md
+from .vendor import BUNDLED, Library, Vendored, banner_version, vendored_md
 
 ROOT_CANDIDATES = ("dist", ".")  # where an article's pages are served from, in order of preference
 VIEWPORTS = {"mobile": [390, 844], "desktop": [1280, 800]}
@@ -328,6 +328,8 @@ def _route_lines(row: Vendored, staging: Staging) -> list[str]:
         slash = "" if lib.one_file else "/"
         lines.append(f"route {prefix} → {target}{slash} ({origin}, {pkg.integrity[:20]}…; "
                      f"{len(row.files)} of {len(pkg.files)} files kept: those the pages loaded and the licence)")
+        if lib.note:
+            lines.append(f"note: {prefix} is {lib.name} {pkg.version}, {lib.note}{_banner(lib, staging)}")
         if re.fullmatch(r"\d+\.\d+\.\d+", lib.version) and pkg.version != lib.version:
             lines.append(f"note: the page asks for {lib.name} {lib.version} and gets {pkg.version} "
                          "(--package); pass a tarball of the version it asks for to match it")
@@ -335,6 +337,18 @@ def _route_lines(row: Vendored, staging: Staging) -> list[str]:
         lines.append(f"note: {pkg.name} {pkg.version} ships no licence text (its package.json's license: "
                      f"{pkg.licence}); check its terms before you publish vendor/ with the article")
     return lines
+
+
+def _banner(lib: Library, staging: Staging) -> str:
+    """What the opening comment of the file a one-file route serves says of its version."""
+    package, staged = staging.packages[lib.spec], staging.targets[lib.prefix]
+    rel = staged.relative_to(staging.roots[lib.spec]).as_posix()
+    said = banner_version(package.files.get(rel, b""))
+    if said is None:
+        return ""
+    if said != package.version:
+        return f"; but {rel} says {said} at its top: check which version the page needs"
+    return f" ({rel} says {said} at its top)"
 
 
 def _regions(pages: list[PageSurvey]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..capture.lanes import routed_file
 from .errors import PackageUnavailable
-from .vendor import Library, Package, Vendored, fetch, library_for
+from .vendor import Library, Package, Vendored, fetch, lookup
 
 # What to do about an address whose package could not be had, after the reason.
 WHAT_TO_DO = ("pass --package {name}=PATH (a tarball or package folder of it), route the address to your own "
@@ -48,7 +48,10 @@ class Staging:
         for url in urls:
             if url in self.unserved or routed_file(self.user_routes, url)[0]:
                 continue  # a route of the user's answers for it, even with a 404
-            lib = library_for(url)
+            lib = lookup(url)
+            if isinstance(lib, str):  # a known host, but the address names no package version
+                self.unserved[url] = lib
+                continue
             if lib is None or lib.prefix in self.libraries or routed_file(self.targets, url)[0]:
                 continue  # no package has it, or it is routed already (and the package has no such file)
             try:
@@ -60,12 +63,15 @@ class Staging:
                     self.failed[lib.spec] = f"npm {lib.name}@{lib.version}: the npm registry did not answer (above)"
                 target = None
             if lib.spec in self.failed:
-                self.unserved[url] = f"{self.failed[lib.spec]}; {WHAT_TO_DO.format(name=lib.name)}"
+                gh = (f" (a GitHub address is served from npm only by {lib.repository}'s own package, {lib.name} at "
+                      "that version)" if lib.repository and "not known" not in self.failed[lib.spec] else "")
+                self.unserved[url] = f"{self.failed[lib.spec]}{gh}; {WHAT_TO_DO.format(name=lib.name)}"
                 continue
             if target is None:
                 version = self.packages[lib.spec].version
-                self.unserved[url] = (f"{lib.name} {version} has no {lib.file}" if lib.file else
-                                      f"{lib.name} {version} names no {lib.default} default file") + \
+                self.unserved[url] = (f"{lib.name} {version} has no {lib.file or lib.find} in {lib.looked()}"
+                                      if lib.look_in else f"{lib.name} {version} has no {lib.file}" if lib.file
+                                      else f"{lib.name} {version} names no {lib.default} default file") + \
                     "; copy the file into the project and route its address there"
                 continue
             self.libraries[lib.prefix], self.targets[lib.prefix] = lib, target
@@ -87,6 +93,9 @@ class Staging:
                 (root / rel).write_bytes(data)
             self.packages[lib.spec], self.roots[lib.spec] = package, root
         package, root = self.packages[lib.spec], self.roots[lib.spec]
+        if lib.look_in:  # the first folder that has the file: that file, or (a prefix route) that folder
+            folder = lib.located(package.files)
+            return None if folder is None else root / folder / lib.file
         if lib.file:
             return root / lib.file if lib.file in package.files else None
         if lib.default:

@@ -8,7 +8,13 @@ A URL with a known layout (KNOWN) names a package and what in it the URL asks fo
 - Distill's runtime asks distill.pub for KaTeX's dist/ files;
 - `https://distill.pub/template.v2.js` is the Distill v2 runtime itself, which no npm
   package has: it is bundled with theme (theme/init/distill/);
-- `https://distill.pub/template.v1.js`, the v1 runtime, is npm's `distill-template`.
+- `https://distill.pub/template.v1.js`, the v1 runtime, is npm's `distill-template`;
+- other well-known hosts serve an npm package's files under their own layout: d3js.org
+  (`d3.v4.min.js`: the newest 4.x of d3), cdnjs and Google's hosted libraries
+  (`…/libs/NAME/VERSION/FILE`, FILE looked for at the package's root, then in dist/ and
+  build/), code.jquery.com, cdn.plot.ly, and jsdelivr's GitHub addresses when npm has that
+  repository's package at that version. An address of a known host that names no version
+  (`plotly-latest.min.js`) stays blocked, with one line saying so and what to do.
 
 An npm package comes from `npm pack` (npm's cache first) or from a local tarball or
 package folder (`--package NAME=PATH`). Its integrity is the tarball's sha512, which is
@@ -28,7 +34,7 @@ import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from .errors import PackageUnavailable
 
@@ -68,6 +74,12 @@ class Library:
     default: str | None = None  # "jsdelivr" or "unpkg": a route to the one file that CDN serves
     bundled: bool = False  # shipped with theme, not fetched from npm
     file: str = ""  # a route of one address to this file of the package ("" for a prefix route)
+    # Folders of the package ("" its root) where `file`, or for a prefix route `find`, is
+    # looked for, in order: the first that has it is the file, or the folder routed.
+    look_in: tuple[str, ...] = ()
+    find: str = ""  # a prefix route with look_in: the file the address names, under the prefix
+    note: str = ""  # why this version: said in the plan ("the newest 4.x, as d3js.org serves it")
+    repository: str = ""  # "OWNER/REPO": the package must name this GitHub repository as its own
 
     @property
     def one_file(self) -> bool:
@@ -76,8 +88,19 @@ class Library:
 
     @property
     def spec(self) -> tuple[str, str]:
-        """What is fetched: one package per (name, version as asked for)."""
-        return self.name, self.version
+        """What is fetched: one package per (name, version as asked for), and the repository
+        it must be of, when it must."""
+        return self.name, self.version + (f" of github.com/{self.repository}" if self.repository else "")
+
+    def located(self, files: Collection[str]) -> str | None:
+        """With look_in: the first of its folders that has `file` (or `find`), else None."""
+        wanted = self.file or self.find
+        return next((d for d in self.look_in if f"{d}/{wanted}".lstrip("/") in files), None)
+
+    def looked(self) -> str:
+        """Where `located` looked, in words: "dist/, build/ or its root"."""
+        where = [f"{d}/" if d else "its root" for d in self.look_in]
+        return ", ".join(where[:-1]) + " or " + where[-1] if len(where) > 1 else "".join(where)
 
 
 def _distill_katex(m: re.Match[str]) -> Library:
@@ -99,24 +122,131 @@ def _npm_cdn(cdn: str) -> Callable[[re.Match[str]], Library]:
     return make
 
 
-# URL layout → library. A query (`?v=2`) does not change which file is served; http and
-# https are one file (older articles, and v1's own README, load the runtime over http).
-KNOWN = [
+# Hosts that are not npm CDNs. cdnjs and Google name most libraries as npm does (lower
+# case); these are the exceptions. Hosted files are usually the package's dist/ (or build/)
+# files without that folder: the first of HOSTED_FOLDERS that has the file is routed.
+CDNJS_NAMES = {"lodash.js": "lodash", "three.js": "three", "underscore.js": "underscore",
+               "backbone.js": "backbone", "highlight.js": "@highlightjs/cdn-assets"}
+GOOGLE_NAMES = {"d3js": "d3", "jqueryui": "jquery-ui", "threejs": "three"}
+HOSTED_FOLDERS = ("", "dist", "build")
+# A released version (a GitHub tag may start with v): a branch, commit or range is not one.
+RELEASE = re.compile(r"v?(?P<version>\d+\.\d+\.\d+(?:-[\w.]+)?)")
+SAY_WHAT_TO_DO = "copy the file into the project and route its address there"
+Maker = Callable[[re.Match[str]], Library | str]
+
+
+def _d3js(m: re.Match[str]) -> Library:
+    """d3js.org/d3.v4.min.js is the newest 4.x of d3, its built file (build/ up to 4, dist/ since 5)."""
+    name, major = m.group("name"), m.group("major")
+    return Library(m.group("address"), name, major, file=f"{name}{m.group('min') or ''}.js",
+                   look_in=("dist", "build", ""), note=f"the newest {major}.x, as d3js.org serves it")
+
+
+def _hosted(names: dict[str, str]) -> Maker:
+    """cdnjs, Google: `…/libs/NAME/VERSION/` → npm NAME@VERSION, in the folder that has FILE."""
+    def make(m: re.Match[str]) -> Library:
+        name = m.group("name")
+        return Library(m.group("root") + "/", names.get(name, name.lower()), m.group("version"),
+                       find=m.group("file"), look_in=HOSTED_FOLDERS)
+    return make
+
+
+def _jquery(m: re.Match[str]) -> Library:
+    return Library(m.group("address"), "jquery", m.group("version"), file=f"jquery{m.group('flavour')}.js",
+                   look_in=("dist",))
+
+
+def _plotly(m: re.Match[str]) -> Library:
+    """cdn.plot.ly's bundle is npm's plotly.js-dist (plotly.js), minified plotly.js-dist-min (plotly.min.js)."""
+    if m.group("min"):
+        return Library(m.group("address"), "plotly.js-dist-min", m.group("version"), file="plotly.min.js")
+    return Library(m.group("address"), "plotly.js-dist", m.group("version"), file="plotly.js")
+
+
+def _github(m: re.Match[str]) -> Library | str:
+    """jsdelivr's gh/OWNER/REPO@VERSION/ → npm REPO@VERSION, only if npm's package says it is of that repository."""
+    owner, repo, ref = m.group("owner"), m.group("repo"), m.group("ref")
+    release = RELEASE.fullmatch(ref or "")
+    if release is None:
+        what = f"{ref} (a branch, commit or range)" if ref else "no version (the default branch as it is now)"
+        return (f"the address names {what} of github.com/{owner}/{repo}, not a release an npm package could "
+                f"be: not known; {SAY_WHAT_TO_DO}")
+    return Library(m.group("root") + "/", repo.lower(), release.group("version"), find=m.group("path"), look_in=("",),
+                   repository=f"{owner}/{repo}")
+
+
+def _no_version(why: str) -> Maker:
+    """For an address that names no version (`plotly-latest.min.js`): one line saying so."""
+    def say(m: re.Match[str]) -> str:
+        return f"{m.group('latest')} is not a version ({why}); load a versioned address, or {SAY_WHAT_TO_DO}"
+    return say
+
+
+# URL layout → library (or, for an address of a known host that names no package version,
+# why not). A query (`?v=2`) does not change which file is served; http and https are one
+# file. To add a host, copy a row: a pattern whose groups the maker reads (`root`, `name`,
+# `version`, `file` for a host laid out as cdnjs is), e.g.
+#     (re.compile(r"^(?P<root>https?://cdn\.example\.org/libs/(?P<name>[^/?#]+)/(?P<version>[^/?#]+))"
+#                 r"/(?P<file>[^?#]+)"), _hosted({})),
+# For one library anywhere else, pass --package NAME=PATH or route its address to your copy.
+KNOWN: tuple[tuple[re.Pattern[str], Maker], ...] = (
     (re.compile(r"^https?://distill\.pub/third-party/katex/"), _distill_katex),
     (re.compile(r"^(?P<address>https?://distill\.pub/template\.v(?P<v>[12])\.js)(?:[?#].*)?$"), _distill_runtime),
     (re.compile(rf"^(?P<root>https?://cdn\.jsdelivr\.net/npm/{NPM_NAME}@(?P<version>[^/?#]+))"
                 r"(?:/(?P<path>[^?#]+))?(?:[?#].*)?$"), _npm_cdn("jsdelivr")),
     (re.compile(rf"^(?P<root>https?://unpkg\.com/{NPM_NAME}@(?P<version>[^/?#]+))"
                 r"(?:/(?P<path>[^?#]+))?(?:[?#].*)?$"), _npm_cdn("unpkg")),
-]
+    (re.compile(r"^(?P<address>https?://d3js\.org/(?P<name>d3(?:-[a-z0-9]+)*)\.v(?P<major>\d+)(?P<min>\.min)?\.js)"
+                r"(?:[?#].*)?$"), _d3js),
+    (re.compile(r"^(?P<root>https?://cdnjs\.cloudflare\.com/ajax/libs/(?P<name>[^/?#]+)/(?P<version>[^/?#]+))"
+                r"/(?P<file>[^?#]+)"), _hosted(CDNJS_NAMES)),
+    (re.compile(r"^(?P<root>https?://ajax\.googleapis\.com/ajax/libs/(?P<name>[^/?#]+)/(?P<version>[^/?#]+))"
+                r"/(?P<file>[^?#]+)"), _hosted(GOOGLE_NAMES)),
+    (re.compile(r"^(?P<address>https?://code\.jquery\.com/jquery-(?P<version>\d+\.\d+\.\d+)"
+                r"(?P<flavour>(?:\.slim)?(?:\.min)?)\.js)(?:[?#].*)?$"), _jquery),
+    (re.compile(r"^https?://code\.jquery\.com/(?P<latest>jquery-(?:latest|git|\d+\.x-git)(?:\.slim)?(?:\.min)?\.js)"
+                r"(?:[?#].*)?$"),
+     _no_version("its name does not say which jQuery it holds")),
+    (re.compile(r"^(?P<address>https?://cdn\.plot\.ly/plotly-(?P<version>\d+\.\d+\.\d+)(?P<min>\.min)?\.js)"
+                r"(?:[?#].*)?$"), _plotly),
+    (re.compile(r"^https?://cdn\.plot\.ly/(?P<latest>plotly-latest(?:\.min)?\.js)(?:[?#].*)?$"),
+     _no_version("its name does not say which plotly.js it holds")),
+    (re.compile(r"^(?P<root>https?://cdn\.jsdelivr\.net/gh/(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:@(?P<ref>[^/?#]+))?)"
+                r"/(?P<path>[^?#]+)"), _github),
+)
 
 
-def library_for(url: str) -> Library | None:
+def lookup(url: str) -> Library | str | None:
+    """The library serving `url`; for an address of a known host that names no package
+    version, why not (one line, with what to do); None for an unknown address."""
     for pattern, make in KNOWN:
         m = pattern.match(url)
         if m:
             return make(m)
     return None
+
+
+def library_for(url: str) -> Library | None:
+    found = lookup(url)
+    return found if isinstance(found, Library) else None
+
+
+def banner_version(data: bytes) -> str | None:
+    """The version a built file's opening comment names (`// https://d3js.org v5.16.0 …`,
+    `… Version 4.13.0.`, `/*! jQuery v3.7.1 …`), else None."""
+    head = data[:400].decode("utf-8", "replace")
+    found = re.match(r"\s*(?://|/\*)[^\0]{0,200}?\b(?:v|[Vv]ersion )(\d+\.\d+\.\d+[\w.-]*?)\.?(?=[\s|,;)]|$)", head)
+    return found.group(1) if found else None
+
+
+def _github_repository(repository: object) -> str | None:
+    """"owner/repo" (lower case) of a package.json `repository` on GitHub, else None."""
+    url = repository.get("url") if isinstance(repository, dict) else repository
+    if not isinstance(url, str):
+        return None
+    found = (re.fullmatch(r"(?:github:)?([\w.-]+)/([\w.-]+)", url.strip())
+             or re.search(r"github\.com[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?/?(?:[#?].*)?$", url.strip()))
+    return f"{found.group(1)}/{found.group(2)}".lower() if found else None
 
 
 @dataclass(frozen=True)
@@ -278,6 +408,12 @@ def _unpack(data: bytes, lib: Library, digest: str, source: str, where: str) -> 
         meta = {}
     if meta.get("name") != lib.name:
         raise PackageUnavailable(f"{where}: the package is {meta.get('name')!r}, not {lib.name!r}")
+    if lib.repository and _github_repository(meta.get("repository")) != lib.repository.lower():
+        declared = meta.get("repository")
+        declared = declared.get("url") if isinstance(declared, dict) else declared
+        named = f"names {declared} as its repository" if declared else "names no repository"
+        raise PackageUnavailable(f"{where}: its package.json {named}, not github.com/{lib.repository}: "
+                                 "not known as that repository's package")
     if lib.subdir and not any(rel.startswith(lib.subdir + "/") for rel in files):
         raise PackageUnavailable(f"{where}: {lib.name} {meta.get('version')} has no {lib.subdir}/ to route")
     return Package(lib.name, str(meta.get("version", "")), digest, str(meta.get("license", "not declared")),
