@@ -139,7 +139,7 @@ class VisualConfig:
     # Math.random, crypto.getRandomValues and crypto.randomUUID draw from a generator seeded
     # with this and the page's path (theme/capture/js/seeded.js): the same figure every run.
     seed: int = 0
-    # Seconds of page time a page may use after its load and after each reader-state step:
+    # Seconds of page time a page may use after its load and its read-through (2 s after a state step):
     # its clock and timers move only when the capture moves them, while a timer is due
     # within this budget, then stay paused (theme/capture/pagetime.py). A loop is captured
     # at a fixed phase; an animation that ends within the budget, at its end.

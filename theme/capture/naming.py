@@ -204,3 +204,8 @@ def own_base(element_id: str = "", caption: str = "", title: str | None = None) 
         if text and text.strip():
             return slug(text, fallback=TOP)
     return TOP
+
+
+# A canvas that is no <figure>'s: the live figure of an article that draws without one (init's
+# region `canvas`, theme/init/plan.py; counted by js/survey.js).
+LIVE_CANVAS = "canvas:not(figure canvas, d-figure canvas)"

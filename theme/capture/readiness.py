@@ -50,6 +50,7 @@ OVERFLOW_NAMED = 3  # widest overflowing elements a failure names
 MOVING_NAMED = 3  # elements that keep changing a failure names
 MOVING_WAIT_MS = 700  # how long apart the two looks at a restless page are
 POLL_MS = 40  # how often settle() asks the page
+REACT_S = 2.0  # page time after a reader-state step or a reset (Readiness._budget_ms)
 # One look of wait_stable: the layout hash (layout_hash.js: [hash, elements, width, height])
 # and the first screen's hash (None: the layout only).
 Look = tuple[list[int], str | None]
@@ -425,7 +426,7 @@ class Readiness:
                 self.check_resources(lane, variant, where)
 
         done = settle(page, lane, CAPTURE, timeout_s=self.visual.settle_timeout, data_theme=variant.data_theme,
-                      on_probe=refuse_broken, where=where, page_time_ms=self.visual.page_time * 1000)
+                      on_probe=refuse_broken, where=where, page_time_ms=self._budget_ms(what))
         if done.timed_out:
             stalled = (f"; under page time, {done.moved.describe()}: raise page_time in "
                        f"{config_position(self.source, 'page_time')}, or list {variant.page!r} in real_time"
@@ -437,6 +438,14 @@ class Readiness:
             explain[f"{what}_page_time"] = done.moved.explain()
         ask(lane.cdp, scripts.DECODE_IMAGES, None, seconds=self.answer_s, where=where)
         explain[what] = {"seconds": round(time.monotonic() - t0, 3), "status": done.status, "quiet": done.quiet}
+
+    def _budget_ms(self, what: str) -> int:
+        """The page time a wait may move: `page_time` after the load and after the read-through
+        (what a reader's arrival and scrolling start, run to its end); after a reader-state step
+        or a reset, a short REACT_S (a hover box's delay, a transition), so a figure that moves for
+        ever is not run for the whole budget again at every step."""
+        whole = self.visual.page_time * 1000
+        return whole if what in ("load", "read_through_settle") else min(whole, int(REACT_S * 1000))
 
     def _advice(self, lane: Lane, status: JsonObject) -> str:
         """The config key that helps with what was pending."""

@@ -32,7 +32,7 @@ import re
 from functools import cache
 from importlib.resources import files
 
-from .naming import CHROME, TITLE
+from .naming import CHROME, LIVE_CANVAS, TITLE
 
 _JS = files("theme.capture") / "js"
 _USES = re.compile(r"^// uses:(.*)$", re.M)
@@ -91,9 +91,6 @@ STABLE_CSS = read("stable.css")
 # anti-aliasing: its hash stands for a remote browser's fonts (session.remote_fingerprint).
 FONT_PROBE = read("font_probe.html")
 
-# A canvas that is no <figure>'s: the live figure of an article that draws without one (init's
-# region `canvas`, theme/init/plan.py).
-LIVE_CANVAS = "canvas:not(figure canvas, d-figure canvas)"
 _VALUES = {"CHROME": ", ".join(CHROME), "TITLE": TITLE, "STABLE_CSS": STABLE_CSS, "LIVE_CANVAS": LIVE_CANVAS}
 
 # Init scripts, before any page script, in every frame of a lane's context (lanes.py).

@@ -16,7 +16,7 @@ from typing import Any
 
 import tomlkit
 
-from ..capture import scripts
+from ..capture.naming import LIVE_CANVAS
 from ..capture.resources import allowed
 from ..config import key_position
 from ..fsutil import atomic_write_bytes
@@ -372,8 +372,8 @@ def _regions(pages: list[PageSurvey]) -> dict[str, str]:
     for key in ("table", "aside"):
         if has(key):
             out[key] = key
-    if has(scripts.LIVE_CANVAS):  # figures a script draws without a <figure>: each its own image
-        out["canvas"] = scripts.LIVE_CANVAS
+    if has(LIVE_CANVAS):  # figures a script draws without a <figure>: each its own image
+        out["canvas"] = LIVE_CANVAS
     return out
 
 
