@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from .. import diff
-from ..capture.model import Capture, Failure, Region
+from ..capture.model import Capture, Failure
 from ..config import VisualConfig
 
 HOLDS_STILL = "does not hold still between two renders of the same page (not your change)"
@@ -22,36 +22,36 @@ NAMED = 4  # parts a failure names
 # For the boxes (x, y, w, h in page px) of a variant's page that differ outside its regions, a
 # selector of the element holding each, or None (Renderer.elements_at: a fresh, settled load).
 Namer = Callable[[Capture, list[tuple[int, int, int, int]]], list[str | None]]
+# One thing that differs: in words, and the selector a `mask` of it would take (None: none known).
+Part = tuple[str, str | None]
 
 
-def unsteady(first: Capture, second: Capture, visual: VisualConfig, name: Namer | None = None) -> list[str]:
+def unsteady(first: Capture, second: Capture, visual: VisualConfig, name: Namer | None = None) -> list[Part]:
     """What differs between two renders of one variant, each part in words; [] when every image
     agrees under its tolerance (the page's pixels equal: at once)."""
     if first.pixels is not None and first.pixels == second.pixels:
         return []
     if first.image.shape != second.image.shape:
         (h1, w1), (h2, w2) = first.image.shape[:2], second.image.shape[:2]
-        return [f"the page is {w1}×{h1} px, then {w2}×{h2} px"]
+        return [(f"the page is {w1}×{h1} px, then {w2}×{h2} px", None)]
     theirs = {r.path: r for r in second.regions}
-    parts = [_named(r) for r in first.regions
-             if r.path not in theirs or not _agree(first.crop(r), second.crop(theirs[r.path]),
-                                                   visual, r.key)]
+    moved = [r for r in first.regions
+             if r.path not in theirs or not _agree(first.crop(r), second.crop(theirs[r.path]), visual, r.key)]
+    parts: list[Part] = [(f"{r.key} {r.name} ({r.selector})", r.selector) for r in moved]
     if visual.full_page and first.full_page:
         page = diff.compare(np.ascontiguousarray(first.image), np.ascontiguousarray(second.image),
                             visual.tolerance_for(None), diff_image=False)
-        differing = [r.box for r in first.regions if _named(r) in parts]
-        outside = [b for b in page.boxes if not any(_overlaps(b, box) for box in differing)][:NAMED]
+        outside = [b for b in page.boxes if not any(_overlaps(b, r.box) for r in moved)][:NAMED]
         names = name(first, outside) if name is not None and outside else [None] * len(outside)
         for (x, y, w, h), element in zip(outside, names, strict=True):
-            parts.append(f"{element} (at x={x} y={y}, {w}×{h} px)" if element else f"an area at x={x} y={y} "
-                         f"({w}×{h} px)")
+            parts.append((f"{element} (at x={x} y={y}, {w}×{h} px)", element) if element else
+                         (f"an area at x={x} y={y} ({w}×{h} px)", None))
     return parts
 
 
-def refusal(first: Capture, parts: list[str], visual: VisualConfig, mask_at: str) -> Failure:
+def refusal(first: Capture, parts: list[Part], visual: VisualConfig, mask_at: str) -> Failure:
     """The variant's failure: nothing of it is written."""
-    masks = [r.selector for r in first.regions if _named(r) in parts]
-    masks += [p.split(" (at x=")[0] for p in parts if " (at x=" in p]
+    masks = [selector for _, selector in parts if selector is not None]
     more = f" and {len(parts) - NAMED} more" if len(parts) > NAMED else ""
     quoted = ", ".join(f'"{m}"' for m in masks[:NAMED])
     last = (f"; as the last resort, mask = [{quoted}] in {mask_at}" if masks else "")
@@ -59,7 +59,8 @@ def refusal(first: Capture, parts: list[str], visual: VisualConfig, mask_at: str
            "real_time to hold them still" if first.variant.page in visual.real_time else
            "its scripts ran on page time with seeded random numbers, so what differs is driven from outside "
            "them (a Web Worker, media, a late response)")
-    message = (f"{first.variant.page_name} ({first.variant.id}): {HOLDS_STILL}: {'; '.join(parts[:NAMED])}{more}; "
+    said = "; ".join(words for words, _ in parts[:NAMED])
+    message = (f"{first.variant.page_name} ({first.variant.id}): {HOLDS_STILL}: {said}{more}; "
                f"nothing of it was written; {why}{last}")
     return Failure(first.variant, message, kind="unsteady")
 
@@ -91,10 +92,6 @@ def _agree(a: np.ndarray, b: np.ndarray, visual: VisualConfig, key: str) -> bool
         return False
     return diff.compare(np.ascontiguousarray(a), np.ascontiguousarray(b), visual.tolerance_for(key),
                         diff_image=False).matches
-
-
-def _named(region: Region) -> str:
-    return f"{region.key} {region.name} ({region.selector})"
 
 
 def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
