@@ -8,9 +8,8 @@
 // - animated GIF/APNG/WebP images drawn as their first frame (decoded by
 // WebCodecs' ImageDecoder, shown with CSS `content`), so they show one frame,
 // the same one every run. `content` gives the <img> the frame's size as its
-// natural size: where the image was scaled by its source's density (srcset
-// `2x`, or a `w` descriptor with `sizes`) that is another size, so such an
-// image keeps its box by an explicit width and height;
+// natural size, once loaded: every such image keeps its box by an explicit
+// width and height, as laid out before the swap;
 // - fixed and sticky elements pinned where they sit at scroll 0: a
 // beyond-viewport capture lays the page out in a view as tall as the page,
 // where `bottom: 0` or a sticky box would sit elsewhere. A fixed element stays
@@ -67,7 +66,11 @@ async () => {
   for (const [img, src, url, width, height] of stills) {
     const cs = style(img);
     set(img, { transition: 'none' });
-    if (width !== img.naturalWidth || height !== img.naturalHeight) set(img, { width: px(cs.width), height: px(cs.height) });
+    // The box as laid out now, always: until the frame's URL has loaded as the `content`
+    // image (a task away, later under load) the <img> has no natural size and would
+    // collapse to 0 × 0; and a source's density (srcset `2x`, `w` with `sizes`) gave it
+    // another size than the frame's.
+    if (cs.display !== 'none') set(img, { width: px(cs.width), height: px(cs.height) });
     // Drawn in place of the animation by CSS `content`, so src, srcset and the
     // page's selectors on them stay as the author wrote them.
     set(img, { content: `url("${url}")` });
