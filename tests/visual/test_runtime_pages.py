@@ -185,4 +185,4 @@ def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path)
     # One box or two: which digits of the number changed decides whether their boxes join.
     changed = restless.split("mask them if they are not yours to fix:\n")[1].splitlines()
     assert "changed between two captures (" in restless and 1 <= len(changed) <= 6
-    assert all(line.endswith(": p#lucky") for line in changed), changed
+    assert all(line.endswith(": #lucky") for line in changed), changed

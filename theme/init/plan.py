@@ -18,12 +18,14 @@ import tomlkit
 
 from ..capture.naming import LIVE_CANVAS
 from ..capture.resources import allowed
+from ..check import steady
+from ..check.steady import Part
 from ..config import key_position
 from ..fsutil import atomic_write_bytes
 from . import files
 from .errors import InitError
 from .staging import Staging
-from .survey import DESKTOP, PageSurvey, Survey, survey
+from .survey import DESKTOP, PageSurvey, Survey, survey, twice
 from .vendor import BUNDLED, Library, Vendored, banner_version, vendored_md
 
 ROOT_CANDIDATES = ("dist", ".")  # where an article's pages are served from, in order of preference
@@ -112,6 +114,8 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
         staging = Staging(Path(folder), packages or {}, mine)
         found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
+        held = twice(served, pages, staging.route(), masks=sorted({s for p in found.pages for s in p.moving}),
+                     allowed=sorted({*found.aborted, *(path for p in found.pages for path, _ in p.missing)}))
     asked = {lib.name for lib in staging.libraries.values()} | {name for name, _ in staging.failed}
     for name in sorted(set(packages or {}) - asked):
         plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
@@ -120,7 +124,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
                              "ships, files under the article, --package), and what needs it is blocked below; "
                              "to adopt offline pass --package NAME=PATH for each, or fill npm's cache first "
                              "(npm cache add NAME@VERSION where the registry answers)")
-    visual, notes = _visual(plan, root_rel, pages, found, staging, vendored)
+    visual, notes = _visual(plan, root_rel, pages, found, staging, vendored, held)
     allow = existing.get("allow_blocked")
     allow = tuple(str(a) for a in allow) if isinstance(allow, list) else ()
     plan.blocked = sorted({u for u in plan.blocked if not allowed(u, allow, "http://127.0.0.1")})
@@ -219,7 +223,7 @@ def _size(value: object) -> bool:
 
 
 def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Staging,
-            vendored: list[Vendored]) -> tuple[dict[str, Any], dict[str, str]]:
+            vendored: list[Vendored], held: dict[str, list[Part] | str]) -> tuple[dict[str, Any], dict[str, str]]:
     """The managed keys of [tool.theme.visual], comments for some, and the plan's lines about them."""
     regions = _regions(found.pages)
     plan.lines.append("regions: " + (", ".join(f"{k} = {v!r}" for k, v in regions.items()) or
@@ -252,6 +256,7 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
             plan.lines.append(f"maths: {page.maths_pending} of {page.maths} d-math in {page.page} were not typeset; "
                               "route the page's maths library to a local copy")
     mask += _moving(plan, found.pages, notes)
+    mask += _unsteady(plan, held, notes)
     mask = sorted(set(mask))
     visual = {"root": root, "pages": pages, "viewports": VIEWPORTS, "color_schemes": schemes,
               "regions": regions, "mask": mask, "route": dict(sorted(route.items())),
@@ -296,6 +301,31 @@ def _moving(plan: Plan, pages: list[PageSurvey], notes: dict[str, str]) -> list[
     if found:
         notes["mask"] = (f"{', '.join(found)}: a script keeps changing them (an animation on a loop);\n"
                          "no capture can hold them still. Remove them here once they stop.")
+    return found
+
+
+def _unsteady(plan: Plan, held: dict[str, list[Part] | str], notes: dict[str, str]) -> list[str]:
+    """Masks for what still differs between two renders of a page under page time and seeded
+    random numbers (survey.twice): driven from outside the page's scripts, so a check of it
+    would fail at random. The last resort, said as such; a part no element holds is said and
+    left, as is a page that could not be rendered twice."""
+    found: list[str] = []
+    for page, parts in held.items():
+        if isinstance(parts, str):
+            plan.lines.append(f"twice: {page} could not be rendered to see whether it holds still: {parts}")
+            continue
+        for words, selector in parts:
+            if selector is None:
+                plan.lines.append(f"unsteady: {words} ({page}) {steady.HOLDS_STILL}; no element holds it, "
+                                  "so the first update will refuse the page")
+                continue
+            found.append(selector)
+            plan.lines.append(f"unsteady {selector} ({page}): {steady.HOLDS_STILL}, with page time and seeded "
+                              "random numbers; masked, as the last resort")
+    if found:
+        notes["mask"] = "\n".join(filter(None, [notes.get("mask"), (
+            f"{', '.join(sorted(set(found)))}: differ between two renders of the same page, with page time\n"
+            "and seeded random numbers (driven from outside the page's scripts). Remove them once they hold still.")]))
     return found
 
 

@@ -13,7 +13,9 @@ from ..capture import Session, readiness, remote, scripts
 from ..capture.lanes import Pending, scheme_read
 from ..capture.model import JsonObject
 from ..capture.naming import Variant
+from ..check import steady
 from ..config import VisualConfig
+from ..errors import CaptureError
 
 SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes: the look a page's facts come from
 DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")
@@ -121,3 +123,27 @@ def _wait_done(job: Pending, timeout: int) -> JsonObject:
     `timeout` s it stops waiting: what is still pending is what init reports. Returns
     scripts.PROBE's answer."""
     return readiness.settle(job.page, job.lane, readiness.SURVEY, timeout_s=timeout).status
+
+
+def twice(root: Path, pages: list[str], route: dict[str, Path], *, masks: list[str], allowed: list[str],
+          timeout: int = 30) -> dict[str, list[steady.Part] | str]:
+    """Each page rendered twice at the desktop look, two fresh loads as an update renders them
+    (page time, seeded random numbers, `masks` painted over, `allowed` requests let fail):
+    what still differs between the two (steady.unsteady, [] when nothing), or, as a string,
+    why the page could not be rendered."""
+    visual = VisualConfig(root=root, pages=tuple(pages), viewports={DESKTOP[0]: SURVEY_VIEWPORT},
+                          color_schemes=(DESKTOP[3],), route=dict(route), mask=tuple(masks),
+                          allow_blocked=tuple(allowed), settle_timeout=timeout)
+    endpoints = remote.endpoints(())
+    out: dict[str, list[steady.Part] | str] = {}
+    with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
+        for page in pages:
+            variant = Variant(page, *DESKTOP)
+            try:
+                first, second = session.capture(variant), session.capture(variant)
+            except CaptureError as err:
+                out[page] = str(err).splitlines()[0]
+                continue
+            out[page] = steady.unsteady(first, second, visual,
+                                        lambda shot, boxes: session.elements_at(shot.variant, boxes))
+    return out
