@@ -183,6 +183,7 @@ class VisualRun:
                 self.aborted[f"{unchanged.variant.page_name}[{unchanged.variant.id}]"] = list(unchanged.aborted)
             yield unchanged
         todo = [v for v in variants if v not in {u.variant for u in skipped}]
+        held = self._held(todo, session.fingerprint)
         duplicates = pipeline.Duplicates()
         for shot, own in self._rendered(session, todo, ctx):
             self.notes += shot.notes
@@ -191,6 +192,7 @@ class VisualRun:
                 self.unprepare(f"{shot.variant.folder.as_posix()}/page.png")  # an encode a first render began
                 yield shot
                 continue
+            shot.same_inputs = shot.variant in held
             if (same := duplicates.see(shot)) is not None:
                 self.notes.append(same)
             self.environment = self.environment or dict(shot.fingerprint)
@@ -248,6 +250,19 @@ class VisualRun:
     def _saved(self, failure: Failure) -> Failure:
         """A failed variant with its images saved as PNGs in the artefacts folder, not held."""
         return dataclasses.replace(failure, images={}, saved=self._save(failure))
+
+    def _held(self, todo: list[Variant], fingerprint: JsonObject) -> set[Variant]:
+        """Of a check's variants rendered although their inputs did not change (--rerender,
+        skip_unchanged = false), those whose record still holds: a difference of theirs is
+        the page not holding still (causes.Cause.UNSTEADY). None on an update run."""
+        from .check import inputs
+        from .store import Store
+
+        visual = self.configured()[1]
+        skips = not self.options.rerender and visual.skip_unchanged  # then _unchanged took them all
+        if self.options.update != "none" or skips or not todo:
+            return set()
+        return {u.variant for u in inputs.unchanged(Store(visual.snapshots), visual, todo, fingerprint)}
 
     def _unchanged(self, variants: list[Variant], fingerprint: JsonObject) -> list[Unchanged]:
         """The variants a check need not render (theme.check.inputs): none on an update run

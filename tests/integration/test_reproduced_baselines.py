@@ -94,3 +94,30 @@ def test_a_record_never_reproduced_is_rendered_again(tmp_path):
     seen, check = rendered(root)
     assert check.returncode == 0, check.stdout[-3000:]
     assert seen == {"index"}
+
+
+# The port the run's server was given: the same for both renders of one run, another the next run.
+PORT_PAGE = textwrap.dedent("""\
+    <!doctype html><html><head><meta charset="utf-8">
+    <style>body { margin: 0; font: 16px sans-serif; } figure { margin: 10px; }</style></head><body>
+    <h2>Served</h2>
+    <figure id="served"><p id="port">-</p><figcaption>Where this page was served from</figcaption></figure>
+    <script>document.getElementById('port').textContent = 'port ' + location.port;</script>
+    </body></html>""")
+
+
+def test_a_rerender_of_unchanged_inputs_that_differs_is_said_not_to_hold_still(tmp_path):
+    """Issue 48, item 4: rendered again from the very inputs its baselines were, a page whose
+    pixels differ does not hold still; that is what its images and their one group say, never
+    "only moved" or "an image, a canvas or a font file"."""
+    root = project(tmp_path)
+    (root / "site" / "index.html").write_text(PORT_PAGE)
+    done = run(root, "--update-snapshots")
+    assert done.returncode == 0, done.stdout[-3000:]
+    check = run(root, "--rerender")
+    assert check.returncode == 1, check.stdout[-3000:]
+    words = ("does not hold still between two renders of the same page (not your change): it was rendered "
+             "from the very inputs its baselines were")
+    assert f"1. 2 images (1 figure, 1 whole page): {words}" in check.stdout  # one group
+    assert f"why: figure in “Served”: {words}" in check.stdout
+    assert "only moved" not in check.stdout and "a canvas or a font file" not in check.stdout

@@ -96,6 +96,22 @@ def test_a_region_that_only_moved_says_so_and_points_at_the_group_that_moved_it(
                                            "an image, a canvas or a font file")
 
 
+def test_what_a_render_from_the_baselines_own_inputs_shows_is_never_told_as_a_change():
+    """Issue 48, item 4: the same items from a re-render of unchanged inputs (unsteady): one
+    group, saying the page does not hold still, never "only moved" nor "a canvas or a font file"."""
+    import dataclasses
+
+    items = [dataclasses.replace(i, unsteady=True) for i in figures_moved_pixels_pages()
+             if i.folder == "index/desktop-light"]
+    groups = causes.group(items)
+    assert [(g.cause, g.count) for g in groups] == [(Cause.UNSTEADY, len(items))]
+    assert groups[0].summary.startswith(f"{len(items)} images (")
+    assert groups[0].summary.endswith(f"1 whole page): {causes.UNSTEADY}")
+    for item in items:
+        said = causes.explain(item, groups)
+        assert said.endswith(causes.UNSTEADY) and "only moved" not in said and "font file" not in said
+
+
 def test_a_region_at_the_top_of_its_page_was_not_moved_by_what_is_below_it():
     top = Failed("index/desktop-light/code/intro.png", "code", "Intro", (), box(10, 50), box(12, 50))
     grew = Failed("index/desktop-light/figure/a.png", "figure", "A", found("caption16", "figure/0"),

@@ -111,6 +111,9 @@ class Capture:
     # A second, independent render gave the same images (theme/check/steady.py), or its page
     # is pixel for pixel the baseline's: what an update writes of it has happened twice.
     reproduced: bool = False
+    # Rendered from the very inputs its baselines were (theme/check/inputs.py: --rerender of a page
+    # whose record holds): what differs from them is the page not holding still, not a change.
+    same_inputs: bool = False
     # What the capture did that the run should say (tiles taken smaller to get a whole image).
     notes: list[str] = field(default_factory=list)
     # region path ("note-box/memory-usage.png") -> its style record, read on the frozen page

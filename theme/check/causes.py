@@ -22,6 +22,10 @@ Each failed item has one cause:
   theme/check/attribution.py finds from the baseline's recorded box); it points at the
   groups above it that did.
 - PAGE: a whole page image: it shows every group of its page at once.
+- UNSTEADY: its page was rendered from the very inputs its baselines were rendered from
+  (theme/check/inputs.py: a re-render of a page whose record holds), so what differs is not a
+  change: the page does not hold still. It takes precedence over every cause above, so noise
+  is never told as "only moved" or as "an image, a canvas or a font file".
 Causes come first, biggest group first, ties by first id; then what followed from them
 (MOVED, then PAGE), so the first lines name the rules and a MOVED group can point up at them.
 """
@@ -53,6 +57,9 @@ ANY = "*"
 
 UNRECORDED = ("no style record to compare with (baselines made before records were; "
               "--update-snapshots=all records them)")
+# steady.HOLDS_STILL's words (causes is pure: it imports no check module), and why it is so.
+UNSTEADY = ("does not hold still between two renders of the same page (not your change): it was rendered "
+            "from the very inputs its baselines were; `theme capture --explain` names what changes")
 BUDGET = 25  # terminal lines for any number of failures
 SHOWN = 3  # ids a group lists
 SUMMARY_LIMIT = 3  # property changes a group's summary names
@@ -65,6 +72,7 @@ class Cause(enum.StrEnum):
     UNRECORDED = "unrecorded"
     MOVED = "moved"
     PAGE = "page"
+    UNSTEADY = "unsteady"
 
 
 FOLLOWED = (Cause.MOVED, Cause.PAGE)  # effects of the other groups, listed after them
@@ -84,6 +92,7 @@ class Failed:
     recorded: bool = True  # whether both sides have a style record (False: `changes` says nothing)
     texts: bool = True  # whether both records hold text (style_record.has_text): else words may have changed
     through: str = ""  # its translucent background now (style_record.translucent): the page behind shows
+    unsteady: bool = False  # its page was rendered from its baselines' own inputs (Cause.UNSTEADY)
 
     @property
     def folder(self) -> str:
@@ -133,6 +142,8 @@ class Group:
 def cause_of(item: Failed) -> tuple[Cause, Signature]:
     """An item's cause, and for STYLE the signature of its own changes (group() joins the
     items that share a change and gives each group the signature of what they share)."""
+    if item.unsteady:
+        return Cause.UNSTEADY, ()
     if not item.region:
         return Cause.PAGE, ()
     if not item.recorded:
@@ -303,8 +314,10 @@ def noun(items: Sequence[Failed]) -> str:
     kinds = Counter(i.region for i in items)
     if len(kinds) == 1:
         return f"{n} {plural(next(iter(kinds)), n)}"
-    parts = ", ".join(f"{c} {plural(k, c)}" for k, c in sorted(kinds.items(), key=lambda kc: (-kc[1], kc[0])))
-    return f"{n} {plural('region', n)} ({parts})"
+    # Pages and regions together (one UNSTEADY group holds both): "3 images (2 figures, 1 whole page)".
+    said = {k or "whole page": c for k, c in kinds.items()}
+    parts = ", ".join(f"{c} {plural(k, c)}" for k, c in sorted(said.items(), key=lambda kc: (-kc[1], kc[0])))
+    return f"{n} {plural('region' if '' not in kinds else 'image', n)} ({parts})"
 
 
 def signed(v: float) -> str:
@@ -348,6 +361,8 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         return f"{who}: {pixels_only(all(i.texts for i in items), through.pop() if len(through) == 1 else '')}"
     if cause is Cause.UNRECORDED:
         return f"{who}: {UNRECORDED}"
+    if cause is Cause.UNSTEADY:
+        return f"{who}: {UNSTEADY}"
     if cause is Cause.MOVED:
         moves = [d for i in items if (d := i.dy) is not None]
         by = f" by {spread(moves)} px" if moves else ""
@@ -365,6 +380,8 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
         return f"{item.id}: whole page{_groups(_pushers(Cause.PAGE, [item], _buckets(groups), _numbers(groups)))}"
     if mine.cause is Cause.UNRECORDED:
         return f"{item.label}: {UNRECORDED}"
+    if mine.cause is Cause.UNSTEADY:
+        return f"{item.label or item.id}: {UNSTEADY}"
     if mine.cause is Cause.MOVED:
         pushed = _pushers(Cause.MOVED, [item], _buckets(groups), _numbers(groups))
         by = f" {signed(d)} px" if (d := item.dy) is not None else ""

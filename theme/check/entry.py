@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
 from ..style_record import StyleChange, StyleRecord, changes, has_text, to_json, translucent
-from .causes import Box, Failed, Group, explain, group
+from .causes import UNSTEADY, Box, Failed, Group, explain, group
 
 if TYPE_CHECKING:
     from ..capture.model import Region
@@ -56,6 +56,7 @@ class Entry:
     expected_box: tuple[float, float, float, float] | None = None  # the CSS box its expected image had
     style: Mapping[str, Mapping[str, str]] | None = None  # its record now (styles.to_json), for `theme accept`
     unchanged: bool = False  # matched without rendering: its inputs did not change (theme/check/inputs.py)
+    unsteady: bool = False  # failed, rendered from its baselines' own inputs (causes.Cause.UNSTEADY)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # frozen: set once, here
@@ -86,16 +87,19 @@ class Entry:
     def failed(self) -> Failed:
         """What grouping by cause reads of it (theme/check/causes.py)."""
         return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box,
-                      recorded=bool(self.why), texts=self.texts, through=self.through)
+                      recorded=bool(self.why), texts=self.texts, through=self.through, unsteady=self.unsteady)
 
     @classmethod
     def from_check(cls, result: CheckResult, variant: Variant | None = None, region: Region | None = None,
-                   attribution: Iterable[str] = (), styled: Styled | None = None) -> "Entry":
+                   attribution: Iterable[str] = (), styled: Styled | None = None,
+                   same_inputs: bool = False) -> "Entry":
         """The one place a check's result (theme.check.verdict.CheckResult) becomes a report entry.
 
         The message is what the user reads in the terminal too: the check's own
         message, then one `in:` line per element the difference was found in. A
-        differing region with `styled` (its records and boxes) says why in CSS terms instead."""
+        differing region with `styled` (its records and boxes) says why in CSS terms instead;
+        an image of a render from its baselines' own inputs (`same_inputs`) says that it does
+        not hold still, whatever its records show."""
         arts = result.artifacts
         attribution = tuple(attribution)
         extra: dict[str, Any] = {}
@@ -103,12 +107,20 @@ class Entry:
             extra = styled.fields(result.key, region)
             if extra.get("why"):
                 attribution = (extra["why"],)
+        unsteady = same_inputs and result.status is Status.FAILED
+        if unsteady:
+            label = f"{region.key} in “{region.heading}”" if region is not None and region.heading else (
+                region.key if region is not None else "whole page")
+            extra["why"] = f"{label}: {UNSTEADY}"
+            # A region says this alone; a page keeps where it differs, after it.
+            attribution = (extra["why"],) if region is not None else (extra["why"], *attribution)
         fields: dict[str, Any] = {**extra,
             "key": result.key, "status": result.status,
             "message": result.message + "".join(f"\n  {'why' if extra.get('why') else 'in'}: {line}"
                                                 for line in attribution),
             "diff": result.diff.to_json() if result.diff is not None else None,
             "drift": result.drift, "attribution": attribution, "realigned": bool(result.realigned),
+            "unsteady": unsteady,
             "images": {kind: str(path) for kind in ARTEFACT_KINDS if (path := getattr(arts, kind)) is not None},
         }
         if region is None and result.overview is not None:  # a new page's, made from its pixels in memory

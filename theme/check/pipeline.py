@@ -222,7 +222,7 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
     if region is None:  # read once, whole: hand its file-backed rows back (four tall pages ≈ 2 GB)
         release(shot.image)
     where = attribution.of_check(result.diff, region, shot.regions, sizes, passing)
-    return Checked(result, Entry.from_check(result, shot.variant, region, where, styled))
+    return Checked(result, Entry.from_check(result, shot.variant, region, where, styled, same_inputs=shot.same_inputs))
 
 
 def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, result: DiffResult,
