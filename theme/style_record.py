@@ -16,10 +16,12 @@ In memory a record is whole; its JSON is compact, so a changed baseline diffs re
 
 Beside its properties each element has `text`, the words drawn in it and in no recorded element
 inside it (whitespace collapsed; past TEXT_LIMIT characters, the start and a digest of the
-whole), and `files`, the files drawn there (images, videos, frames, CSS backgrounds), each
-with a digest of its bytes, one a line (theme/capture/shoot.py DrawnFiles): a caption whose
-words changed, or the image file that did, is told from a font file or a canvas. A record
-made before these were (neither on the region's own element) compares without them.
+whole), `files`, the files drawn there (images, videos, frames, CSS backgrounds), each
+with a digest of its bytes, one a line (theme/capture/shoot.py DrawnFiles), and `drawing`, the
+SVG shapes drawn there by kind, with their count and a digest of each geometry attribute: a
+caption whose words changed, the image file that did, or a figure a script drew anew is told
+from a font file or a canvas. A record made before one of these was (not on the region's own
+element) compares without it.
 """
 
 from __future__ import annotations
@@ -63,8 +65,9 @@ SIZES = ("width", "height")
 
 TEXT = "text"  # the words an element draws: a property of the record, not of CSS
 FILES = "files"  # the files it draws from, "name digest" a line: likewise
+DRAWING = "drawing"  # the SVG shapes drawn in it, "kind count attr=digest…" a line: likewise
 MISSING = "missing"  # a file's digest when there is none (theme/capture/shoot.py)
-EXTRAS = (TEXT, FILES)  # not CSS; on the region's own element always, even empty
+EXTRAS = (TEXT, FILES, DRAWING)  # not CSS; on the region's own element always, even empty
 TEXT_LIMIT = 400  # characters of an element's text a record keeps; past it, a digest of the whole
 CONTEXT = 24  # characters of unchanged text a sentence shows on each side of a change
 MIDDLE = 60  # characters of a changed stretch a sentence shows
@@ -309,7 +312,8 @@ def phrase(found: Sequence[StyleChange], limit: int = LIMIT) -> str:
             current = None
             continue
         text = (text_change(c.before, c.after) if c.prop == TEXT else files_change(c.before, c.after)
-                if c.prop == FILES else f"{c.prop} {value(c.before)} → {value(c.after)}")
+                if c.prop == FILES else drawing_change(c.before, c.after) if c.prop == DRAWING
+                else f"{c.prop} {value(c.before)} → {value(c.after)}")
         if c.selector == current:
             parts[-1] += f", {text}"
         else:
@@ -348,6 +352,34 @@ def files_change(before: str | None, after: str | None) -> str:
     parts = [f"file {name} {_file_change(old.get(name), new.get(name))}"
              for name in sorted(old.keys() | new.keys()) if old.get(name) != new.get(name)]
     return ", ".join(parts) or f"files {value(before)} → {value(after)}"
+
+
+def drawing_change(before: str | None, after: str | None) -> str:
+    """"drawing: path d, circle cx cy changed; circles 12 → 14": the SVG geometry a script drew,
+    by kind of shape, where two records differ (computed_styles.js sums it up)."""
+    old, new = _drawing(before), _drawing(after)
+    counts, moved = [], []
+    for kind in sorted(old.keys() | new.keys()):
+        (n0, a0), (n1, a1) = old.get(kind, (0, {})), new.get(kind, (0, {}))
+        if n0 != n1:
+            counts.append(f"{plural_shape(kind, n0)} → {n1}")
+        elif changed := [a for a in sorted(a0.keys() | a1.keys()) if a0.get(a) != a1.get(a)]:
+            moved.append(f"{kind} {' '.join(changed)}")
+    said = ([f"{', '.join(moved)} changed"] if moved else []) + counts
+    return "drawing: " + ("; ".join(said) or "changed")
+
+
+def plural_shape(kind: str, n: int) -> str:
+    return f"{n} {kind}" if n == 1 else f"{n} {kind}{'es' if kind.endswith(('s', 'x', 'ch')) else 's'}"
+
+
+def _drawing(kept: str | None) -> dict[str, tuple[int, dict[str, str]]]:
+    """A `drawing` value as kind -> (count, attribute -> digest)."""
+    out = {}
+    for line in (kept or "").splitlines():
+        kind, count, *attrs = line.split(" ")
+        out[kind] = (int(count), dict(a.split("=", 1) for a in attrs if "=" in a))
+    return out
 
 
 def _file_change(before: str | None, after: str | None) -> str:

@@ -56,7 +56,7 @@ def test_an_update_refuses_a_page_whose_two_renders_differ_and_writes_nothing(tm
     done = run(root, "--update-snapshots")
     assert done.returncode == 1, done.stdout[-3000:]
     assert "index (desktop-light): does not hold still between two renders of the same page (not your change): " \
-           "figure draws (figure#scatter)" in done.stdout
+           "figure draws (figure#scatter): drawing: circle cx cy changed; `figcaption` text “draw " in done.stdout
     assert 'as the last resort, mask = ["figure#scatter"] in ' in done.stdout
     assert "only moved" not in done.stdout and "a canvas or a font file" not in done.stdout
     assert not (root / "snapshots").exists() or not list((root / "snapshots").rglob("*.png"))

@@ -221,6 +221,28 @@ def test_a_changed_image_file_is_named_and_files_round_trip():
     assert styles.changes(texted_only, after) == []  # a record made before files were: compared without them
 
 
+def test_a_figure_a_script_drew_anew_is_named_by_its_shapes_and_not_as_pixels():
+    """Issue 48, item 4: script-drawn SVG geometry (computed_styles.js's `drawing`) is said as
+    such: which attributes of which shapes changed, or how many there are now; a record made
+    before drawings were compares without it."""
+    def drawn(drawing: str) -> styles.StyleRecord:
+        raw = RENDERS["before"]["figure/0"]["styles"]
+        return styles.from_page({sel: {**props, "text": "", "files": "", "drawing": drawing if sel == "" else ""}
+                                 for sel, props in raw.items()})
+
+    before = drawn("circle 12 cx=0a0a0a0a cy=1b1b1b1b r=2c2c2c2c\npath 3 d=3d3d3d3d")
+    moved = drawn("circle 12 cx=4e4e4e4e cy=5f5f5f5f r=2c2c2c2c\npath 3 d=60606060")
+    more = drawn("circle 14 cx=4e4e4e4e cy=5f5f5f5f r=2c2c2c2c\npath 3 d=3d3d3d3d")
+    assert styles.from_json(json.loads(json.dumps(styles.to_json(moved)))) == moved
+    assert styles.sentence("figure in “Scatter”", styles.changes(before, moved)) == (
+        "figure in “Scatter”: drawing: circle cx cy, path d changed")
+    assert styles.sentence("figure in “Scatter”", styles.changes(before, more)) == (
+        "figure in “Scatter”: drawing: 12 circles → 14")
+    older = styles.from_page({sel: {**props, "text": "", "files": ""}
+                              for sel, props in RENDERS["before"]["figure/0"]["styles"].items()})
+    assert styles.changes(older, moved) == []  # recorded before drawings were: compared without them
+
+
 def test_a_translucent_own_background_says_the_page_behind_may_be_what_changed():
     raw = RENDERS["before"]["note-box/0"]["styles"]
 

@@ -124,7 +124,8 @@ def test_every_value_is_the_computed_string_of_every_property(page, record):
     names = set(record["figure/model-state"]["figcaption"])
     assert {"font-family", "font-size", "line-height", "color", "background-color", "color-scheme",
             "border-top-width", "padding-left", "margin-bottom", "width", "height"} <= names
-    css = [v for r in record.values() if r for e in r.values() for k, v in e.items() if k not in ("text", "files")]
+    extras = ("text", "files", "drawing")
+    css = [v for r in record.values() if r for e in r.values() for k, v in e.items() if k not in extras]
     assert all(isinstance(v, str) and v for v in css)
 
 
@@ -147,3 +148,26 @@ def test_the_same_page_gives_the_same_record(page, record):
     page.reload()  # set_content's page reloads as about:blank; lay the page out again
     page.set_content(PAGE)
     assert page.evaluate(SCRIPT, asked) == record
+
+
+def test_svg_shapes_are_summed_up_by_kind_with_a_digest_of_each_geometry_attribute(page):
+    """Issue 48, item 4: a figure's SVG as `drawing`, one line a kind of shape: its count, and
+    per geometry attribute a digest of its values; a shape moved changes that attribute's alone,
+    and one that draws nothing (display: none) is not counted."""
+    svg = ('<figure id="f"><svg width="100" height="50"><g><circle cx="{x}" cy="5" r="3"></circle>'
+           '<circle cx="20" cy="5" r="3"></circle></g><path d="M0 0L10 10"></path>'
+           '<rect width="4" height="4" style="display: none"></rect></svg><figcaption>Two</figcaption></figure>')
+    other = page.context.browser.new_page()
+    try:
+        drawn = []
+        for x in (1, 2):
+            other.set_content(svg.format(x=x))
+            got = other.evaluate(SCRIPT, {"regions": [{"key": "f", "selector": "#f"}], "masks": []})
+            drawn.append(got["f"][""]["drawing"].splitlines())
+    finally:
+        other.close()
+    first, moved = drawn
+    assert [line.split(" ")[:2] for line in first] == [["circle", "2"], ["path", "1"]]
+    assert [a.split("=")[0] for a in first[0].split(" ")[2:]] == ["cx", "cy", "r"]
+    changed = {a.split("=")[0] for a in set(first[0].split(" ")) ^ set(moved[0].split(" "))}
+    assert changed == {"cx"} and first[1] == moved[1]

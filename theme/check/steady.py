@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from .. import diff
+from .. import style_record as styles
 from ..capture.model import Capture, Failure
 from ..config import VisualConfig
 
@@ -37,7 +38,8 @@ def unsteady(first: Capture, second: Capture, visual: VisualConfig, name: Namer 
     theirs = {r.path: r for r in second.regions}
     moved = [r for r in first.regions
              if r.path not in theirs or not _agree(first.crop(r), second.crop(theirs[r.path]), visual, r.key)]
-    parts: list[Part] = [(f"{r.key} {r.name} ({r.selector})", r.selector) for r in moved]
+    parts: list[Part] = [(f"{r.key} {r.name} ({r.selector}){_what(first, second, r.path)}", r.selector)
+                         for r in moved]
     if visual.full_page and first.full_page:
         page = diff.compare(np.ascontiguousarray(first.image), np.ascontiguousarray(second.image),
                             visual.tolerance_for(None), diff_image=False)
@@ -85,6 +87,16 @@ def second_renders(session_capture: Iterable[Capture | Failure], firsts: dict[Pu
             first.reproduced = True
             out[first.variant.folder] = first
     return out
+
+
+def _what(first: Capture, second: Capture, path: PurePosixPath) -> str:
+    """": drawing: circle cx cy changed": what the region's style records say differs between
+    the two renders (a figure a script drew anew, its words), or "" when they agree."""
+    a, b = first.styles.get(path.as_posix()), second.styles.get(path.as_posix())
+    if a is None or b is None:
+        return ""
+    found = styles.style_changes(styles.changes(styles.from_page(a), styles.from_page(b)))
+    return f": {styles.phrase(found, 3)}" if found else ""
 
 
 def _agree(a: np.ndarray, b: np.ndarray, visual: VisualConfig, key: str) -> bool:

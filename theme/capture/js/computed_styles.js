@@ -34,6 +34,10 @@
 // under a mask (a script keeps changing it) is left out: it draws nothing in the image.
 // Files: likewise, `files` lists the URLs of the images, videos, objects, frames and CSS
 // backgrounds drawn there (sorted, once each); theme/capture/shoot.py adds their digests.
+// Drawing: likewise, `drawing` sums up the SVG shapes drawn there, one line a kind of
+// shape: "circle 12 cx=… cy=… r=…", its count and, for each geometry attribute, a
+// digest of its values in tree order, so a figure a script drew anew (a path's `d`,
+// circles at other places, more points) is told from an image, a canvas or a font.
 ({ regions, masks }) => {
   const PROPS = [
     'display', 'width', 'height',
@@ -124,8 +128,30 @@
     if (background && background !== 'none') for (const m of background.matchAll(/url\("([^"]*)"\)/g)) out.push(m[1]);
     return out;
   };
+  const SHAPES = new Set(['path', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'rect', 'use']);
+  const GEOMETRY = ['d', 'cx', 'cy', 'r', 'rx', 'ry', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'width', 'height',
+                    'points', 'transform', 'href'];
+  // FNV-1a, 32 bits, as 8 hex digits: a short digest, the same on every run.
+  const fnv = (text) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+    return h.toString(16).padStart(8, '0');
+  };
+  const summed = (shapes) => {
+    const kinds = new Map();
+    for (const el of shapes) {
+      if (!kinds.has(el.localName)) kinds.set(el.localName, []);
+      kinds.get(el.localName).push(el);
+    }
+    return [...kinds.keys()].sort().map((kind) => {
+      const all = kinds.get(kind);
+      const attrs = GEOMETRY.filter((a) => all.some((el) => el.hasAttribute(a)))
+        .map((a) => `${a}=${fnv(all.map((el) => el.getAttribute(a) ?? '').join('|'))}`);
+      return [kind, all.length, ...attrs].join(' ');
+    }).join('\n');
+  };
   // What `node` draws, each word and file added to its nearest recorded element's lists.
-  const gather = (node, owner, texts, files) => {
+  const gather = (node, owner, texts, files, shapes) => {
     if (node.nodeType === Node.TEXT_NODE) {
       const parent = node.parentElement || node.parentNode?.host;
       if (node.data.trim() === '') texts.get(owner).push(' ');  // it may part two words
@@ -135,11 +161,14 @@
     if (node.nodeType !== Node.ELEMENT_NODE || SKIP.has(node.localName) || masked.has(node) || unseen(node)) return;
     const mine = texts.has(node) ? node : owner;
     if (shown(node)) files.get(mine).push(...sourcesOf(node));
+    if (node.namespaceURI === 'http://www.w3.org/2000/svg' && SHAPES.has(node.localName) && shown(node)) {
+      shapes.get(mine).push(node);
+    }
     let kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
     if (node.localName === 'slot' && node.assignedNodes().length) kids = node.assignedNodes();
     const apart = node.localName === 'br' || !INLINE.has(computed(node).display);  // a line of its own
     if (apart) texts.get(mine).push(' ');
-    for (const kid of kids) gather(kid, mine, texts, files);
+    for (const kid of kids) gather(kid, mine, texts, files, shapes);
     if (apart) texts.get(mine).push(' ');
   };
   const out = {};
@@ -149,11 +178,13 @@
     const found = [[el, ''], ...holders(el)];
     const texts = new Map(found.map(([holder]) => [holder, []]));
     const files = new Map(found.map(([holder]) => [holder, []]));
-    gather(el, el, texts, files);
+    const shapes = new Map(found.map(([holder]) => [holder, []]));
+    gather(el, el, texts, files, shapes);
     const record = {};
     for (const [holder, path] of found) {
       const text = texts.get(holder).join('').replace(/\s+/g, ' ').trim();
-      record[path] = { ...styleOf(holder), text, files: [...new Set(files.get(holder))].sort() };
+      record[path] = { ...styleOf(holder), text, files: [...new Set(files.get(holder))].sort(),
+                       drawing: summed(shapes.get(holder)) };
     }
     out[key] = record;
   }
