@@ -121,3 +121,22 @@ def test_a_rerender_of_unchanged_inputs_that_differs_is_said_not_to_hold_still(t
     assert f"1. 2 images (1 figure, 1 whole page): {words}" in check.stdout  # one group
     assert f"why: figure in “Served”: {words}" in check.stdout
     assert "only moved" not in check.stdout and "a canvas or a font file" not in check.stdout
+
+
+# Seeded on the page, the points hold still; the worker's number does not (nothing reaches it).
+WORKER_PAGE = DRAWS.replace("document.getElementById('word').textContent = 'draw ' + Math.random().toFixed(4);", """\
+    new Worker(URL.createObjectURL(new Blob(['postMessage(Math.random().toFixed(6))'],
+      { type: 'text/javascript' }))).onmessage = (e) => { document.getElementById('word').textContent = e.data; };""")
+
+
+def test_a_worker_that_draws_its_own_numbers_is_named_in_the_refusal(tmp_path):
+    """Issue 48: page time and the seeded generator do not reach a Web Worker; an update whose
+    two renders differ because of one says so, naming the worker, in its one line."""
+    assert WORKER_PAGE != DRAWS
+    root = project(tmp_path)
+    (root / "site" / "index.html").write_text(WORKER_PAGE)
+    done = run(root, "--update-snapshots")
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert ("which do not reach a Web Worker (a blob: script) that it started: make what runs there hold still"
+            in done.stdout)
+    assert "drawing:" not in done.stdout  # the seeded circles agree; the caption's words do not

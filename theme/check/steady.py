@@ -57,10 +57,13 @@ def refusal(first: Capture, parts: list[Part], visual: VisualConfig, mask_at: st
     more = f" and {len(parts) - NAMED} more" if len(parts) > NAMED else ""
     quoted = ", ".join(f'"{m}"' for m in masks[:NAMED])
     last = (f"; as the last resort, mask = [{quoted}] in {mask_at}" if masks else "")
+    workers = (first.explain.get("frozen") or {}).get("workers") or []
     why = ("the page is in real_time, so its clock and random numbers are the browser's: take it out of "
            "real_time to hold them still" if first.variant.page in visual.real_time else
+           f"its scripts ran on page time with seeded random numbers, which do not reach {', '.join(workers)} "
+           "that it started: make what runs there hold still (a seed, a fixed number of steps)" if workers else
            "its scripts ran on page time with seeded random numbers, so what differs is driven from outside "
-           "them (a Web Worker, media, a late response)")
+           "them (media, a late response)")
     said = "; ".join(words for words, _ in parts[:NAMED])
     message = (f"{first.variant.page_name} ({first.variant.id}): {HOLDS_STILL}: {said}{more}; "
                f"nothing of it was written; {why}{last}")

@@ -103,5 +103,5 @@ async () => {
   guard.check('pinning fixed and sticky elements where they sit at scroll 0', look);
   const { requestAnimationFrame: frame } = realTime();
   await new Promise((r) => frame(() => frame(r)));
-  return { frozen, pinned, observers: w.observers.length };
+  return { frozen, pinned, observers: w.observers.length, workers: [...new Set(window.__themeWorkers || [])] };
 }

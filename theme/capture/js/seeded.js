@@ -4,9 +4,36 @@
 // figure drawn from random numbers is the same figure on every run, machine and
 // worker. Not from the viewport or scheme: every variant of a page draws the same
 // numbers, so a dark variant switched from its light page is its fresh dark load.
+// Workers are noted, not seeded: a worker's script resolves its own addresses against
+// its URL, which a wrapper would change.
 (seed) => {
   if (window.__themeSeeded) return;
   Object.defineProperty(window, '__themeSeeded', { value: seed });
+  // Web Workers and canvases drawn off the main thread (OffscreenCanvas): neither this
+  // generator nor page time reaches a worker, so each one started is noted, by its script
+  // (freeze_view.js reports them) for the message that names what does not hold still.
+  const started = [];
+  Object.defineProperty(window, '__themeWorkers', { value: started });
+  for (const name of ['Worker', 'SharedWorker']) {
+    const Real = window[name];
+    if (!Real) continue;
+    const Wrapped = function (url, options) {
+      const href = String(url);
+      const what = name === 'Worker' ? 'a Web Worker' : 'a shared worker';
+      started.push(`${what} (${href.startsWith('blob:') ? 'a blob: script' : href})`);
+      return new.target ? Reflect.construct(Real, [url, options], new.target) : Real(url, options);
+    };
+    Wrapped.prototype = Real.prototype;
+    window[name] = Wrapped;
+  }
+  const Canvas = window.HTMLCanvasElement && HTMLCanvasElement.prototype;
+  if (Canvas && Canvas.transferControlToOffscreen) {
+    const transfer = Canvas.transferControlToOffscreen;
+    Canvas.transferControlToOffscreen = function transferControlToOffscreen() {
+      started.push(`a canvas drawn in a worker (${this.id ? '#' + this.id : 'canvas'})`);
+      return transfer.call(this);
+    };
+  }
   // cyrb128: four 32-bit words from a string (a well-mixed seed for sfc32)
   const key = `${seed}:${location.pathname}${location.search}`;
   let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
