@@ -18,7 +18,7 @@ def shot(scheme: str, fill: int, viewport: str = "desktop", height: int = 600, r
     return SimpleNamespace(variant=Variant("index.html", viewport, 40, 30, scheme), image=image,
                            regions=list(regions),
                            crop=lambda r: image[r.box[1]:r.box[1] + r.box[3], r.box[0]:r.box[0] + r.box[2]],
-                           images=lambda: iter([]), pixels=None, styles={})
+                           images=lambda: iter([]), pixels=None, styles={}, same_inputs=False)
 
 
 def test_a_scheme_that_changes_nothing_is_named_once_and_a_real_one_is_not():
