@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-# The README's command runs `-n 4 --dist loadgroup --no-loadscope-reorder` (pyproject.toml):
+# The README's command runs `-n 4 --dist loadscope --no-loadscope-reorder` (pyproject.toml):
 # each test module runs whole on one worker, so its module-scoped renders happen once,
 # except the modules below, whose tests each take minutes and share nothing costly (the long
 # page's twenty captures alone hold a worker for minutes: its two other tests go elsewhere).
@@ -32,15 +32,27 @@ FIRST = (
 )
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads xdist_group
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group each module's tests on one worker (xdist_group, read by --dist loadgroup) and put
-    the longest first. Every worker sorts the same collection the same way, as xdist needs."""
-    for item in items:
-        module = _module(item)
-        if module is not None and module not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(Path(module).stem))  # names are unique
+    """Put the longest first. Every worker sorts the same collection the same way, as xdist needs."""
     items.sort(key=_rank)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Each module's tests as one unit of work on one worker, so its module-scoped renders
+    happen once; each test of a SPREAD module a unit of its own. The scheduler is xdist's
+    loadscope with its scope split here, from the node id alone: `--dist loadgroup` with
+    xdist_group markers stopped grouping under pytest 9.2 (xdist 3.8 renames an item's
+    `_nodeid`, which pytest 9.2 no longer reads), and every module fixture ran per test."""
+    if config.getvalue("dist") not in ("loadscope", "loadgroup"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByModule(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return nodeid if module in SPREAD else module
+
+    return ByModule(config, log)
 
 
 def _module(item: pytest.Item) -> str | None:

@@ -67,6 +67,9 @@ TEXT = "text"  # the words an element draws: a property of the record, not of CS
 FILES = "files"  # the files it draws from, "name digest" a line: likewise
 DRAWING = "drawing"  # the SVG shapes drawn in it, "kind count attr=digest…" a line: likewise
 MISSING = "missing"  # a file's digest when there is none (theme/capture/shoot.py)
+# A flow record's kinds (theme/capture/js/flow_record.js): how many elements, in how many h1/h2
+# sections, and the kind most of them sit in. Not causes: they follow from the page's content.
+FLOW_EXTRAS = ("count", "sections", "within")
 EXTRAS = (TEXT, FILES, DRAWING)  # not CSS; on the region's own element always, even empty
 TEXT_LIMIT = 400  # characters of an element's text a record keeps; past it, a digest of the whole
 CONTEXT = 24  # characters of unchanged text a sentence shows on each side of a change
@@ -103,7 +106,9 @@ class StyleChange:
 
     @property
     def is_size(self) -> bool:
-        return self.prop in SIZES
+        """A size, or what a flow record keeps beside a kind's style: how the box or the page
+        followed, not a cause."""
+        return self.prop in SIZES or self.prop in ("sections", "within")
 
 
 # ------------------------------------------------------------------ the record
@@ -451,6 +456,55 @@ def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[floa
             return f"{label}: {no_style(texts)}; {box}"
         return f"{label}: {pixels_only(texts, through)}"
     return f"{label}: {phrase(causes)}" + (f"; {box}" if box else "")
+
+
+def flow_changes(before: StyleRecord, after: StyleRecord) -> tuple[list[StyleChange], dict[str, list[str]]]:
+    """changes() of two flow records, less what a kind inherits (an INHERITED property changed
+    just as in the kind it sits in, `within`): the changes, and for each kind they came from,
+    the kinds that inherited them (`d-article > p` -> [`d-article p > code`, …])."""
+    found = changes(before, after)
+    seen = {(c.selector, c.prop): c for c in found}
+    kept: list[StyleChange] = []
+    inherited: dict[str, list[str]] = {}
+    for c in found:
+        source = _inherited_from(c, after, seen)
+        if source is None:
+            kept.append(c)
+        elif c.selector not in (names := inherited.setdefault(source, [])):
+            names.append(c.selector)
+
+    def reach(c: StyleChange) -> tuple[int, str, str]:  # the kinds with the most elements first
+        count = after.elements.get(c.selector, {}).get("count", "0")
+        return -int(count) if count.isdigit() else 0, c.selector, c.prop
+
+    return sorted(kept, key=reach), inherited
+
+
+def _inherited_from(c: StyleChange, after: StyleRecord, seen: Mapping[tuple[str, str], StyleChange]) -> str | None:
+    """The kind up `c`'s `within` chain whose very change `c` follows from (the topmost), or None."""
+    if c.prop not in INHERITED:
+        return None
+    up, source = c.selector, None
+    for _ in range(len(after.elements)):  # a chain; never round a loop
+        up = after.elements.get(up, {}).get("within", "")
+        same = seen.get((up, c.prop)) if up else None
+        if same is None or (same.before, same.after) != (c.before, c.after):
+            break
+        source = up
+    return source
+
+
+def flow_counts(record: StyleRecord, found: Sequence[StyleChange], limit: int = 2) -> str:
+    """" (`d-article > p`: 214 elements, in 11 sections)": how far the changed kinds of a page's
+    flow record (theme/capture/js/flow_record.js: `count`, `sections`) reach, now."""
+    said = []
+    for selector in dict.fromkeys(c.selector for c in style_changes(found) if c.prop not in FLOW_EXTRAS):
+        props = record.elements.get(selector, {})
+        if "count" in props:
+            n, k = props["count"], props.get("sections", "0")
+            said.append(f"`{selector}`: {n} {'element' if n == '1' else 'elements'}, in {k} "
+                        f"{'section' if k == '1' else 'sections'}")
+    return f" ({'; '.join(said[:limit])})" if said else ""
 
 
 def no_style(texts: bool = True) -> str:

@@ -46,6 +46,7 @@ DARK_BACKGROUND = ("--theme-note-box-background: #121b2b;", "--theme-note-box-ba
 FONTS = DIST / "assets" / "fonts"
 CHART = "assets/images/bubble-fraction.svg"  # Figure 5's image, under “How big is the bubble”
 RECOLOURED_LINE = ('fill="#d9822b"', 'fill="#b9422b"')  # one of its four curves' colour
+BODY_TEXT = "\nd-article p { line-height: 1.9; }\n"  # issue 49: the body text, which no region covers
 
 
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -125,13 +126,18 @@ def recoloured(project: Path, bigger) -> dict[str, dict]:
 
 
 def test_the_style_record_is_byte_identical_across_two_captures_of_the_unchanged_specimen(project):
+    """Region records and the pages' text-flow records (issue 49) alike."""
     first = (project / "styles.1.json").read_bytes()
     assert first == (project / "styles.2.json").read_bytes()
     records = json.loads(first)
     manifest = json.loads((project / "snapshots" / "manifest.json").read_text(encoding="utf-8"))
     regions = {k for k in manifest["baselines"] if not k.endswith("/page.png")}
-    assert set(records) == regions and len(regions) > 40  # every region baseline has its record
-    assert len(first.decode().splitlines()) == len(regions) + 2  # one region a line
+    pages = {k for k in manifest["baselines"] if k.endswith("/page.png")}
+    assert set(records) == regions | pages and len(regions) > 40  # every baseline has its record
+    assert len(first.decode().splitlines()) == len(regions) + len(pages) + 2  # one image a line
+    flow = records["index/desktop-light/page.png"]  # the body text by kinds, counted
+    assert int(flow["d-article p"]["count"]) > 20 and int(flow["d-article p"]["sections"]) > 5
+    assert int(flow["d-article div.note-box-content > p"]["count"]) >= 12  # in the note-boxes, apart
 
 
 def test_every_note_box_failure_names_the_rule_and_one_group_holds_them_all(project, bigger):
@@ -143,10 +149,13 @@ def test_every_note_box_failure_names_the_rule_and_one_group_holds_them_all(proj
     assert all(e["why"] in e["message"] for e in boxes.values())  # the FAILURES block says it too
     groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]
     holding = [g for g in groups if set(g["ids"]) & set(boxes)]
-    assert len(holding) == 1 and set(holding[0]["ids"]) == set(boxes) and holding[0]["number"] == 1
+    # The whole pages too (issue 49): their text flow shows the same rule, in the note-boxes' text.
+    pages = {"index/desktop-dark/page.png", "index/desktop-light/page.png"}
+    assert len(holding) == 1 and set(holding[0]["ids"]) == set(boxes) | pages and holding[0]["number"] == 1
     summary = (project / "visual-report" / "summary.md").read_text(encoding="utf-8")
     assert summary.index("**Failures by cause**") < summary.index("| status | image |")
-    assert f"1. {len(boxes)} note-boxes: `.note-box-content` font-size 12px → 13px" in summary
+    assert (f"1. {len(boxes) + 2} images ({len(boxes)} note-boxes, 2 whole pages): `.note-box-content` font-size "
+            "12px → 13px") in summary
 
 
 def test_a_reworded_caption_names_its_words_not_an_image(project, bigger):
@@ -173,7 +182,7 @@ def test_the_terminal_groups_them_in_at_most_25_lines_and_keeps_every_failed_lin
     end = lines.index("-rf or -v lists every failed image")
     assert end - start + 1 <= 25
     assert lines[start].startswith(f"{len(failed)} failed images in ")
-    assert "note-boxes: `.note-box-content` font-size 12px → 13px" in lines[start + 1]
+    assert "note-boxes, 2 whole pages): `.note-box-content` font-size 12px → 13px" in lines[start + 1]
     failed_lines = {line.split(" - ")[0] for line in lines if line.startswith("FAILED ")}
     assert len(failed_lines) == len(failed)  # pytest's own line for every item, as always
     assert "FAILED index[desktop-dark]::page" in failed_lines
@@ -201,6 +210,39 @@ def test_theme_why_explains_one_failure(project, bigger):
     unknown = theme(project, "why", "index[desktop-dark]::note-box/no-such-box")
     assert unknown.returncode == 2 and len(unknown.stderr.strip().splitlines()) == 1
     assert "theme why --list" in unknown.stderr
+
+
+@pytest.fixture(scope="module")
+def flowed(project: Path, recoloured) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
+    """One run with the body text's line height changed (issue 49): its output and failed entries."""
+    css = project / "dist" / "style.css"
+    original = css.read_text(encoding="utf-8")
+    css.write_text(original + BODY_TEXT, encoding="utf-8")
+    try:
+        done = pytest_run(project)
+        assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+        return done, failed_entries(project)
+    finally:
+        css.write_text(original, encoding="utf-8")
+
+
+def test_a_change_to_body_text_is_told_by_its_kind_of_element_first(project, flowed):
+    """Issue 49: `d-article p { line-height: 1.9 }` reaches no region of its own. The first group
+    names the paragraphs' line height, old and new; both whole pages are in it, each saying how
+    far the change reached and what inherited it; no line of coordinates stands in for it."""
+    done, failed = flowed
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    assert lines[start + 1].startswith("  1. ") and "`d-article p` line-height 30.056px → 33.592px" in lines[start + 1]
+    assert lines.index("-rf or -v lists every failed image") - start + 1 <= 25
+    pages = {k: e for k, e in failed.items() if k.endswith("/page.png")}
+    assert sorted(pages) == ["index/desktop-dark/page.png", "index/desktop-light/page.png"]
+    for e in pages.values():
+        assert e["why"].startswith("whole page: `d-article p` line-height 30.056px → 33.592px"), e["why"]
+        assert re.search(r"\(`d-article p`: \d+ elements, in \d+ sections", e["why"]), e["why"]
+        assert "inherited from `d-article p` by " in e["why"] and "outside any region" not in e["message"]
+    groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]
+    assert groups[0]["number"] == 1 and set(pages) <= set(groups[0]["ids"])
 
 
 def test_a_colour_change_names_background_color_and_no_height(recoloured):

@@ -52,6 +52,9 @@ JsonObject = dict[str, Any]
 # A region's style record as computed_styles.js gives it: element (a selector relative to the
 # region, "" for its own) -> property -> computed value; theme/style_record.py reads it.
 PageStyles = dict[str, dict[str, str]]
+# The key of the page's text-flow record among a capture's records (theme/capture/js/flow_record.js):
+# its whole-page image's path, as a region's record is under its image's path.
+FLOW = "page.png"
 # Seconds per step of a capture, and counts and flags (tile calls, a switched scheme), for
 # benchmarks and --explain.
 Timings = dict[str, float]

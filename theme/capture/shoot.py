@@ -20,7 +20,7 @@ from ..style_record import MISSING
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched
 from .fonts import fallback_fonts, file_of, file_sha256, split_stack, web_fonts
-from .model import Capture, JsonObject, PageStyles, Progress, Region, mark
+from .model import FLOW, Capture, JsonObject, PageStyles, Progress, Region, mark
 from .readiness import Readiness, Ready, keeps_changing
 from .regions import regions
 from .server import LocalServer
@@ -108,6 +108,8 @@ class Shooter:
         # a capture of some tiles only serves crops of nudged regions (phase.realigned), no check
         styles = (style_records(page, found, self.visual.mask, DrawnFiles(self.server, self.visual.route))
                   if RECORD_STYLES and ready.only is None else {})
+        if RECORD_STYLES and ready.only is None and self.visual.full_page:
+            styles[FLOW] = flow_record(page, self.visual.mask, self.server)
         mark(timings, "styles", t)
         tt, shots = ready.tile_times, ready.shots
         timings.update(switched=ready.job.switched, tile_calls=tt.calls, tile_seconds=tt.browser,
@@ -204,6 +206,14 @@ def read_records(page: Page, asked: list[dict[str, Any]], masks: Sequence[str],
             for key, record in got.items() if record is not None}
 
 
+def flow_record(page: Page, masks: Sequence[str], server: LocalServer) -> PageStyles:
+    """The page's text flow by kinds of element (theme/capture/js/flow_record.js), the record of
+    its whole-page image: read with the regions' records, on the page as its tiles were taken."""
+    got: PageStyles = json.loads(evaluate(page, _FLOW_AS_JSON, {"masks": list(masks)}))
+    ours = server.origin + "/"  # a background's url() names our server, whose port is new each run
+    return {kind: {k: v.replace(ours, "") for k, v in props.items()} for kind, props in got.items()}
+
+
 class DrawnFiles:
     """How a style record names the files an element draws from (computed_styles.js gives
     their URLs): named as the fingerprint names web fonts (fonts.file_of), each with the
@@ -234,3 +244,4 @@ class DrawnFiles:
 
 
 _AS_JSON = f"(question) => JSON.stringify(({scripts.COMPUTED_STYLES})(question))"
+_FLOW_AS_JSON = f"(question) => JSON.stringify(({scripts.FLOW_RECORD})(question))"

@@ -21,7 +21,9 @@ Each failed item has one cause:
 - MOVED: only its position changed (content above it grew or shrank, as
   theme/check/attribution.py finds from the baseline's recorded box); it points at the
   groups above it that did.
-- PAGE: a whole page image: it shows every group of its page at once.
+- PAGE: a whole page image whose text-flow record (theme/capture/js/flow_record.js) shows no
+  change: it shows every group of its page at once. One whose flow changed (`d-article > p`
+  line-height) is a STYLE item like a region, and joins the regions its change reached.
 - UNSTEADY: its page was rendered from the very inputs its baselines were rendered from
   (theme/check/inputs.py: a re-render of a page whose record holds), so what differs is not a
   change: the page does not hold still. It takes precedence over every cause above, so noise
@@ -116,6 +118,8 @@ class Failed:
     @property
     def label(self) -> str:
         """How a sentence names it: `note-box in “Memory usage”` (theme.check.attribution.label)."""
+        if not self.region:
+            return "whole page"
         return f"{self.region} in “{self.heading}”" if self.heading else self.region
 
 
@@ -144,7 +148,7 @@ def cause_of(item: Failed) -> tuple[Cause, Signature]:
     items that share a change and gives each group the signature of what they share)."""
     if item.unsteady:
         return Cause.UNSTEADY, ()
-    if not item.region:
+    if not item.region and not style_changes(item.changes):  # a page whose flow record changed is a cause
         return Cause.PAGE, ()
     if not item.recorded:
         return Cause.UNRECORDED, ()
@@ -176,6 +180,8 @@ def _element(selector: str, region: str) -> str:
     """The kind of element a change is on: its selector's last step (`div > figcaption` ->
     `figcaption`), or for the region's own element (selector "") the region's key in <>, so
     note-boxes and figures whose own background changed alike are not one cause."""
+    if not region:  # a kind of the page's flow (`d-article div.note-box-content > p ~2`): its last step
+        return re.split(r"\s*>\s*|\s+", re.sub(r" ~\d+$", "", selector))[-1]
     return _placeless(selector).split(" > ")[-1] if selector else f"<{region}>"
 
 
@@ -214,6 +220,10 @@ def _joined(items: Sequence[Failed]) -> list[list[Failed]]:
 def shared(items: Sequence[Failed]) -> Signature:
     """What a STYLE group's items share, as its summary names it: the facets every item has
     (else those most items have), each with every value it changed from, "12px or 13px"."""
+    # Said from the regions when there are any (their records name the rule), then what every
+    # page of the group shows in its text flow besides (`d-article p`, which no region holds).
+    pages = [i for i in items if not i.region]
+    items = [i for i in items if i.region] or list(items)
     sets = [facets(i) for i in items]
     common = set.intersection(*sets)
     if not common:
@@ -237,7 +247,22 @@ def shared(items: Sequence[Failed]) -> Signature:
         kinds = sorted({_element(c.selector, i.region) for i in items for c in style_changes(i.changes)
                         if c.prop == prop and _change(c) == change})
         out.append((", ".join(kinds), prop, before, after))
-    return tuple(out)
+    return tuple(out) + (_flow_only(pages, out) if pages and pages != items else ())
+
+
+def _flow_only(pages: Sequence[Failed], out: list[tuple[str, str, str, str | None]]) -> Signature:
+    """What every page of a group shows in its text flow (flow_record.js) that no change named
+    already says (the property and its new value): `d-article p` line-height, beside regions."""
+    said = {(prop, after) for _, prop, _, after in out}
+    every = set.intersection(*({(c.selector, c.prop, c.after) for c in style_changes(p.changes)} for p in pages))
+    extra = []
+    for selector, prop, after in sorted(every):
+        if (prop, after) in said:
+            continue
+        befores = sorted({c.before or "—" for p in pages for c in p.changes
+                          if (c.selector, c.prop, c.after) == (selector, prop, after)})
+        extra.append((selector, prop, " or ".join(befores), after))
+    return tuple(extra)
 
 
 # ------------------------------------------------------------------ grouping

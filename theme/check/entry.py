@@ -7,7 +7,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..status import Status
-from ..style_record import StyleChange, StyleRecord, changes, has_text, to_json, translucent
+from ..style_record import (
+    StyleChange,
+    StyleRecord,
+    changes,
+    flow_changes,
+    flow_counts,
+    has_text,
+    to_json,
+    translucent,
+)
 from .causes import UNSTEADY, Box, Failed, Group, explain, group
 
 if TYPE_CHECKING:
@@ -103,7 +112,7 @@ class Entry:
         arts = result.artifacts
         attribution = tuple(attribution)
         extra: dict[str, Any] = {}
-        if styled is not None and region is not None and result.status in (Status.FAILED, Status.UPDATED):
+        if styled is not None and result.status in (Status.FAILED, Status.UPDATED):
             extra = styled.fields(result.key, region)
             if extra.get("why"):
                 attribution = (extra["why"],)
@@ -160,19 +169,32 @@ class Styled:
     before_box: Box | None = None
     after_box: Box | None = None
 
-    def fields(self, key: str, region: Region) -> dict[str, Any]:
+    def fields(self, key: str, region: Region | None) -> dict[str, Any]:
         """Entry fields: its record now always (for `theme accept`); its changes and the line
-        that says them when both records are known."""
+        that says them when both records are known. A page (region None) has its text flow's
+        records, by kinds of element, and its whole size as its box."""
         out: dict[str, Any] = {"expected_box": self.before_box}
         if self.after is not None:
             out["style"] = to_json(self.after)
         if self.before is None or self.after is None:
             return out
-        found = tuple(changes(self.before, self.after))
+        inherited: dict[str, list[str]] = {}
+        if region is None:
+            flow, inherited = flow_changes(self.before, self.after)
+            found = tuple(flow)
+        else:
+            found = tuple(changes(self.before, self.after))
         texts, through = has_text(self.before) and has_text(self.after), translucent(self.after)
-        item = Failed(key, region.key, region.heading, found, self.before_box, self.after_box, texts=texts,
-                      through=through)
+        item = Failed(key, region.key if region else "", region.heading if region else "", found,
+                      self.before_box, self.after_box, texts=texts, through=through)
         out["style_changes"] = tuple((c.selector, c.prop, c.before, c.after) for c in found)
         out["texts"], out["through"] = texts, through
         out["why"] = explain(item, group([item]))
+        if region is None:
+            if not found:  # no flow change: the page shows its regions' groups, as it said before records
+                return {k: v for k, v in out.items() if k not in ("why", "style_changes")}
+            out["why"] += flow_counts(self.after, found) + "".join(
+                f"; inherited from `{source}` by {', '.join(f'`{k}`' for k in kinds[:3])}"
+                + (f" and {len(kinds) - 3} more" if len(kinds) > 3 else "")
+                for source, kinds in sorted(inherited.items()))
         return out

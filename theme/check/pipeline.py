@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import images
 from .. import style_record as styles
-from ..capture.model import Capture, Failure, Region, Renderer
+from ..capture.model import FLOW, Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
@@ -195,8 +195,10 @@ class Checked:
 def page_verdict(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture) -> verdict.CheckResult:
     """The verdict on `shot`'s page image: its compare, artefacts and any write. It needs only the
     page image, so it can be made as soon as the page is taken (check_image's `page`)."""
+    raw = shot.styles.get(FLOW)
     return verdict.check(ctx, f"{shot.variant.folder.as_posix()}/page.png", np.ascontiguousarray(shot.image),
-                         visual.tolerance_for(None), pixels=shot.pixels, review=_page_review)
+                         visual.tolerance_for(None), pixels=shot.pixels, review=_page_review,
+                         style=styles.from_page(raw) if raw is not None else None)
 
 
 def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, region: Region | None, *,
@@ -210,7 +212,9 @@ def check_image(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture, 
         sizes = ctx.expected.sizes(folder)
     styled = None
     if region is None:
+        before = ctx.expected.style(f"{folder}/page.png")  # read before the verdict may rewrite it
         result = page or page_verdict(ctx, visual, shot)
+        styled = _page_styled(before, shot, result)
     else:
         path = region.path.as_posix()
         key = f"{folder}/{path}"
@@ -242,6 +246,16 @@ def _styled(ctx: verdict.CheckContext, shot: Capture, region: Region, key: str) 
     before_box = ctx.expected.boxes(shot.variant.folder.as_posix()).get(path)
     return Styled(ctx.expected.style(key), styles.from_page(raw) if raw is not None else None,
                   before_box, region.css_box)
+
+
+def _page_styled(before: styles.StyleRecord | None, shot: Capture, result: verdict.CheckResult) -> Styled:
+    """The page's flow records (theme/capture/js/flow_record.js) on both sides, and its size as
+    a box (device scale 1: image px are CSS px)."""
+    raw = shot.styles.get(FLOW)
+    sizes = (result.diff.expected_size, result.diff.actual_size) if result.diff is not None else None
+    boxes = ((0.0, 0.0, float(sizes[0][0]), float(sizes[0][1])), (0.0, 0.0, float(sizes[1][0]), float(sizes[1][1]))
+             ) if sizes else (None, None)
+    return Styled(before, styles.from_page(raw) if raw is not None else None, *boxes)
 
 
 def _passing(ctx: verdict.CheckContext, visual: VisualConfig, shot: Capture,

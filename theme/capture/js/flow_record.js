@@ -1,0 +1,88 @@
+// The page's text flow as kinds of element (theme/style_record.py reads it as the
+// record of the whole page image, "page.png"): the body text no region covers,
+// so a change to `d-article p` is told in CSS terms, once, with how many elements
+// it reached. Input: {masks: [selector]}. Output: {kind: props}, props as
+// computed_styles.js gives them (less the sizes, which vary element by element),
+// plus `count` (elements of that kind with that style) and `sections` (how many
+// of the page's h2 sections they are in).
+//
+// A kind is the element's landmark (d-title, d-byline, d-article, d-appendix,
+// footer…; else body), its nearest ancestor with a class below it, if any, and
+// its tag and first two classes, `>` where it is the child of the one before:
+// `d-article > p`, `d-article div.note-box-content > p`, `d-article a`. Only
+// elements that hold words of their own, drawn, outside masks and shadow roots.
+// A kind's record is the style most of its elements compute, with `count` (all
+// of them), `sections` (how many of the page's h1/h2 sections hold one) and
+// `within`, the kind most of them sit in (their nearest ancestor recorded too),
+// so a change they inherit is told as their parent's (theme/style_record.py).
+// At most MAX_KINDS kinds, the most numerous: the same page, the same record.
+({ masks }) => {
+  const PROPS = [
+    'display',
+    'color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height',
+    'letter-spacing', 'text-align', 'text-transform', 'text-decoration-line', 'text-decoration-color',
+    'background-color', 'background-image',
+    'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
+    'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
+    'border-top-color', 'border-right-color', 'border-bottom-color', 'border-left-color',
+    'border-radius',
+    'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+    'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
+    'box-shadow', 'opacity', 'color-scheme',
+  ];
+  const MAX_KINDS = 60;
+  const LANDMARKS = new Set(['d-title', 'd-byline', 'd-article', 'd-appendix', 'd-footnote-list',
+                             'd-citation-list', 'header', 'nav', 'main', 'article', 'aside', 'footer']);
+  const SKIP = new Set(['style', 'script', 'template', 'link', 'meta', 'noscript', 'svg', 'math']);
+  const computed = window.__themeStyleOf || getComputedStyle;
+  const masked = new Set();
+  for (const sel of masks || []) for (const m of document.querySelectorAll(sel)) masked.add(m);
+  const step = (el) => el.localName + [...el.classList].slice(0, 2).map((c) => '.' + CSS.escape(c)).join('');
+  const ownWords = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.data.trim() !== '');
+  const found = new Map();  // element -> [landmark, section, context]
+  let section = 0;
+  const walk = (el, landmark, context) => {
+    if (SKIP.has(el.localName) || masked.has(el)) return;
+    if (/^h[12]$/.test(el.localName)) section += 1;
+    const here = LANDMARKS.has(el.localName) ? el : landmark;
+    if (el !== document.body && ownWords(el) && el.getClientRects().length > 0) found.set(el, [here, section, context]);
+    const next = here !== landmark ? null : (el !== here && el.classList.length ? el : context);
+    for (const kid of el.children) walk(kid, here, next);
+  };
+  walk(document.body, document.body, null);
+  const kindOf = (el, [landmark, , context]) => {
+    let name = landmark === document.body ? 'body' : landmark.localName;
+    if (context) name += `${context.parentElement === landmark ? ' > ' : ' '}${step(context)}`;
+    const parent = context || landmark;
+    return `${name}${el.parentElement === parent ? ' > ' : ' '}${step(el)}`;
+  };
+  const kinds = new Map();  // kind -> {styles: Map(key -> [props, n]), n, sections: Set, within: Map(kind -> n)}
+  const names = new Map();
+  for (const [el, at] of found) names.set(el, kindOf(el, at));
+  const tally = (map, key, n = 1) => map.set(key, (map.get(key) || 0) + n);
+  for (const [el, at] of found) {
+    const kind = names.get(el);
+    if (!kinds.has(kind)) kinds.set(kind, { styles: new Map(), n: 0, sections: new Set(), within: new Map() });
+    const k = kinds.get(kind);
+    const cs = computed(el);
+    const props = {};
+    for (const p of PROPS) props[p] = cs.getPropertyValue(p);
+    const key = JSON.stringify(props);
+    if (!k.styles.has(key)) k.styles.set(key, [props, 0]);
+    k.styles.get(key)[1] += 1;
+    k.n += 1;
+    k.sections.add(at[1]);
+    let up = el.parentElement;
+    while (up && !found.has(up)) up = up.parentElement;
+    tally(k.within, up ? names.get(up) : '');
+  }
+  const most = (map) => [...map.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
+  const ranked = [...kinds.entries()].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1));
+  const out = {};
+  for (const [kind, k] of ranked.slice(0, MAX_KINDS)) {
+    const byCount = (a, b) => b[1] - a[1] || (JSON.stringify(a[0]) < JSON.stringify(b[0]) ? -1 : 1);
+    const [props] = [...k.styles.values()].sort(byCount)[0];
+    out[kind] = { ...props, count: String(k.n), sections: String(k.sections.size), within: most(k.within) };
+  }
+  return out;
+}
