@@ -301,3 +301,30 @@ def test_a_class_the_pages_script_writes_is_known_and_a_blocked_script_is_a_warn
     assert routed.returncode == 1
     assert [line.split(" ")[:2] for line in routed.stdout.splitlines()] == [["index.html:3:39:", "TL020"]]
     assert "class .typo is defined by none" in routed.stdout
+
+
+BUILT_SELECTOR = """<!DOCTYPE html>
+<html><head><script src="pick.js"></script></head>
+<body><div id="example-1"><img class="image-selector" alt=""></div><p class="image-selectr">x</p></body></html>
+"""
+# As the published article looks its images up (with d3's svg.select): a selector built by `+`.
+PICK_JS = """function pick(example) {
+  return document.querySelector("#example-" + example + " > .image-selector");
+}
+status = "Loading " + 2 + " examples, see .image-selectr";
+"""
+
+
+@pytest.mark.browser
+def test_a_class_in_a_selector_the_pages_script_builds_is_known(tmp_path):
+    """pick.js looks `.image-selector` up in a selector it joins with `+`: not TL020. The typo
+    beside it is still reported: its only mention is in a string of prose, which defines nothing."""
+    (tmp_path / "index.html").write_text(BUILT_SELECTOR, encoding="utf-8")
+    (tmp_path / "pick.js").write_text(PICK_JS, encoding="utf-8")
+    result = theme("lint", "index.html", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [["index.html:3:78:", "TL020"]]
+    assert "class .image-selectr is defined by none" in result.stdout
+    (tmp_path / "index.html").write_text(BUILT_SELECTOR.replace(' class="image-selectr"', ""), encoding="utf-8")
+    fixed = theme("lint", "index.html", cwd=tmp_path)
+    assert (fixed.returncode, fixed.stdout) == (0, ""), fixed.stderr

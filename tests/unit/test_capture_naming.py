@@ -6,9 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from theme.capture import Variant, page_name, slug, variants
+from theme.capture import Variant, page_name, scripts, slug, variants
 from theme.capture.model import Region
-from theme.capture.naming import TITLE, heading_bases, naming_heading, own_base, region_names, safe_segment
+from theme.capture.naming import (
+    TITLE,
+    element_names,
+    heading_bases,
+    naming_heading,
+    own_base,
+    region_names,
+    safe_segment,
+)
 from theme.capture.regions import clip_box, regions
 from theme.config import VisualConfig
 from theme.errors import ConfigError
@@ -191,3 +199,28 @@ def test_regions_from_a_measured_page():
     got = [(r.name, r.heading) for r in regions(found, {"figure": "figure"}, 100, 100)]
     assert got == [("sequence-modeling", "Sequence Modeling"), ("teaser", "Sequence Modeling"),
                    ("introduction", "Introduction")]
+
+
+def test_a_states_elements_are_named_as_the_pages_regions_never_after_the_byline():
+    """element_names on what js/state_regions.js measures for a reader state: a cite's hover box
+    whose d-cite follows the byline's "DOI" (and no article heading yet) is named after the
+    title, or its figure's caption, as a region there would be; not "doi" (issue 50). One after
+    "Introduction" keeps that heading's name, one in the appendix its own heading's."""
+    found = [
+        {"heading": 4, "inside": [], "id": "", "caption": ""},  # a d-cite in the opening paragraph
+        {"heading": 4, "inside": [], "id": "", "caption": "How CTC collapsing works"},  # in a figure's caption
+        {"heading": 4, "inside": [], "id": "", "caption": ""},
+        {"heading": 5, "inside": []},
+        {"heading": 7, "inside": [1]},
+        {"heading": None, "inside": [], "id": "", "caption": ""},  # a page without headings or title
+    ]
+    assert element_names(found, HEADINGS, PLACED, "Sequence Modeling With CTC") == [
+        ("sequence-modeling-with-ctc", None), ("how-ctc-collapsing-works", None),
+        ("sequence-modeling-with-ctc-2", None), ("introduction", 5), ("notes", 7),
+        ("sequence-modeling-with-ctc-3", None)]
+    assert [name for name, _ in element_names(found[:1], HEADINGS, PLACED)] == ["top"]  # no title to go by
+
+
+def test_state_regions_measures_what_the_page_regions_are_named_by():
+    """Both page scripts read the same facts (js/naming_of.js), so the rules cannot drift apart."""
+    assert "namingOf" in scripts.parts("state_regions")[1] and "namingOf" in scripts.parts("regions")[1]

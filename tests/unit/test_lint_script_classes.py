@@ -29,6 +29,18 @@ RUNTIME = Path(__file__).resolve().parents[2] / "article" / "dist" / "assets" / 
     ("document.querySelectorAll('d-article .note-box > p'); el.closest('.card');", {"note-box", "card"}),
     ('document.getElementsByClassName("toc-entry");', {"toc-entry"}),
     ('d3.select("#chart").selectAll(".bar");', {"bar"}),
+    # the classes of a selector it builds: a string joined by `+` or a template's text parts
+    ('svg.select("#example-" + example + " > .image-selector");', {"image-selector"}),
+    ('rows = d3.selectAll(".row " + tag); s += " .more";', {"row", "more"}),
+    ("el.querySelector(`${a} .bar`); q = `#fig-${n} .caption > .label`;", {"bar", "caption", "label"}),
+    ('sel = "g.tick text.label, d-figure .note " + rest;', {"tick", "label", "note"}),
+    # ... but not a name the code around it may lengthen or join onto, nor a file's suffix
+    ('a = ".item-" + i; b = `.item-${i}`; c = ".open" + state; d = "#fig" + n + ".active";', set()),
+    ('img.src = "images/" + name + ".png"; f = name + ".json"; g = "a.pdf " + x;', set()),
+    # ... nor prose, nor a stylesheet a script builds
+    ('msg = "Loading " + n + " items. Please wait."; e = "e.g. " + x;', set()),
+    ('err = name + " must end in .yml or .yaml";', set()),
+    ("css = `.foo { color: ${c} }`;", set()),
     # words that are no class
     ("const name = 'affiliation'; if (a.className) b();", set()),
     ("fetch('data.json'); console.log('.not-a-selector');", set()),

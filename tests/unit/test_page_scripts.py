@@ -117,7 +117,7 @@ def test_uses_names_what_a_script_uses_and_nothing_else(name):
 
 
 def test_a_value_a_script_uses_must_be_given():
-    with pytest.raises(KeyError, match="regions.js uses CHROME: give it to link"):
+    with pytest.raises(KeyError, match="naming_of.js uses CHROME: give it to link"):  # through regions.js
         scripts.link("regions")
 
 

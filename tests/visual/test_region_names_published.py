@@ -5,6 +5,7 @@ named after its id, its caption or the title, never after the byline's "DOI" (na
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -87,3 +88,55 @@ def test_id_caption_and_title_name_what_precedes_the_first_heading(tmp_path):
         ("figure/one-2.png", "One"),
         ("table/numbers.png", "The Title"),
     ]
+
+
+STATE_PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>
+a { display: inline-block; margin: 4px; outline: 2px solid #000; }
+x-cite { display: inline-block; width: 60px; height: 20px; }
+</style></head><body>
+<d-title><h1>The Title</h1></d-title>
+<d-byline><div><h3>Published</h3><p>today</p></div><div><h3>DOI</h3><p><a id="byline-doi" href="https://doi.org/10.1/x">doi</a></p></div></d-byline>
+<d-article>
+<p>Opening words <a class="opening" href="https://doi.org/10.1/y">doi</a> and a cite <x-cite></x-cite>.</p>
+<figure><img alt=""><figcaption>How it works <a class="captioned" href="https://doi.org/10.1/z">doi</a></figcaption></figure>
+<h2>One</h2>
+<p><a class="later" href="#one">link</a></p>
+</d-article>
+<script>
+customElements.define('x-cite', class extends HTMLElement {
+  connectedCallback() {
+    this.attachShadow({ mode: 'open' }).innerHTML = '<div class="panel" style="width: 40px; height: 12px">box</div>';
+  }
+});
+</script>
+</body></html>
+"""
+
+
+def test_a_states_captured_elements_are_named_as_the_pages_regions_not_after_the_bylines_doi(tmp_path):
+    """Issue 50: a state's capture was named after the nearest heading, the byline's "DOI" when no
+    article heading preceded it (`hover-box/doi.png`). Now as a region there: a focused DOI link or
+    a hover box (in a shadow root, placed where its host is) in the opening paragraph is named after
+    the title, one in a figure's caption after the caption, one after "One" after it. Only what is
+    inside the byline is named after the byline's own heading, as a region there is."""
+    from theme.config import StateConfig, Step
+
+    (tmp_path / "index.html").write_text(STATE_PAGE, encoding="utf-8")
+    states = tuple(StateConfig(f"focus-{which}", (Step("focus", selector),), {"focused": f"{selector}:focus"})
+                   for which, selector in (("opening", "a.opening"), ("captioned", "a.captioned"),
+                                           ("later", "a.later"), ("byline", "#byline-doi")))
+    hover = StateConfig("cite-hover", (Step("hover", "x-cite"),), {"hover-box": "x-cite .panel"})
+    visual = VisualConfig(root=tmp_path, pages=("index.html",), viewports={"desktop": (800, 600)},
+                          color_schemes=("light",), states=(*states, hover))
+    got = {}
+    with Session(visual) as session:
+        for state in (*states, hover):
+            capture = session.capture(dataclasses.replace(variants(visual)[0], state=state.name))
+            got[state.name] = [(str(r.path), r.heading) for r in capture.regions]
+    assert got == {
+        "focus-opening": [("focused/the-title.png", "The Title")],
+        "focus-captioned": [("focused/how-it-works-doi.png", "The Title")],
+        "focus-later": [("focused/one.png", "One")],
+        "focus-byline": [("focused/doi.png", "DOI")],  # the byline's DOI link itself
+        "cite-hover": [("hover-box/the-title.png", "The Title")],
+    }

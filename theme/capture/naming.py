@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Collection, Iterable, Literal, Sequence, Union
+from typing import Any, Collection, Iterable, Literal, Mapping, Sequence, Union
 
 from ..config import VisualConfig
 from ..errors import ConfigError
@@ -204,6 +204,21 @@ def own_base(element_id: str = "", caption: str = "", title: str | None = None) 
         if text and text.strip():
             return slug(text, fallback=TOP)
     return TOP
+
+
+def element_names(items: Sequence[Mapping[str, Any]], headings: Sequence[str],
+                  placed: Sequence[Place] | None = None, title: str | None = None) -> list[tuple[str, int | None]]:
+    """(name, index of the heading it is named after or None) of one key's elements in
+    document order, from what js/naming_of.js measured: each item's `heading` (the nearest
+    h1–h4 before it), `inside` (the chrome around it) and, before the article's first
+    heading, its `id` and `caption`; the page's `headings`, where each is `placed`, and its
+    `title`. A page's regions and a reader state's captured elements are named alike: after
+    the heading naming_heading finds, else own_base, never after the byline's "DOI"."""
+    placed = list(placed) if placed is not None else [None] * len(headings)
+    by = [naming_heading(it.get("heading"), placed, it.get("inside", ())) for it in items]
+    own = [own_base(it.get("id", ""), it.get("caption", ""), title) if h is None else ""
+           for it, h in zip(items, by, strict=True)]
+    return list(zip(region_names(by, heading_bases(headings), own), by, strict=True))
 
 
 # A canvas that is no <figure>'s: the live figure of an article that draws without one (init's

@@ -10,7 +10,7 @@ import numpy as np
 from . import scripts
 from .bounded import evaluate
 from .model import JsonObject, Nudges, Region
-from .naming import heading_bases, naming_heading, own_base, region_names
+from .naming import element_names
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -32,16 +32,11 @@ def named(found: JsonObject, selectors: Mapping[str, str]) -> Iterator[tuple[str
     `found` is what scripts.REGIONS measured; `selectors` the config's regions. Each
     item gains "named_by": the index of the heading it is named after, or None
     (then its id, caption or the title names it: naming.own_base)."""
-    bases = heading_bases(found["headings"])
-    placed = found.get("placed") or [None] * len(found["headings"])
     for key in selectors:
         items = found["regions"].get(key, [])
-        for it in items:
-            it["named_by"] = naming_heading(it["heading"], placed, it.get("inside", ()))
-        own = [own_base(it.get("id", ""), it.get("caption", ""), found.get("title"))
-               if it["named_by"] is None else "" for it in items]
-        names = region_names([it["named_by"] for it in items], bases, own)
-        for ordinal, (item, name) in enumerate(zip(items, names, strict=True)):
+        names = element_names(items, found["headings"], found.get("placed"), found.get("title"))
+        for ordinal, (item, (name, by)) in enumerate(zip(items, names, strict=True)):
+            item["named_by"] = by
             yield key, name, ordinal, item
 
 

@@ -24,7 +24,7 @@ from .bounded import evaluate, screenshot
 from .config_checks import config_position
 from .lanes import Pending
 from .model import Capture, JsonObject, PageStyles, Progress, Region, label, mark
-from .naming import heading_bases, own_base, region_names
+from .naming import element_names
 from .readiness import Readiness, Shots, paint_masks, wait_loaded, wait_stable
 from .server import LocalServer
 from .shoot import page_fingerprint
@@ -237,10 +237,9 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
         if not boxes:
             raise StateError(f"{where}: capture {key} = {selector!r} matches nothing visible after the steps; "
                              f"fix the selector or the steps at {at}")
-        bases = heading_bases(got["headings"])
-        names = region_names([b["heading"] if b["heading"] >= 0 else None for b in boxes], bases,
-                             [own_base(b["id"]) for b in boxes])
-        for b, name in zip(boxes, names, strict=True):
+        # named as the page's regions are: never after the byline's "DOI" (naming.element_names)
+        named = element_names(boxes, got["headings"], got.get("placed"), got.get("title"))
+        for b, (name, by) in zip(boxes, named, strict=True):
             x0, y0 = math.floor(b["x"]) - state.padding, math.floor(b["y"]) - state.padding
             x1, y1 = math.ceil(b["x"] + b["width"]) + state.padding, math.ceil(b["y"] + b["height"]) + state.padding
             if b["x"] < 0 or b["y"] < 0 or b["x"] + b["width"] > width or b["y"] + b["height"] > height:
@@ -251,7 +250,7 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
             box = (x0, y0, x1 - x0, y1 - y0)
             css = (float(b["x"]), float(b["y"]), float(b["width"]), float(b["height"]))
-            heading = got["headings"][b["heading"]] if b["heading"] >= 0 else ""  # as a page's regions have it
+            heading = got["headings"][by] if by is not None else (got.get("title") or "")  # as regions.regions
             out.append((Region(key, name, box, heading, selector, css), visible.nth(b["index"]).element_handle()))
     return out
 
