@@ -18,9 +18,11 @@ import os
 import pty
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
+import threading
 import tomllib
 from pathlib import Path
 
@@ -532,8 +534,7 @@ def test_refusals_are_one_line_with_what_to_do(tmp_path):
     (empty / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
     unattended = init(cwd=empty)  # no terminal (CI, a pipe) and no --yes: nothing to ask on
     assert unattended.returncode == 2 and "write 3 file(s)" not in unattended.stdout
-    assert unattended.stderr.splitlines()[-1] == ("theme: no terminal to ask whether to write these files; pass "
-                                                  "--yes to write them (or --dry-run to only see the plan)")
+    assert unattended.stderr.splitlines()[-1] == NO_TERMINAL
     assert "Aborted" not in unattended.stderr and "Traceback" not in unattended.stderr
     master, terminal = pty.openpty()  # on a terminal the question is asked; "n" declines
     try:
@@ -544,6 +545,51 @@ def test_refusals_are_one_line_with_what_to_do(tmp_path):
         os.close(master)
     assert declined.returncode == 1 and "write 3 file(s) in" in declined.stdout
     assert sorted(p.name for p in empty.iterdir()) == ["index.html"]
+
+
+NO_TERMINAL = ("theme: no terminal to ask whether to write what theme init finds; pass --yes to render the "
+               "article and write it (or --dry-run to only see the plan)")
+
+
+def test_without_a_terminal_init_stops_before_it_renders(tmp_path):
+    """No terminal and no --yes: the question could not be answered, so init says so before
+    it renders. Counted, not timed: the browser init would render in is a server this test
+    runs (THEME_BROWSER_ENDPOINTS), which counts the connections made to it and closes each,
+    as a browser that never answers would hold it. --dry-run, which asks nothing, connects."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    connections, stop = [], threading.Event()
+
+    def count() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            connections.append(conn)
+            conn.close()
+
+    counter = threading.Thread(target=count, daemon=True)
+    counter.start()
+    env = {**os.environ, "THEME_BROWSER_ENDPOINTS": f"ws://127.0.0.1:{server.getsockname()[1]}/theme"}
+    run = [sys.executable, "-m", "theme", "init", "--theme-requirement", SPEC]
+    try:
+        unattended = subprocess.run(run, cwd=site, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        before = len(connections)
+        looked = subprocess.run([*run, "--dry-run"], cwd=site, env=env, stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True)
+    finally:
+        stop.set()
+        counter.join()
+        server.close()
+    assert unattended.returncode == 2 and unattended.stderr.splitlines() == [NO_TERMINAL]
+    assert unattended.stdout == "" and before == 0  # no plan, no render: the browser was never asked
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert looked.returncode != 0 and "cannot connect to the browser server" in looked.stderr
+    assert len(connections) >= 1  # the counter sees a render when there is one
 
 
 def test_a_theme_ci_cannot_install_needs_a_requirement_said_in_one_line(tmp_path):

@@ -54,6 +54,10 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
     adopt = adopt_stylesheet if scss is not None else None
     local = _packages(packages)
+    if not (yes or dry_run) and not sys.stdin.isatty():
+        # Asked before rendering, which takes a while: the answer cannot come.
+        raise init_mod.InitError("no terminal to ask whether to write what theme init finds; pass --yes to "
+                                 "render the article and write it (or --dry-run to only see the plan)")
     click.echo(f"… rendering {directory.resolve()} offline", err=True)
     plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
                               build_check=scss is not None, requirement=requirement)
@@ -71,7 +75,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         click.echo("nothing to change")
     else:
         if not yes:
-            _confirm(f"write {len(changes)} file(s) in {directory.resolve()}?")
+            click.confirm(f"write {len(changes)} file(s) in {directory.resolve()}?", abort=True)
         plan.write(force=force)
         click.echo(f"wrote {len(changes)} file(s)")
     if adopt is not None:
@@ -94,14 +98,6 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     extra = _stylesheet_paths(directory) if adopt is not None else []
     for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
         click.echo(f"  {step}")
-
-
-def _confirm(question: str) -> None:
-    """Ask on the terminal; with none to ask on (CI, a pipe), say to pass --yes (exit 2)."""
-    if not sys.stdin.isatty():
-        raise init_mod.InitError("no terminal to ask whether to write these files; pass --yes to write them "
-                                 "(or --dry-run to only see the plan)")
-    click.confirm(question, abort=True)
 
 
 def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:
