@@ -45,7 +45,8 @@ CTC = REPO / "tests/fixtures/distill-ctc"  # a published Distill article, as ser
 V1_PAGE = REPO / "tests/fixtures/distill-v1"  # a published article on the v1 runtime, its page alone
 RUNTIME = REPO / "theme/init/distill"
 # How the generated workflow installs theme: this machine's theme may be an editable
-# install, which CI cannot reach, so the tests name one (init refuses to guess).
+# install from a checkout with no remote, or a remote and commit that vary, so the tests
+# name one (without it, init would leave the workflow out or take the checkout's).
 SPEC = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"
 
 
@@ -592,24 +593,35 @@ def test_without_a_terminal_init_stops_before_it_renders(tmp_path):
     assert len(connections) >= 1  # the counter sees a render when there is one
 
 
-def test_a_theme_ci_cannot_install_needs_a_requirement_said_in_one_line(tmp_path):
-    """pip's record says this theme is an editable install from a folder: the workflow could
-    not install it, so init asks for --theme-requirement instead of writing a placeholder."""
+def test_a_theme_ci_cannot_install_leaves_the_workflow_out_said_in_one_line(tmp_path):
+    """pip's record says this theme is an editable install from a git checkout with no
+    remote: the workflow could not install it, so init writes everything else, leaves the
+    workflow out with one line saying how to add it, and exits 0. Once the checkout has a
+    remote CI can fetch, init writes the workflow with that remote at its commit."""
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
+    source = tmp_path / "theme-checkout"
+    source.mkdir()
+    git = ["git", "-C", str(source), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "theme"], check=True)
     record = tmp_path / "record/theme-0.1.0.dist-info"  # found before the installed theme's own
     record.mkdir(parents=True)
     (record / "METADATA").write_text("Metadata-Version: 2.1\nName: theme\nVersion: 0.1.0\n")
-    direct = {"url": "file:///home/me/theme", "dir_info": {"editable": True}}
+    direct = {"url": source.as_uri(), "dir_info": {"editable": True}}
     (record / "direct_url.json").write_text(json.dumps(direct))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(record.parent), str(REPO)])}
     done = subprocess.run([sys.executable, "-m", "theme", "init", "--yes"], cwd=site, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    assert done.returncode == 2 and sorted(p.name for p in site.iterdir()) == ["index.html"]
-    assert done.stderr.splitlines()[-1] == (
-        "theme: theme is an editable install from /home/me/theme, which CI cannot reach, so the workflow cannot "
-        "install it; pass --theme-requirement SPEC, e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in site.iterdir()) == [".gitignore", "index.html", "pyproject.toml"]
+    said = [line for line in done.stdout.splitlines() if "workflow" in line]
+    assert said == [
+        f"workflow: not written: theme is an editable install from {source}, which CI cannot reach, and its git "
+        "checkout has no remote to install it from; to add it, run theme init --theme-requirement SPEC again "
+        "(e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'), or write .github/workflows/visual.yml by hand"]
+    assert "git add .gitignore pyproject.toml snapshots" in done.stdout.splitlines()[-1]
 
 
 CDN_PAGE = """<!doctype html>

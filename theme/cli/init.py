@@ -45,7 +45,8 @@ def _packages(values: tuple[str, ...]) -> dict[str, Path]:
               help="Also turn the article's hand-written style.css (or CSS) into SCSS tokens.")
 @click.option("--theme-requirement", "requirement", metavar="SPEC", default=None,
               help="How the workflow installs theme, as pip takes it (default: where this theme was installed "
-                   "from, when CI can reach it).")
+                   "from, when CI can reach it; else the remote and commit of the git checkout it was installed "
+                   "from; else the workflow is left out).")
 def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root: Path | None,
          packages: tuple[str, ...], scss: str | None, requirement: str | None) -> None:
     """Render the article in DIR, merge [tool.theme.visual], vendor what it loads from CDNs, write .gitignore
