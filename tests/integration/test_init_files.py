@@ -240,11 +240,12 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"
     ({"url": "https://example.org/theme-0.1.0.tar.gz", "archive_info": {"hashes": {"sha256": "ab"}}},
      "theme @ https://example.org/theme-0.1.0.tar.gz", ""),
     (None, "theme==0.1.0", ""),  # installed by name: the index it came from has it
-    ({"url": "file:///work/theme", "dir_info": {"editable": True}}, None,
-     "theme is an editable install from /work/theme, which CI cannot reach"),
-    ({"url": "file:///work/theme", "dir_info": {}}, None, "theme is installed from /work/theme, which CI cannot reach"),
-    ({"url": "file:///work/theme", "vcs_info": {"vcs": "git", "commit_id": COMMIT}}, None,
-     "theme is installed from /work/theme, which CI cannot reach"),
+    ({"url": "file:///nowhere/theme", "dir_info": {"editable": True}}, None,
+     "theme is an editable install from /nowhere/theme, which CI cannot reach, and that folder is not a git checkout"),
+    ({"url": "file:///nowhere/theme", "dir_info": {}}, None,
+     "theme is installed from /nowhere/theme, which CI cannot reach, and that folder is not a git checkout"),
+    ({"url": "file:///nowhere/theme", "vcs_info": {"vcs": "git", "commit_id": COMMIT}}, None,
+     "theme is installed from /nowhere/theme, which CI cannot reach, and that folder is not a git checkout"),
 ])
 def test_the_workflow_installs_theme_from_where_pip_did(tmp_path, direct_url, spec, why):
     assert files.install_spec(dist_record(tmp_path, direct_url)) == files.Install(spec, why)
@@ -255,6 +256,105 @@ def test_metadata_no_installer_wrote_is_a_source_folder_not_an_index_version(tmp
     in no index, so it must not become `theme==0.1.0` in the workflow."""
     found = files.install_spec(dist_record(tmp_path, None, installer=None))
     assert found == files.Install(None, "theme runs from a source folder, which CI cannot reach")
+
+
+def checkout(folder: Path, remote: str | None) -> str:
+    """A git checkout of a theme at `folder` with one commit (and remote origin at `remote`):
+    its commit."""
+    folder.mkdir(parents=True)
+    (folder / "pyproject.toml").write_text("[project]\nname = \"theme\"\n")
+    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "theme"], check=True)
+    if remote is not None:
+        subprocess.run([*git, "remote", "add", "origin", remote], check=True)
+    return subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_an_editable_install_from_a_checkout_is_installed_from_its_remote_at_its_commit(tmp_path):
+    """pip's record says editable from a folder CI cannot reach; the folder is a git checkout
+    whose remote CI can: the workflow installs that remote at the checkout's commit, and the
+    plan says the commit must be pushed (no fetched branch holds it) and, once the working
+    tree has changes, that CI will not have them."""
+    folder = tmp_path / "src/theme"
+    commit = checkout(folder, "git@github.com:someone/theme.git")
+    record = {"url": folder.as_uri(), "dir_info": {"editable": True}}
+    found = files.install_spec(dist_record(tmp_path, record))
+    assert found.spec == f"theme @ git+https://github.com/someone/theme.git@{commit}" and found.checkout
+    assert found.lines == (
+        f"workflow: CI installs {found.spec}: theme is an editable install from {folder}, a git checkout, so the "
+        "workflow takes its remote origin at its commit",
+        f"note: commit {commit[:12]} must be pushed to https://github.com/someone/theme.git before the workflow "
+        f"runs: no branch of origin this checkout has fetched holds it (git -C {folder} push origin)")
+    subprocess.run(["git", "-C", str(folder), "update-ref", "refs/remotes/origin/main", commit], check=True)
+    (folder / "pyproject.toml").write_text("[project]\nname = \"theme\"\nversion = \"2\"\n")
+    shutil.rmtree(tmp_path / "theme-0.1.0.dist-info")
+    changed = files.install_spec(dist_record(tmp_path, record))
+    assert changed.spec == found.spec and changed.lines[1:] == (
+        f"note: {folder} has changes not committed; CI installs commit {commit[:12]} without them: commit and "
+        "push them, then run theme init again (or pass --theme-requirement SPEC)",)
+
+
+def test_a_checkout_without_a_remote_ci_can_fetch_gives_no_spec_and_says_why(tmp_path):
+    alone = tmp_path / "alone"
+    checkout(alone, None)
+    record = {"url": alone.as_uri(), "dir_info": {"editable": True}}
+    assert files.install_spec(dist_record(tmp_path, record)) == files.Install(
+        None, f"theme is an editable install from {alone}, which CI cannot reach, and its git checkout has no "
+              "remote to install it from")
+    local = tmp_path / "local"
+    checkout(local, "/srv/git/theme.git")
+    assert files.from_checkout(local) == files.Install(
+        None, "its git remote origin (/srv/git/theme.git) is not an address CI can fetch (https, or ssh as "
+              "git@HOST:OWNER/REPO)")
+
+
+def test_a_theme_in_a_folder_of_its_checkout_is_installed_from_that_subdirectory(tmp_path):
+    top = tmp_path / "mono"
+    commit = checkout(top, "https://someone:s3cret@gitlab.example.org/group/mono.git")
+    (top / "theme").mkdir()
+    found = files.from_checkout(top / "theme", commit=COMMIT)  # a VCS install: its commit, not HEAD
+    assert found.spec == f"theme @ git+https://gitlab.example.org/group/mono.git@{COMMIT}#subdirectory=theme"
+    assert commit not in found.spec and "s3cret" not in "".join(found.lines)
+
+
+def test_a_workflow_already_there_names_the_spec_before_a_checkout_does(tmp_path, monkeypatch):
+    """pip's own record first; then the spec the article's workflow already has (a later run
+    keeps it, not a new commit of the checkout); then the checkout's remote and commit."""
+    from theme.init import plan
+
+    guessed = files.Install(f"theme @ git+https://github.com/o/theme@{COMMIT}", lines=("workflow: …",),
+                            checkout=True)
+    monkeypatch.setattr(files, "install_spec", lambda: guessed)
+    assert plan._install_spec(tmp_path, None) == guessed
+    workflow = tmp_path / ".github/workflows/visual.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(files.workflow(lfs=False, build_check=False, spec="theme==0.1.0"))
+    assert plan._install_spec(tmp_path, None) == files.Install("theme==0.1.0")
+    recorded = files.Install(f"theme @ git+https://github.com/o/theme@{COMMIT}")
+    monkeypatch.setattr(files, "install_spec", lambda: recorded)
+    assert plan._install_spec(tmp_path, None) == recorded
+    assert plan._install_spec(tmp_path, " theme==0.2.0 ") == files.Install("theme==0.2.0")
+
+
+@pytest.mark.parametrize("address, url", [
+    ("https://github.com/o/theme.git", "https://github.com/o/theme.git"),
+    ("https://user:token@github.com/o/theme", "https://github.com/o/theme"),
+    ("http://git.example.org:8080/o/theme", "http://git.example.org:8080/o/theme"),
+    ("git@github.com:o/theme.git", "https://github.com/o/theme.git"),
+    ("github.com:o/theme.git", "https://github.com/o/theme.git"),
+    ("ssh://git@github.com:22/o/theme.git", "https://github.com/o/theme.git"),
+    ("/srv/git/theme.git", None),
+    ("file:///srv/git/theme.git", None),
+    ("../theme", None),
+    ("gh:o/theme", None),  # an ssh config alias: no host CI knows
+    ("https://localhost/o/theme", None),
+    ("https://127.0.0.1/o/theme", None),
+    ("git://github.com/o/theme", None),
+])
+def test_a_remote_is_said_as_an_address_ci_can_fetch(address, url):
+    assert files.ci_url(address) == url
 
 
 def test_the_spec_an_existing_workflow_names_is_found():

@@ -18,9 +18,11 @@ import os
 import pty
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
+import threading
 import tomllib
 from pathlib import Path
 
@@ -43,7 +45,8 @@ CTC = REPO / "tests/fixtures/distill-ctc"  # a published Distill article, as ser
 V1_PAGE = REPO / "tests/fixtures/distill-v1"  # a published article on the v1 runtime, its page alone
 RUNTIME = REPO / "theme/init/distill"
 # How the generated workflow installs theme: this machine's theme may be an editable
-# install, which CI cannot reach, so the tests name one (init refuses to guess).
+# install from a checkout with no remote, or a remote and commit that vary, so the tests
+# name one (without it, init would leave the workflow out or take the checkout's).
 SPEC = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"
 
 
@@ -532,8 +535,7 @@ def test_refusals_are_one_line_with_what_to_do(tmp_path):
     (empty / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
     unattended = init(cwd=empty)  # no terminal (CI, a pipe) and no --yes: nothing to ask on
     assert unattended.returncode == 2 and "write 3 file(s)" not in unattended.stdout
-    assert unattended.stderr.splitlines()[-1] == ("theme: no terminal to ask whether to write these files; pass "
-                                                  "--yes to write them (or --dry-run to only see the plan)")
+    assert unattended.stderr.splitlines()[-1] == NO_TERMINAL
     assert "Aborted" not in unattended.stderr and "Traceback" not in unattended.stderr
     master, terminal = pty.openpty()  # on a terminal the question is asked; "n" declines
     try:
@@ -546,24 +548,80 @@ def test_refusals_are_one_line_with_what_to_do(tmp_path):
     assert sorted(p.name for p in empty.iterdir()) == ["index.html"]
 
 
-def test_a_theme_ci_cannot_install_needs_a_requirement_said_in_one_line(tmp_path):
-    """pip's record says this theme is an editable install from a folder: the workflow could
-    not install it, so init asks for --theme-requirement instead of writing a placeholder."""
+NO_TERMINAL = ("theme: no terminal to ask whether to write what theme init finds; pass --yes to render the "
+               "article and write it (or --dry-run to only see the plan)")
+
+
+def test_without_a_terminal_init_stops_before_it_renders(tmp_path):
+    """No terminal and no --yes: the question could not be answered, so init says so before
+    it renders. Counted, not timed: the browser init would render in is a server this test
+    runs (THEME_BROWSER_ENDPOINTS), which counts the connections made to it and closes each,
+    as a browser that never answers would hold it. --dry-run, which asks nothing, connects."""
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    connections, stop = [], threading.Event()
+
+    def count() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            connections.append(conn)
+            conn.close()
+
+    counter = threading.Thread(target=count, daemon=True)
+    counter.start()
+    env = {**os.environ, "THEME_BROWSER_ENDPOINTS": f"ws://127.0.0.1:{server.getsockname()[1]}/theme"}
+    run = [sys.executable, "-m", "theme", "init", "--theme-requirement", SPEC]
+    try:
+        unattended = subprocess.run(run, cwd=site, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        before = len(connections)
+        looked = subprocess.run([*run, "--dry-run"], cwd=site, env=env, stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True)
+    finally:
+        stop.set()
+        counter.join()
+        server.close()
+    assert unattended.returncode == 2 and unattended.stderr.splitlines() == [NO_TERMINAL]
+    assert unattended.stdout == "" and before == 0  # no plan, no render: the browser was never asked
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert looked.returncode != 0 and "cannot connect to the browser server" in looked.stderr
+    assert len(connections) >= 1  # the counter sees a render when there is one
+
+
+def test_a_theme_ci_cannot_install_leaves_the_workflow_out_said_in_one_line(tmp_path):
+    """pip's record says this theme is an editable install from a git checkout with no
+    remote: the workflow could not install it, so init writes everything else, leaves the
+    workflow out with one line saying how to add it, and exits 0. Once the checkout has a
+    remote CI can fetch, init writes the workflow with that remote at its commit."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>x</title><p>A page.")
+    source = tmp_path / "theme-checkout"
+    source.mkdir()
+    git = ["git", "-C", str(source), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "theme"], check=True)
     record = tmp_path / "record/theme-0.1.0.dist-info"  # found before the installed theme's own
     record.mkdir(parents=True)
     (record / "METADATA").write_text("Metadata-Version: 2.1\nName: theme\nVersion: 0.1.0\n")
-    direct = {"url": "file:///home/me/theme", "dir_info": {"editable": True}}
+    direct = {"url": source.as_uri(), "dir_info": {"editable": True}}
     (record / "direct_url.json").write_text(json.dumps(direct))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(record.parent), str(REPO)])}
     done = subprocess.run([sys.executable, "-m", "theme", "init", "--yes"], cwd=site, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    assert done.returncode == 2 and sorted(p.name for p in site.iterdir()) == ["index.html"]
-    assert done.stderr.splitlines()[-1] == (
-        "theme: theme is an editable install from /home/me/theme, which CI cannot reach, so the workflow cannot "
-        "install it; pass --theme-requirement SPEC, e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in site.iterdir()) == [".gitignore", "index.html", "pyproject.toml"]
+    said = [line for line in done.stdout.splitlines() if "workflow" in line]
+    assert said == [
+        f"workflow: not written: theme is an editable install from {source}, which CI cannot reach, and its git "
+        "checkout has no remote to install it from; to add it, run theme init --theme-requirement SPEC again "
+        "(e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'), or write .github/workflows/visual.yml by hand"]
+    assert "git add .gitignore pyproject.toml snapshots" in done.stdout.splitlines()[-1]
 
 
 CDN_PAGE = """<!doctype html>

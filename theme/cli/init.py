@@ -45,7 +45,8 @@ def _packages(values: tuple[str, ...]) -> dict[str, Path]:
               help="Also turn the article's hand-written style.css (or CSS) into SCSS tokens.")
 @click.option("--theme-requirement", "requirement", metavar="SPEC", default=None,
               help="How the workflow installs theme, as pip takes it (default: where this theme was installed "
-                   "from, when CI can reach it).")
+                   "from, when CI can reach it; else the remote and commit of the git checkout it was installed "
+                   "from; else the workflow is left out).")
 def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root: Path | None,
          packages: tuple[str, ...], scss: str | None, requirement: str | None) -> None:
     """Render the article in DIR, merge [tool.theme.visual], vendor what it loads from CDNs, write .gitignore
@@ -54,6 +55,10 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         raise click.BadParameter(f"{directory}: no such directory", param_hint="DIR")
     adopt = adopt_stylesheet if scss is not None else None
     local = _packages(packages)
+    if not (yes or dry_run) and not sys.stdin.isatty():
+        # Asked before rendering, which takes a while: the answer cannot come.
+        raise init_mod.InitError("no terminal to ask whether to write what theme init finds; pass --yes to "
+                                 "render the article and write it (or --dry-run to only see the plan)")
     click.echo(f"… rendering {directory.resolve()} offline", err=True)
     plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
                               build_check=scss is not None, requirement=requirement)
@@ -71,7 +76,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         click.echo("nothing to change")
     else:
         if not yes:
-            _confirm(f"write {len(changes)} file(s) in {directory.resolve()}?")
+            click.confirm(f"write {len(changes)} file(s) in {directory.resolve()}?", abort=True)
         plan.write(force=force)
         click.echo(f"wrote {len(changes)} file(s)")
     if adopt is not None:
@@ -94,14 +99,6 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     extra = _stylesheet_paths(directory) if adopt is not None else []
     for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
         click.echo(f"  {step}")
-
-
-def _confirm(question: str) -> None:
-    """Ask on the terminal; with none to ask on (CI, a pipe), say to pass --yes (exit 2)."""
-    if not sys.stdin.isatty():
-        raise init_mod.InitError("no terminal to ask whether to write these files; pass --yes to write them "
-                                 "(or --dry-run to only see the plan)")
-    click.confirm(question, abort=True)
 
 
 def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
+import subprocess
 import textwrap
 import tomllib
 from dataclasses import dataclass, field
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import tomlkit
 from tomlkit.items import Table
@@ -157,16 +160,21 @@ def _value(value: object) -> object:
 
 @dataclass(frozen=True)
 class Install:
-    """How CI installs theme (`spec`), or why it cannot be told from this machine (`why`)."""
+    """How CI installs theme (`spec`), or why it cannot be told from this machine (`why`).
+    `lines`: what the plan says of a spec taken from the git checkout theme is installed
+    from (`checkout`), and what to do before CI can install it."""
 
     spec: str | None
     why: str = ""
+    lines: tuple[str, ...] = ()
+    checkout: bool = False
 
 
 def install_spec(dist: importlib.metadata.Distribution | None = None) -> Install:
     """What pip recorded of where this theme came from (PEP 610 `direct_url.json`), as a
     requirement CI can install: a VCS URL at its commit, or an archive URL. A local path
-    or an editable folder cannot travel; neither can a theme with no install record."""
+    or an editable folder cannot travel itself, but the git checkout it is can: its remote
+    at its commit (`from_checkout`). A theme with no install record cannot."""
     try:
         dist = dist or importlib.metadata.distribution("theme")
     except importlib.metadata.PackageNotFoundError:
@@ -187,7 +195,8 @@ def install_spec(dist: importlib.metadata.Distribution | None = None) -> Install
 
 def _from_direct_url(direct: dict[str, Any]) -> Install:
     url = str(direct.get("url", ""))
-    remote = urlsplit(url).scheme not in ("", "file")
+    parts = urlsplit(url)
+    remote = parts.scheme not in ("", "file")
     fragment = f"#subdirectory={direct['subdirectory']}" if direct.get("subdirectory") else ""
     vcs = direct.get("vcs_info")
     if vcs and remote and vcs.get("commit_id"):
@@ -195,8 +204,86 @@ def _from_direct_url(direct: dict[str, Any]) -> Install:
     if "archive_info" in direct and remote:
         return Install(f"theme @ {url}{fragment}")
     where = url.removeprefix("file://") or "an unknown place"
-    how = "an editable install" if direct.get("dir_info", {}).get("editable") else "installed"
-    return Install(None, f"theme is {how} from {where}, which CI cannot reach")
+    editable = bool(direct.get("dir_info", {}).get("editable"))
+    how = "an editable install" if editable else "installed"
+    why = f"theme is {how} from {where}, which CI cannot reach"
+    if parts.scheme != "file" or "archive_info" in direct or (vcs and vcs.get("vcs", "git") != "git"):
+        return Install(None, why)
+    folder = Path(unquote(parts.path)) / str(direct.get("subdirectory") or "")
+    # A VCS install from a local repository is its commit; a folder install is its working tree.
+    found = from_checkout(folder, commit=vcs.get("commit_id") if vcs else None, how=how)
+    return found if found.spec else Install(None, f"{why}, and {found.why}")
+
+
+def from_checkout(folder: Path, *, commit: str | None = None, how: str = "installed") -> Install:
+    """`theme @ git+URL@COMMIT` for the git checkout `folder`: the URL of its remote origin
+    (else its first remote), as CI can fetch it (https; an ssh address said as https), and
+    `commit` (else HEAD), with `#subdirectory=` when `folder` is not the checkout's top.
+    The plan's lines say where it came from and warn of what CI will not have: changes not
+    committed, a commit no fetched branch of the remote has (offline, init cannot ask the
+    remote itself)."""
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30,
+                                  env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    if not folder.is_dir() or git("rev-parse", "--git-dir") is None:
+        return Install(None, "that folder is not a git checkout")
+    remotes = (git("remote") or "").split()
+    if not remotes:
+        return Install(None, "its git checkout has no remote to install it from")
+    name = "origin" if "origin" in remotes else remotes[0]
+    address = git("remote", "get-url", name) or ""
+    url = ci_url(address)
+    if url is None:
+        return Install(None, f"its git remote {name} ({_safe(address)}) is not an address CI can fetch "
+                             "(https, or ssh as git@HOST:OWNER/REPO)")
+    head = commit or git("rev-parse", "HEAD")
+    if head is None:
+        return Install(None, f"its git checkout {folder} has no commit yet")
+    prefix = (git("rev-parse", "--show-prefix") or "").strip("/")
+    spec = f"theme @ git+{url}@{head}" + (f"#subdirectory={prefix}" if prefix else "")
+    lines = [f"workflow: CI installs {spec}: theme is {how} from {folder}, a git checkout, so the workflow "
+             f"takes its remote {name} at its commit"]
+    if commit is None and git("status", "--porcelain", "--", ".") not in ("", None):
+        lines.append(f"note: {folder} has changes not committed; CI installs commit {head[:12]} without them: "
+                     "commit and push them, then run theme init again (or pass --theme-requirement SPEC)")
+    fetched = (git("branch", "-r", "--contains", head) or "").split()
+    if not any(ref.startswith(f"{name}/") for ref in fetched):
+        lines.append(f"note: commit {head[:12]} must be pushed to {url} before the workflow runs: no branch of "
+                     f"{name} this checkout has fetched holds it (git -C {folder} push {name})")
+    return Install(spec, lines=tuple(lines), checkout=True)
+
+
+def ci_url(address: str) -> str | None:
+    """A git remote's address as CI fetches it without keys: https (user and password left
+    out), an ssh one (ssh://git@HOST/PATH, git@HOST:PATH) said as https://HOST/PATH; None
+    for a path on this machine or a host CI cannot reach."""
+    address = address.strip()
+    scp = re.fullmatch(r"(?:[^@/:\s]+@)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+):(?!/)([^\s]+)", address)
+    if scp and "://" not in address:
+        return f"https://{scp.group(1)}/{scp.group(2)}"
+    try:
+        parts = urlsplit(address)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port and parts.scheme in ("https", "http") else ""
+    except ValueError:
+        return None
+    if "." not in host or host.startswith("127.") or not parts.path.strip("/"):
+        return None
+    if parts.scheme in ("https", "http"):
+        return f"{parts.scheme}://{host}{port}{parts.path}"
+    if parts.scheme in ("ssh", "git+ssh"):
+        return f"https://{host}{parts.path}"
+    return None
+
+
+def _safe(address: str) -> str:
+    """A remote's address as the plan may show it: no password or token."""
+    return re.sub(r"//[^/@\s]+@", "//***@", address)
 
 
 def spec_in_workflow(text: str | None) -> str | None:

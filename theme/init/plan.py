@@ -34,6 +34,7 @@ MAX_ROUNDS = 4  # a routed library may ask for another one; each round routes wh
 WORKFLOW = Path(".github/workflows/visual.yml")
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
 SCHEMES = {"light", "dark", "light-attr", "dark-attr"}
+EXAMPLE_SPEC = "theme @ git+https://github.com/OWNER/theme@COMMIT"
 DRAWN_BY = {"iframe", "img", "video", "audio", "embed", "object", "picture", "frame"}
 
 
@@ -101,7 +102,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     """Look at the article (renders it) and decide every file; writes nothing."""
     project = project.resolve()
     root_rel, pages = find_pages(project, root)
-    spec = _install_spec(project, requirement)
+    install = _install_spec(project, requirement)
     served = (project / root_rel).resolve()
     plan = Plan(project)
     plan.lines.append(f"article: {served} ({len(pages)} page{'s' if len(pages) != 1 else ''}: {', '.join(pages)})")
@@ -132,7 +133,12 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     _vendored(plan, vendored, force)
     _gitignore(plan, existing)
     lfs = lfs or files.has_lfs_rule(_read(project / ".gitattributes"))
-    _workflow(plan, existing, spec, lfs=lfs, build_check=build_check or _has_entry(project))
+    if install.spec is None:
+        plan.lines.append(f"workflow: not written: {install.why}; to add it, run theme init --theme-requirement "
+                          f"SPEC again (e.g. '{EXAMPLE_SPEC}'), or write {WORKFLOW} by hand")
+    else:
+        plan.lines += install.lines
+        _workflow(plan, existing, install.spec, lfs=lfs, build_check=build_check or _has_entry(project))
     if lfs:
         _lfs(plan)
     return plan
@@ -154,20 +160,21 @@ def _lfs(plan: Plan) -> None:
                              "snapshots/**/*.png under Git LFS"))
 
 
-def _install_spec(project: Path, requirement: str | None) -> str:
+def _install_spec(project: Path, requirement: str | None) -> files.Install:
     """How the workflow installs theme: --theme-requirement, else where pip installed this
-    theme from when CI can reach it too, else what the article's workflow already says."""
+    theme from when CI can reach it too, else what the article's workflow already says,
+    else the remote and commit of the git checkout theme is installed from. Without any,
+    the spec is None and the workflow is left out (the plan says how to add it)."""
     if requirement is not None:
         if not requirement.strip() or any(c in requirement for c in '"\n\\'):
             raise InitError(f"--theme-requirement {requirement!r}: not a pip requirement; pass one like "
-                            "'theme @ git+https://github.com/OWNER/theme@COMMIT'")
-        return requirement.strip()
+                            f"'{EXAMPLE_SPEC}'")
+        return files.Install(requirement.strip())
     found = files.install_spec()
-    spec = found.spec or files.spec_in_workflow(_read(project / WORKFLOW))
-    if spec is None:
-        raise InitError(f"{found.why}, so the workflow cannot install it; pass --theme-requirement SPEC, "
-                        "e.g. 'theme @ git+https://github.com/OWNER/theme@COMMIT'")
-    return spec
+    if found.spec and not found.checkout:
+        return found
+    said = files.spec_in_workflow(_read(project / WORKFLOW))
+    return files.Install(said) if said else found
 
 
 def _existing_visual(project: Path) -> dict[str, Any]:
