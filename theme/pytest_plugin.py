@@ -451,7 +451,8 @@ def _compact_failures(config: pytest.Config) -> None:
 
 def compact_block(text: str) -> str:
     """A failure's first line and the line that says why (or the first `in:`), no more; a
-    render refused for what did not load keeps its list and what to do (resources.Refusal)."""
+    render refused for what did not load keeps its list and what to do (resources.Refusal:
+    a run says each page's list once, so it is the only place the list is)."""
     from .capture.resources import FIX, ITEM, OR
 
     lines = text.splitlines()

@@ -1,14 +1,17 @@
 """A refusal for what did not load, without a browser (theme/capture/resources.py; issue 50):
 every resource a page needs that did not load on a line of its own, each once, never
-"(and 2 more)"; and what to do depends on what is known: `theme init` only where it can
+"(and 2 more)"; a run says a page's list once, however many variants and states of it are
+refused (PerPage); and what to do depends on what is known: `theme init` only where it can
 help. The browser end to end: tests/integration/test_trustworthy_renders.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from theme.capture import resources
-from theme.capture.resources import BLOCKED, NOT_IN_ROUTE, Hints, Missed, Refusal, refusal
+from theme.capture.resources import BLOCKED, NOT_IN_ROUTE, Hints, Missed, PerPage, Refusal, refusal
 
 ORIGIN = "http://127.0.0.1:8765"
 LIB = "https://cdn.example.invalid/lib/"
@@ -92,6 +95,28 @@ def test_a_page_file_that_is_missing_says_to_add_it(tmp_path):
     text = refused(project(tmp_path, []), missed).message()
     assert "  - the page's stylesheet /gone.css did not load: it failed (HTTP 404)" in text
     assert f"  fix: add gone.css under {tmp_path / 'site'}, or fix the reference" in text.splitlines()
+
+
+@pytest.mark.parametrize("state", ["", ", state cite-hover"])
+def test_a_run_names_a_pages_list_once_and_points_at_it_from_its_other_variants(tmp_path, state):
+    project(tmp_path, SCRIPTS)
+    said = PerPage()
+    light = said.message(refused(tmp_path, blocked(*SCRIPTS), "index.html (desktop-light)"))
+    dark = said.message(refused(tmp_path, blocked(*SCRIPTS), f"index.html (desktop-dark{state})"))
+    assert all(light.count(url) == 1 for url in SCRIPTS)
+    assert dark == (f"index.html (desktop-dark{state}): not checked, no baseline written: the same 3 resources the "
+                    "page needs did not load, named with what to do at index.html (desktop-light)")
+    # A variant that misses one more (a font only the mobile layout uses) names that one alone.
+    font = Missed("https://fonts.example.invalid/brand.woff2", "font", BLOCKED)
+    mobile = said.message(refused(tmp_path, [*blocked(*SCRIPTS), font], "index.html (mobile-light)"))
+    assert mobile.splitlines()[0] == ("index.html (mobile-light): 1 more resource the page needs (besides the 3 named "
+                                      "at index.html (desktop-light)) did not load, so this render is not the page "
+                                      "as published: it is not checked and no baseline is written")
+    assert font.url in mobile and not any(url in mobile for url in SCRIPTS)
+    # Another page's list is its own.
+    other = said.message(Refusal("other.html (desktop-light)", "other.html",
+                                 refused(tmp_path, blocked(*SCRIPTS)).blocked, "x"))
+    assert all(other.count(url) == 1 for url in SCRIPTS)
 
 
 def test_a_compacted_refusal_keeps_its_list():

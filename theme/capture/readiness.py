@@ -388,7 +388,7 @@ class Readiness:
                                    dict(self.visual.route), config_position(self.source, "route"),
                                    config_position(self.source, "allow_blocked"))
         refused = resources.refusal(bad, askers, where=where, page=variant.page, origin=origin, hints=hints)
-        raise RenderError(refused.message(), kind="broken")
+        raise RenderError(refused.message(), kind="broken", refusal=refused)
 
     def settle(self, lane: Lane, variant: Variant, where: str, explain: JsonObject,
                again: bool = False) -> JsonObject | None:

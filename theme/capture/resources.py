@@ -6,9 +6,10 @@ web font every line is set in the fallback face. Such a render must never pass o
 become a baseline, so the lanes record every request that got nothing usable
 (`Missed`) and `broken` picks those a render depends on; `refusal` names each of them
 on a line of its own: which URL, who asked for it (an element at `file:line:col`, an
-@import or @font-face rule), then what fixes them. Images, frames and media keep their
-old treatment: blocked, listed and masked by `theme init`, because their box keeps its
-place without them.
+@import or @font-face rule), then what fixes them. A run says a page's list once
+(`PerPage`), however many of its variants and states are refused. Images, frames and
+media keep their old treatment: blocked, listed and masked by `theme init`, because
+their box keeps its place without them.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class Blocked:
 @dataclass(frozen=True)
 class Refusal:
     """Why a variant's render was refused: every resource of the page it depends on that
-    did not load, each once."""
+    did not load, each once. Kept on the Failure (plain data: it crosses pytest-xdist's
+    workers) so that a run says a page's list once (PerPage)."""
 
     where: str  # the variant, as messages name it (model.label)
     page: str
@@ -101,6 +103,37 @@ class Refusal:
         them = "them" if n > 1 else "it"
         lines.append(f"{OR}list {them} in allow_blocked ({self.allow_at}) if the page is fine without {them}")
         return "\n".join(lines)
+
+    def again(self, first: str, said: set[str]) -> str:
+        """The refusal of another variant of a page whose resources `first` named (`said`):
+        one line, or the list of those not named yet."""
+        new = tuple(b for b in self.blocked if b.url not in said)
+        if new:
+            return self.message(new, (first, len(self.blocked) - len(new)))
+        n = len(self.blocked)
+        which = (f"the same {n} resource{'s' if n > 1 else ''}" if n == len(said) else
+                 f"{n} of the resource{'s' if len(said) > 1 else ''}")
+        return (f"{self.where}: not checked, no baseline written: {which} the page needs did not load, named with "
+                f"what to do at {first}")
+
+
+class PerPage:
+    """Says a page's blocked resources once in a run: the first variant refused (in the
+    run's order, the same in every pytest-xdist worker) names them all with what to do;
+    the page's other variants and states point at it in one line, naming only what it
+    did not. Eight variants and states of one page are one list, not eight."""
+
+    def __init__(self) -> None:
+        self._said: dict[str, tuple[str, set[str]]] = {}  # page -> (variant that named them, URLs named)
+
+    def message(self, refusal: Refusal) -> str:
+        seen = self._said.get(refusal.page)
+        if seen is None:
+            self._said[refusal.page] = (refusal.where, {b.url for b in refusal.blocked})
+            return refusal.message()
+        text = refusal.again(seen[0], seen[1])
+        seen[1].update(b.url for b in refusal.blocked)
+        return text
 
 
 @dataclass(frozen=True)
