@@ -45,10 +45,12 @@ class RenderError(CaptureError):
     whole. That variant fails (its items, never a baseline); the other variants go on.
     `images`: name -> RGBA array that shows why (a blank band), for the artefacts."""
 
-    def __init__(self, message: str, *, kind: str = "render", images: Mapping[str, np.ndarray] | None = None):
+    def __init__(self, message: str, *, kind: str = "render", images: Mapping[str, np.ndarray] | None = None,
+                 refusal: object = None):
         super().__init__(message)
         self.kind = kind
         self.images = dict(images or {})
+        self.refusal = refusal  # kind "broken": theme.capture.resources.Refusal, what did not load
 
 
 class BrowserNotFound(CaptureError):  # no Chromium anywhere we looked

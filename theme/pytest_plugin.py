@@ -450,8 +450,15 @@ def _compact_failures(config: pytest.Config) -> None:
 
 
 def compact_block(text: str) -> str:
-    """A failure's first line and the line that says why (or the first `in:`), no more."""
+    """A failure's first line and the line that says why (or the first `in:`), no more; a
+    render refused for what did not load keeps its list and what to do (resources.Refusal:
+    a run says each page's list once, so it is the only place the list is)."""
+    from .capture.resources import FIX, ITEM, OR
+
     lines = text.splitlines()
+    listed = [line for line in lines[1:] if line.startswith((ITEM, FIX, OR))]
+    if listed:
+        return "\n".join([lines[0], *listed])
     why = next((line for line in lines if line.strip().startswith(("why:", "in:"))), "")
     return "\n".join(line for line in (lines[0] if lines else "", why) if line)
 

@@ -23,6 +23,7 @@ from .status import Status, unused_baselines
 if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
     from .capture.model import Capture, Failure, JsonObject, Region, Renderer
     from .capture.naming import Variant
+    from .capture.resources import PerPage
     from .check.inputs import Unchanged
     from .check.pipeline import Checked
     from .check.verdict import CheckContext, CheckResult
@@ -76,6 +77,7 @@ class VisualRun:
         # Why this run does not see every baseline (-k, a shard, …): unused detection is off.
         self.partial_reasons: set[str] = set()
         self.failed: dict[str, str] = {}  # variant folder -> why its render failed (not checked)
+        self._refused: PerPage | None = None  # says each page's blocked resources once (captures)
         self.statuses: dict[str, Status] = {}  # key -> status, from reports
         self.entries: dict[str, JsonObject] = {}  # key -> theme.check.entry.Entry fields, as report.json has them
         self.aborted: dict[str, list[str]] = {}  # variant id -> external URLs
@@ -188,6 +190,8 @@ class VisualRun:
         for shot, own in self._rendered(session, todo, ctx):
             self.notes += shot.notes
             if isinstance(shot, Failure):
+                if shot.refusal is not None:  # what did not load: each page's list said once
+                    shot = dataclasses.replace(shot, message=self._refused_once().message(shot.refusal))
                 self.failed[shot.variant.folder.as_posix()] = shot.message
                 self.unprepare(f"{shot.variant.folder.as_posix()}/page.png")  # an encode a first render began
                 yield shot
@@ -202,6 +206,15 @@ class VisualRun:
                 self._record_inputs(shot)
             yield shot
         self.notes += session.notes  # browser endpoints that refused or went away
+
+    def _refused_once(self) -> PerPage:
+        """The run's one PerPage: every worker sees every variant's render in the same order
+        (_rendered), so each says the same variant carries a page's list."""
+        from .capture.resources import PerPage
+
+        if self._refused is None:
+            self._refused = PerPage()
+        return self._refused
 
     def _rendered(self, session: Renderer, todo: list[Variant],
                   ctx: CheckContext) -> Iterator[tuple[Capture | Failure, bool]]:

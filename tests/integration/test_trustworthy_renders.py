@@ -125,17 +125,49 @@ def test_a_missing_local_stylesheet_fails_with_its_http_status(tmp_path):
     proc = run(project, "--update-snapshots")
     text = failure_text(proc, "index[desktop-light]::page")
     assert "the page's stylesheet /gone.css did not load: it failed (HTTP 404)" in text
-    assert f"{project / 'site/index.html'}:3:" in text and "add the file under" in text
+    assert f"{project / 'site/index.html'}:3:" in text and f"add gone.css under {project / 'site'}" in text
     assert baselines(project) == []
 
 
-def test_a_route_without_the_file_says_to_vendor_it_again(tmp_path):
+def test_a_route_without_the_file_says_where_to_put_it(tmp_path):
+    """A route of the user's: init leaves it as it is, so running init is no help (issue 50)."""
     vendor = tmp_path / "vendor/lib"
     vendor.mkdir(parents=True)
     project = make(tmp_path, {"index.html": (BLOCKED, "")},
                    extra=f'route = {{ "https://cdn.example.invalid/lib/" = "{vendor}" }}')
     text = failure_text(run(project, "--update-snapshots"), "index[desktop-light]::page")
-    assert "its `route` has no such file" in text and "run `theme init` again" in text
+    assert "its `route` has no such file" in text and f"put runtime.js in {vendor}" in text
+    assert "theme init" not in text
+
+
+THREE = "".join(f'<script src="https://cdn.example.invalid/lib/{name}.js"></script>\n' for name in "abc")
+
+
+def test_a_pages_blocked_scripts_are_named_once_in_a_run_of_two_variants(tmp_path):
+    """Three scripts blocked, light and dark: one list of the three, each on a line of its own
+    (never "(and 2 more)"), said once for the page; the other variant points at it. init has
+    run (vendor/VENDORED.md) and could not help, so the hint does not send the user back to it."""
+    project = make(tmp_path, {"index.html": (THREE, "")})
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text().replace('color_schemes = ["light"]', 'color_schemes = ["light", "dark"]'))
+    (project / "vendor").mkdir()
+    (project / "vendor/VENDORED.md").write_text("# Vendored by theme init\n")
+    update = run(project, "--update-snapshots")
+    assert update.returncode == 1
+    assert outcomes(update) == {"index[desktop-light]::page": "FAILED", "index[desktop-dark]::page": "FAILED"}
+    light = failure_text(update, "index[desktop-light]::page")
+    dark = failure_text(update, "index[desktop-dark]::page")
+    urls = [f"https://cdn.example.invalid/lib/{name}.js" for name in "abc"]
+    for n, url in enumerate(urls):
+        assert light.count(url) == 1 and update.stdout.count(url) == 1, update.stdout[-3000:]
+        assert f"  - the page's script {url} did not load: it was blocked" in light
+        assert f"a <script src> at {project / 'site/index.html'}:{3 + n}:9" in light
+    assert "more)" not in update.stdout and "and 2 more" not in update.stdout
+    assert dark == ("index.html (desktop-dark): not checked, no baseline written: the same 3 resources the page "
+                    "needs did not load, named with what to do at index.html (desktop-light)")
+    assert '`route = { "https://cdn.example.invalid/lib/" = "FOLDER" }`' in light and "allow_blocked" in light
+    assert "theme init" not in update.stdout
+    assert baselines(project) == []
 
 
 def test_one_broken_page_fails_alone_and_the_others_are_written(tmp_path):

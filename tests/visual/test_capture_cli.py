@@ -81,6 +81,8 @@ def test_a_render_missing_its_script_exits_2_naming_it(tmp_path):
     result = run("-C", str(proj), "--out", str(tmp_path / "out"))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert lines[-1].startswith("theme: index.html (desktop-light): the page's script https://cdn.example.org/x.js "
-                                "did not load"), result.stderr
+    said = lines.index("theme: index.html (desktop-light): 1 resource the page needs did not load, so this render "
+                       "is not the page as published: it is not checked and no baseline is written")
+    assert lines[said + 1].startswith("  - the page's script https://cdn.example.org/x.js did not load"), result.stderr
+    assert lines[-1].startswith("  or: list it in allow_blocked"), result.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.png"))

@@ -278,12 +278,13 @@ def test_inserting_a_note_box_in_section_a_renames_nothing_in_section_b(session)
 
 
 def test_a_blocked_script_fails_the_render_naming_it(session, site):
-    """An aborted script means the page is not as published: no capture, one line saying so."""
+    """An aborted script means the page is not as published: no capture, its own line saying so."""
     with pytest.raises(CaptureError) as caught:
         session.capture(at("external.html"))
-    assert str(caught.value).startswith(f"external.html (desktop-light): the page's script {EXTERNAL} did "
-                                        f"not load: it was blocked (not on 127.0.0.1 and no `route` serves it); "
-                                        f"asked for by a <script src> at {site / 'external.html'}:5:")
+    lines = str(caught.value).splitlines()
+    assert lines[0].startswith("external.html (desktop-light): 1 resource the page needs did not load")
+    assert lines[1].startswith(f"  - the page's script {EXTERNAL} did not load: it was blocked (not on 127.0.0.1 "
+                               f"and no `route` serves it); asked for by a <script src> at {site / 'external.html'}:5:")
 
 
 def test_an_external_request_allowed_to_fail_is_aborted_and_listed(visual):

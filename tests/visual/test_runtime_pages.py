@@ -73,7 +73,10 @@ def test_an_unrouted_maths_library_fails_at_once_naming_it_and_the_key_that_help
     message = str(err.value)
     assert "https://distill.pub/third-party/katex/katex.min." in message and "did not load" in message
     assert "`route`" in message and "still waiting" not in message
-    assert "\n" not in message
+    # One line per resource (issue 50), each named once: the stylesheet and the script alike.
+    listed = [line for line in message.splitlines() if line.startswith("  - ")]
+    assert len(listed) == len({line.split(" did not load")[0] for line in listed}) >= 1
+    assert all("katex" in line for line in listed) and "more)" not in message
 
 
 def test_maths_blocked_on_purpose_names_what_was_pending_and_the_key_that_helps(visual):

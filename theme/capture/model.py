@@ -14,6 +14,7 @@ from .naming import Variant, safe_segment
 
 if TYPE_CHECKING:
     from ..config import VisualConfig
+    from .resources import Refusal
 
 Progress = Callable[[str], None]
 # The top-left corners (CSS px) of a region's frames, outermost first: the ancestors whose
@@ -156,6 +157,9 @@ class Failure:
     images: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (H, W, 4) RGBA
     saved: dict[str, str] = field(default_factory=dict)  # name -> its PNG in the artefacts folder (theme.suite)
     notes: list[str] = field(default_factory=list)
+    # kind "broken": every resource that did not load (resources.Refusal): a run says a
+    # page's list once (resources.PerPage rewrites `message` of its other variants)
+    refusal: Refusal | None = None
     error: BaseException | None = field(default=None, repr=False, compare=False)  # what was raised
 
 

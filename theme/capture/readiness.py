@@ -375,17 +375,20 @@ class Readiness:
     def check_resources(self, lane: Lane, variant: Variant, where: str) -> None:
         """Fail at once when a script, stylesheet or web font the page asked for did not load
         and allow_blocked does not name it (resources.py): waiting on would only time out
-        on maths its missing library never typesets, and the render is not the page."""
+        on maths its missing library never typesets, and the render is not the page. The
+        refusal names every one that did not load by now: after the load event, all that the
+        page's own <script> and <link> elements ask for, and the fonts its first layout used."""
         page = lane.page
         origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
         bad = resources.broken(lane.missed, self.visual.allow_blocked, origin)
         if not bad:
             return
-        asker = evaluate(page, scripts.WHO_ASKED, [bad[0].url]).get(bad[0].url)
-        line = resources.explain(bad[0], asker, page=variant.page, root=self.visual.root, origin=origin,
-                                 route_at=config_position(self.source, "route"),
-                                 allow_at=config_position(self.source, "allow_blocked"), more=len(bad) - 1)
-        raise RenderError(f"{where}: {line}", kind="broken")
+        askers = evaluate(page, scripts.WHO_ASKED, [m.url for m in bad])
+        hints = resources.Hints.of(self.source.parent if self.source is not None else None, self.visual.root,
+                                   dict(self.visual.route), config_position(self.source, "route"),
+                                   config_position(self.source, "allow_blocked"))
+        refused = resources.refusal(bad, askers, where=where, page=variant.page, origin=origin, hints=hints)
+        raise RenderError(refused.message(), kind="broken", refusal=refused)
 
     def settle(self, lane: Lane, variant: Variant, where: str, explain: JsonObject,
                again: bool = False) -> JsonObject | None:

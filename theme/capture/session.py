@@ -425,7 +425,7 @@ class Session:
         if not self.answers():
             return None
         return Failure(variant, message, getattr(err, "kind", "capture"), dict(getattr(err, "images", {})),
-                       error=err)
+                       refusal=getattr(err, "refusal", None), error=err)
 
     def _complete_and_close(self, shooting: Shooting, say: Progress, keep: bool = False) -> Capture:
         """Finish `shooting`; its lane is parked, or with `keep` left as it is for a switched step.
