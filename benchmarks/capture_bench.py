@@ -245,12 +245,16 @@ def long_project(workdir: Path, name: str, viewports: str) -> Path:
     return project
 
 
-def timed_pytest(project: Path, *args: str, expect_failures: bool = False) -> tuple[float, float, str, float]:
+def timed_pytest(project: Path, *args: str, expect_failures: bool = False,
+                 theme_from: Path | None = None) -> tuple[float, float, str, float]:
     """(seconds, peak summed RSS of pytest and its browser in MB, last line, peak summed PSS).
-    expect_failures: the run must fail its checks (exit 1) rather than pass."""
+    expect_failures: the run must fail its checks (exit 1) rather than pass. theme_from: a
+    checkout whose `theme` package the run imports instead (another revision, as a peer)."""
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    if theme_from is not None:
+        env["PYTHONPATH"] = str(theme_from)
     with PeakRss() as rss:
         t0 = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],

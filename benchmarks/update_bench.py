@@ -16,6 +16,13 @@ and at level 6 (before), in this process: what encoding alone costs in CPU, and 
 saves. Peak memory is the summed PSS of pytest and its browser (capture_bench.PeakRss).
 Targets (issue 33): update <= 1.3x the clean check, failing <= 1.3x, peak PSS < 1.5 GiB.
 
+    python benchmarks/update_bench.py --against REV [--rounds 3]
+
+A clean check (`--rerender`) of the long page, light and dark, by this checkout and by the
+revision REV (a git worktree of it, imported through PYTHONPATH, with this checkout's page and
+baselines), alternated, best of each: what a change costs a check. Issue 48's target: a check
+on page time with seeded random numbers costs at most 1.05x one from before them (900657c).
+
     python benchmarks/update_bench.py --memory [--tile-height 16384]
 
 The memory target's own setting: the long page in its four variants (desktop and mobile, light and
@@ -127,12 +134,39 @@ def memory(tile_height: int | None) -> None:
               f"{shown} / 1.5 GiB = {max(peaks) / 1536:.2f}x ({max(peaks):.0f} MB)")
 
 
+def against(rev: str, rounds: int) -> None:
+    """Clean checks by this checkout and by `rev`, alternated (module docstring)."""
+    repo = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="theme-against-bench-") as tmp:
+        tree = Path(tmp) / "rev"
+        subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "-q", str(tree), rev], check=True)
+        try:
+            project = long_project(Path(tmp), "long", "{ desktop = [1280, 800] }")
+            timed_pytest(project, "--update-snapshots")  # the baselines, by this checkout
+            timed_pytest(project, "--rerender", theme_from=tree)  # warm: its kernels compile once
+            took: dict[str, list[float]] = {"head": [], rev: []}
+            for _ in range(rounds):
+                took["head"].append(timed_pytest(project, "--rerender")[0])
+                took[rev].append(timed_pytest(project, "--rerender", theme_from=tree)[0])
+        finally:
+            subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force", str(tree)], check=False)
+    for name, seconds in took.items():
+        print(f"    {name}: " + ", ".join(f"{s:.1f} s" for s in seconds))
+    head, old = min(took["head"]), min(took[rev])
+    print(f"RATIO clean check (long page, light+dark), this checkout / {rev} = {head / old:.2f}x "
+          f"({head:.1f} s vs {old:.1f} s, best of {rounds}; target <= 1.05x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--memory", action="store_true", help="only the four-variant memory runs")
     parser.add_argument("--tile-height", type=int, help="with --memory: this tile_height instead of theme's default")
+    parser.add_argument("--against", metavar="REV", help="only clean checks, by this checkout and by REV")
     args = parser.parse_args()
+    if args.against:
+        against(args.against, args.rounds)
+        return
     if args.memory:
         memory(args.tile_height)
         return
