@@ -24,8 +24,8 @@ from tomlkit.items import Table
 # A value init decides for the whole table: kept when it differs, replaced only with --force.
 WHOLE = ("root", "pages", "viewports", "color_schemes")
 # Collections init adds entries to: an entry already there is the user's, --force or not.
-ENTRIES = ("regions", "mask", "route", "allow_overflow")
-LISTS = ("mask", "allow_overflow")  # of those, lists of selectors or pages
+ENTRIES = ("regions", "mask", "route", "allow_overflow", "allow_blocked")
+LISTS = ("mask", "allow_overflow", "allow_blocked")  # of those, lists of selectors, pages or addresses
 MANAGED = WHOLE + ENTRIES
 LFS_RULE = "snapshots/**/*.png filter=lfs diff=lfs merge=lfs -text"
 
@@ -132,7 +132,7 @@ def _steps(steps: list[dict[str, Any]]) -> object:
 def _table(visual: dict[str, Any], notes: dict[str, str]) -> Table:
     table = tomlkit.table()
     for key in MANAGED:
-        if key == "allow_overflow" and not visual.get(key):
+        if key in ("allow_overflow", "allow_blocked") and not visual.get(key):
             continue  # said only when a page needs it
         for line in notes.get(key, "").splitlines():
             table.add(tomlkit.comment(line))

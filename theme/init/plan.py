@@ -26,7 +26,7 @@ from . import files
 from .errors import InitError
 from .staging import Staging
 from .survey import DESKTOP, PageSurvey, Survey, survey, twice
-from .vendor import BUNDLED, Library, Vendored, banner_version, vendored_md
+from .vendor import BUNDLED, Library, Vendored, banner_version, script_service, vendored_md
 
 ROOT_CANDIDATES = ("dist", ".")  # where an article's pages are served from, in order of preference
 VIEWPORTS = {"mobile": [390, 844], "desktop": [1280, 800]}
@@ -245,9 +245,16 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
     for row in vendored:
         route.update(row.routes)
         plan.lines += _route_lines(row, staging)
-    mask = []
+    mask, services = [], []
     for page in found.pages:
         for url in page.aborted:
+            if (service := script_service(url)) is not None:
+                services.append(service[0])
+                slot = _slot(page.blocked.get(url))
+                mask += [slot] if slot else []
+                plan.lines.append(f"service {url} ({page.page}): {service[1]}, which no package can hold: "
+                                  "allowed to stay blocked" + (f", its slot masked as {slot}" if slot else ""))
+                continue
             selector, how = _blocked(url, page.blocked.get(url), staging)
             if selector:
                 mask.append(selector)
@@ -262,12 +269,16 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
         if page.maths_pending:
             plan.lines.append(f"maths: {page.maths_pending} of {page.maths} d-math in {page.page} were not typeset; "
                               "route the page's maths library to a local copy")
+    if services:
+        notes["allow_blocked"] = ("Script services that fetch what they show (code embeds, comments): no package can\n"
+                                  "hold them, so the checks render the page without them and mask the slot each fills.")
     mask += _moving(plan, found.pages, notes)
     mask += _unsteady(plan, held, notes)
     mask = sorted(set(mask))
     visual = {"root": root, "pages": pages, "viewports": VIEWPORTS, "color_schemes": schemes,
               "regions": regions, "mask": mask, "route": dict(sorted(route.items())),
-              "allow_overflow": _overflowing(plan, found.pages, notes), "states": _states(plan, found.pages)}
+              "allow_overflow": _overflowing(plan, found.pages, notes), "states": _states(plan, found.pages),
+              "allow_blocked": sorted(set(services))}
     return visual, notes
 
 
@@ -441,6 +452,15 @@ def _blocked(url: str, element: dict[str, Any] | None, staging: Staging) -> tupl
     if routed_file(staging.targets, url)[0]:
         return None, "its package has no such file (the CDN makes it); copy it into the project and route it"
     return _mask_for(element)
+
+
+def _slot(element: dict[str, Any] | None) -> str | None:
+    """The element a blocked embed script fills, when it holds nothing else (survey.js `slot`):
+    `div:has(> script[src="…"])`; else None."""
+    if element is None or element["own"] != "script" or not element.get("slot"):
+        return None
+    value = element["value"].replace("\\", "\\\\").replace('"', '\\"')
+    return f'{element["slot"]}:has(> script[src="{value}"])'
 
 
 def _mask_for(element: dict[str, Any] | None) -> tuple[str | None, str]:

@@ -61,6 +61,22 @@ DEFAULT_FIELDS = {"jsdelivr": ("jsdelivr", "browser", "main"), "unpkg": ("unpkg"
 LICENCE_FILE = re.compile(r"(?i)(licen[cs]e|copying)(\.\w+)?")
 
 
+# Script services: a script that fetches what it shows (a file from GitHub, a thread of comments),
+# so no package will ever hold it. Address prefix -> what it is. A new row is welcome.
+SCRIPT_SERVICES: dict[str, str] = {
+    "https://emgithub.com/": "a code embed service (its script fetches the code it shows from GitHub)",
+    "https://gist.github.com/": "a GitHub gist embed (its script writes the gist it names)",
+    "https://utteranc.es/": "a comments widget (utterances: it loads the issue's comments)",
+    "https://giscus.app/": "a comments widget (giscus: it loads the discussion's comments)",
+    "https://platform.twitter.com/": "a post embed (its script draws the posts it names)",
+}
+
+
+def script_service(url: str) -> tuple[str, str] | None:
+    """(its prefix, what it is) when `url` is a script service's (SCRIPT_SERVICES), else None."""
+    return next(((prefix, what) for prefix, what in SCRIPT_SERVICES.items() if url.startswith(prefix)), None)
+
+
 @dataclass(frozen=True)
 class Library:
     """One route: URL `prefix` → the `subdir` of package `name`@`version`; with `file`,

@@ -66,7 +66,13 @@
           try { abs = new URL(part, document.baseURI).href; } catch (e) { continue; }
           if (urls.includes(abs) && !blocked[abs]) {
             const host = el.localName === 'source' && el.parentElement ? el.parentElement : el;
-            blocked[abs] = { tag: host.localName, own: el.localName, attr: a, value, inShadow: r !== document };
+            // The element an embed script fills when it is alone in it (no other element, no
+            // words): init masks that slot for a script service it lets stay blocked.
+            const parent = el.parentElement;
+            const alone = el.localName === 'script' && parent && parent !== document.body
+              && parent.children.length === 1 && !parent.textContent.trim();
+            blocked[abs] = { tag: host.localName, own: el.localName, attr: a, value, inShadow: r !== document,
+                             slot: alone ? parent.localName : null };
           }
         }
       }
