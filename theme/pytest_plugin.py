@@ -211,7 +211,8 @@ class VariantCollector(pytest.Collector):
                                                   key=f"{folder}/{'page.png' if full else 'render'}",
                                                   failure=self.shot)]
         elif isinstance(self.shot, Unchanged):
-            items = [UnchangedItem.from_parent(self, name="page" if rel == "page.png" else rel[:-len(".png")],
+            prefix = self.variant.prefix  # a reader state's items are named under state/NAME/, rendered or not
+            items = [UnchangedItem.from_parent(self, name=prefix + ("page" if rel == "page.png" else rel[:-4]),
                                                key=f"{folder}/{rel}", region=None) for rel in self.shot.keys]
         elif self.shot is None:
             prefix = self.variant.prefix
