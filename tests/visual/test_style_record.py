@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from theme.capture import scripts
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 
 BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
-SCRIPT = (Path(__file__).resolve().parents[2] / "theme" / "capture" / "js" / "computed_styles.js").read_text(
-    encoding="utf-8")
+SCRIPT = scripts.COMPUTED_STYLES  # as linked: with the property list it uses (js/record_props.js)
 
 PAGE = """<!doctype html><html><head><style>
 body { font: 16px/1.5 serif; margin: 0; color: #111; }

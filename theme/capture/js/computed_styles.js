@@ -1,3 +1,4 @@
+// uses: recordProps
 // The style record of regions (theme/style_record.py reads it): for each region,
 // its element's computed style for the properties a theme changes, and the same
 // for the elements inside it that hold text, so a failed image can be explained
@@ -11,9 +12,7 @@
 // or null for a key whose element is not there. Values are the browser's computed
 // (resolved) strings; theme/style_record.py compacts them.
 //
-// Properties: what theme tokens set (type, colour, background, border, radius,
-// spacing, colour scheme), what draws text (decoration, transform, alignment,
-// opacity, shadow), and width/height, which say how the box followed (a
+// Properties: record_props.js's list; width/height say how the box followed (a
 // resolved width/height is the used size, "auto" for an inline box).
 //
 // Text holders: the region's child elements that contain text, breadth first:
@@ -39,19 +38,7 @@
 // digest of its values in tree order, so a figure a script drew anew (a path's `d`,
 // circles at other places, more points) is told from an image, a canvas or a font.
 ({ regions, masks }) => {
-  const PROPS = [
-    'display', 'width', 'height',
-    'color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height',
-    'letter-spacing', 'text-align', 'text-transform', 'text-decoration-line', 'text-decoration-color',
-    'background-color', 'background-image',
-    'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
-    'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
-    'border-top-color', 'border-right-color', 'border-bottom-color', 'border-left-color',
-    'border-radius',
-    'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
-    'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
-    'box-shadow', 'opacity', 'color-scheme',
-  ];
+  const PROPS = recordProps();
   const MAX_HOLDERS = 8;
   const SKIP = new Set(['style', 'script', 'template', 'link', 'meta', 'noscript']);
   // Unwrapped where capture installed its scheme probe: reading styles here is theme's,

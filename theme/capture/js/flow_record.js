@@ -1,3 +1,4 @@
+// uses: recordProps
 // The page's text flow as kinds of element (theme/style_record.py reads it as the
 // record of the whole page image, "page.png"): the body text no region covers,
 // so a change to `d-article p` is told in CSS terms, once, with how many elements
@@ -17,19 +18,7 @@
 // so a change they inherit is told as their parent's (theme/style_record.py).
 // At most MAX_KINDS kinds, the most numerous: the same page, the same record.
 ({ masks }) => {
-  const PROPS = [
-    'display',
-    'color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height',
-    'letter-spacing', 'text-align', 'text-transform', 'text-decoration-line', 'text-decoration-color',
-    'background-color', 'background-image',
-    'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
-    'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
-    'border-top-color', 'border-right-color', 'border-bottom-color', 'border-left-color',
-    'border-radius',
-    'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
-    'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
-    'box-shadow', 'opacity', 'color-scheme',
-  ];
+  const PROPS = recordProps().filter((p) => p !== 'width' && p !== 'height');
   const MAX_KINDS = 60;
   const LANDMARKS = new Set(['d-title', 'd-byline', 'd-article', 'd-appendix', 'd-footnote-list',
                              'd-citation-list', 'header', 'nav', 'main', 'article', 'aside', 'footer']);
