@@ -9,9 +9,12 @@ import pytest
 
 # The README's command runs `-n 4 --dist loadscope --no-loadscope-reorder` (pyproject.toml):
 # each test module runs whole on one worker, so its module-scoped renders happen once,
-# except the modules below, whose tests each take minutes and share nothing costly (the long
-# page's twenty captures alone hold a worker for minutes: its two other tests go elsewhere).
-SPREAD = frozenset({"tests/visual/test_init.py", "tests/visual/test_long_runtime_page.py"})
+# except the modules below, whose tests each take minutes, or which hold a worker for
+# minutes in all, and share nothing costly (a Session costs a second): the long page's five
+# captures hold a worker, so its two other tests go elsewhere; test_capture_engine.py's 47
+# tests were one worker's 5 minutes of `-m "not slow"` while the other three had finished.
+SPREAD = frozenset({"tests/visual/test_init.py", "tests/visual/test_long_runtime_page.py",
+                    "tests/visual/test_capture_engine.py"})
 # Scheduled first, the longest first, so that no worker starts minutes of work at the end
 # (the durations are in benchmarks/README.md "Test suite time"). xdist keeps a second unit
 # queued on each worker from the start: the two short init tests are those of the two longest.
@@ -29,6 +32,17 @@ FIRST = (
     "tests/visual/test_style_causes.py",
     "tests/visual/test_adopt_render.py",
     "tests/visual/test_real_distill.py",
+)
+# Of the tests not marked slow (the contributor's loop, `-m "not slow"`), the modules that take
+# longest, longest first: they start at once rather than after the quick unit tests.
+QUICK_FIRST = (
+    "tests/visual/test_capture_engine.py",
+    "tests/visual/test_runtime_pages.py",
+    "tests/visual/test_page_time.py",
+    "tests/integration/test_cli_lint.py",
+    "tests/visual/test_specimen.py",
+    "tests/visual/test_capture_specimen.py",
+    "tests/unit/test_code_checks.py",
 )
 
 
@@ -62,10 +76,21 @@ def _module(item: pytest.Item) -> str | None:
 
 
 def _rank(item: pytest.Item) -> int:
+    """FIRST in its order, then the other slow tests, then QUICK_FIRST in its order, then the rest."""
     slow = isinstance(item, pytest.Function) and item.get_closest_marker("slow") is not None
-    first = [i for i, prefix in enumerate(FIRST) if item.nodeid == prefix or item.nodeid.startswith((prefix + "::",
-                                                                                                     prefix + "["))]
-    return first[0] if first else len(FIRST) + (0 if slow else 1)
+    first = _listed(item.nodeid, FIRST)
+    if first is not None:
+        return first
+    if slow:
+        return len(FIRST)
+    quick = _listed(item.nodeid, QUICK_FIRST)
+    return len(FIRST) + 1 + (len(QUICK_FIRST) if quick is None else quick)
+
+
+def _listed(nodeid: str, prefixes: tuple[str, ...]) -> int | None:
+    """The index of the first prefix naming this test, its module or a parametrised case of it."""
+    return next((i for i, prefix in enumerate(prefixes)
+                 if nodeid == prefix or nodeid.startswith((prefix + "::", prefix + "["))), None)
 
 
 @pytest.fixture(scope="module")

@@ -148,6 +148,7 @@ def test_fix_and_diff_together_is_a_usage_error(project):
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_the_specimen_article_and_theme_lint_clean():
     """The repository's own specimen (both copies) against the committed built CSS; --strict so an
     unused theme class fails here too. This puts the lint in the README's test command."""
@@ -185,6 +186,7 @@ def distill(tmp_path):
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_distill_example_is_clean_with_the_runtimes_classes(distill):
     result = theme("lint", "index.html", cwd=distill)
     assert (result.returncode, result.stdout) == (0, "")
@@ -206,6 +208,7 @@ def test_without_rendering_the_runtimes_classes_are_unknown_until_css_adds_them(
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_distill_example_reports_an_undefined_class_and_the_p_in_p_note_box(distill):
     page = distill / "index.html"
     text = page.read_text(encoding="utf-8")
@@ -233,6 +236,7 @@ RUNTIME_JS = "document.head.appendChild(document.createElement('style')).textCon
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_the_render_is_reused_until_a_file_the_page_loaded_changes(tmp_path):
     (tmp_path / "index.html").write_text(SCRIPTED, encoding="utf-8")
     (tmp_path / "runtime.js").write_text(RUNTIME_JS % "made", encoding="utf-8")
@@ -279,6 +283,7 @@ SCRIPT_CLASSES = """<!DOCTYPE html>
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_a_class_the_pages_script_writes_is_known_and_a_blocked_script_is_a_warning(tmp_path):
     """draw.js writes `<p class="drawn">` (it may also have drawn it): not TL020. The CDN script is
     blocked (no route), so the page did not run as published: one TL023, no TL020 at all; routed to
@@ -316,6 +321,7 @@ status = "Loading " + 2 + " examples, see .image-selectr";
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_a_class_in_a_selector_the_pages_script_builds_is_known(tmp_path):
     """pick.js looks `.image-selector` up in a selector it joins with `+`: not TL020. The typo
     beside it is still reported: its only mention is in a string of prose, which defines nothing."""

@@ -567,6 +567,7 @@ def test_the_distill_v1_runtime_is_distill_templates_bundle_from_the_registry():
 
 
 @pytest.mark.network
+@pytest.mark.slow
 def test_d3js_org_and_code_jquery_com_resolve_from_the_registry(tmp_path):
     """The real registry, when it answers: d3js.org's d3.v4.min.js is d3 4.13.0 (the newest
     4.x) from its build/, as its banner says, and code.jquery.com's jquery-3.7.1.min.js is

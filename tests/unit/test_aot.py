@@ -112,6 +112,7 @@ def test_a_failed_build_is_remembered_and_not_retried(monkeypatch, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["_theme_kernels_test0000.failed"]
 
 
+@pytest.mark.slow
 def test_jit_without_a_writable_cache_still_compiles():
     code = textwrap.dedent("""
         import numba.core.caching as caching

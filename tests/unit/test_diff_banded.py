@@ -62,6 +62,7 @@ def counted_per_row(diff: np.ndarray) -> np.ndarray:
     return (diff[..., :3] == DIFF_RGB).all(axis=2).sum(axis=1)
 
 
+@pytest.mark.slow
 def test_a_shifted_page_banded_and_file_backed_gives_the_whole_page_verdict(page, tmp_path):
     actual = grown(page)
     result = compare(file_backed(tmp_path, "expected", page), file_backed(tmp_path, "actual", actual),

@@ -523,6 +523,7 @@ def all_visible_text(doc) -> str:
     return visible_text(doc) + "".join(visible_text(f) for f in fragment_docs())
 
 
+@pytest.mark.slow
 def test_every_character_is_drawn_by_a_shipped_font(doc):
     # The vendored text faces are latin subsets; a character outside them would be drawn
     # by whatever fallback font the machine has, and the screenshot would vary by machine.

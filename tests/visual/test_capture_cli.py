@@ -74,6 +74,7 @@ def test_bad_config_exits_2_with_one_line(tmp_path, visual, message):
     assert last.startswith("theme: ") and message in last and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_render_missing_its_script_exits_2_naming_it(tmp_path):
     proj = project(tmp_path, 'viewports = { desktop = [800, 600] }\n')
     text = (proj / "pyproject.toml").read_text().replace('allow_blocked = ["https://cdn.example.org/"]\n', "")

@@ -81,11 +81,12 @@ def pixels_digest(image: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(image)).hexdigest()
 
 
-def test_ten_captures_of_the_long_page_are_identical_and_whole(session):
+def test_five_captures_of_the_long_page_are_identical_and_whole(session):
     """Every capture of the 130 000 px page is the same, whole image with the same regions.
-    Ten, not twenty: each takes a minute of a shared core in the suite, and page time with
-    seeded numbers (issue 48) leaves chance fewer ways in; test_real_distill.py keeps twenty
-    captures of a short runtime page."""
+    Five, not twenty: each takes a minute of a shared core in the suite, and page time with
+    seeded numbers (issue 48) leaves chance fewer ways in; a capture that lost rows is refused
+    by the guard every capture runs (the last test here), not left to this count to find.
+    test_real_distill.py keeps twenty captures of a short runtime page for rare faults."""
     first = session.capture(DESKTOP)
     height = first.image.shape[0]
     assert height >= 120_000
@@ -96,7 +97,7 @@ def test_ten_captures_of_the_long_page_are_identical_and_whole(session):
     assert len(first.explain["frozen"]["frozen"]) == 3  # the three GIFs at their first frame
     digest = pixels_digest(first.image)
     boxes = [(r.path, r.box) for r in first.regions]
-    for _ in range(9):
+    for _ in range(4):
         cap = session.capture(DESKTOP)
         assert pixels_digest(cap.image) == digest
         assert [(r.path, r.box) for r in cap.regions] == boxes

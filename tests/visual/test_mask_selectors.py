@@ -52,6 +52,7 @@ def at(session, selector: str) -> tuple[int, int, int, int]:
     return int(box[0]) - 1, int(box[1]) - 1, 2, 2
 
 
+@pytest.mark.slow
 def test_each_part_is_named_by_the_page_own_words(session):
     variant = Variant("index.html", "desktop", 800, 600, "light")
     boxes = [at(session, s) for s in ("path", "canvas", "span", ".row:nth-of-type(3) b", "i")]

@@ -53,6 +53,7 @@ def printed(session: Session, page: str) -> dict[str, str]:
             .map((id) => [id, document.getElementById(id).textContent]))""")
 
 
+@pytest.mark.slow
 def test_moving_parts_give_the_same_pixels_on_every_load_and_in_every_session(site):
     at = Variant("index.html", *DESKTOP)
     with Session(visual(site)) as session:
@@ -76,6 +77,7 @@ def test_page_time_starts_at_one_instant_and_ends_a_finite_animation_at_its_last
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", seen["uuid"])
 
 
+@pytest.mark.slow
 def test_the_seed_and_the_budget_are_the_users_to_set(site):
     with Session(visual(site, seed=7, page_time=2)) as session:
         seen = printed(session, "index.html")
@@ -86,6 +88,7 @@ def test_the_seed_and_the_budget_are_the_users_to_set(site):
     assert seen["steps"] == "120"  # 120 frames of 16 ms end within 2 s
 
 
+@pytest.mark.slow
 def test_a_real_time_page_draws_anew_on_each_load(site):
     with Session(visual(site, real_time=("index.html",))) as session:
         seen = printed(session, "index.html")
@@ -94,6 +97,7 @@ def test_a_real_time_page_draws_anew_on_each_load(site):
     assert seen["bytes"] != again["bytes"] and seen["uuid"] != again["uuid"]
 
 
+@pytest.mark.slow
 def test_a_page_that_waits_past_the_budget_names_its_timer_and_the_ways_out(site):
     with Session(visual(site, page_time=5, settle_timeout=2)) as session:
         with pytest.raises(CaptureError) as err:
@@ -105,6 +109,7 @@ def test_a_page_that_waits_past_the_budget_names_its_timer_and_the_ways_out(site
     assert "raise page_time" in message and "list 'waits.html' in real_time" in message
 
 
+@pytest.mark.slow
 def test_two_processes_capture_the_same_bytes(site, tmp_path):
     """Nothing of the seed or the page clock depends on the process, worker or machine."""
     project = tmp_path / "project"

@@ -92,6 +92,7 @@ def test_maths_blocked_on_purpose_names_what_was_pending_and_the_key_that_helps(
     assert "\n" not in message
 
 
+@pytest.mark.slow
 def test_a_sticky_scroll_spy_toc_is_shown_once_as_a_reader_sees_it_at_the_top(session):
     cap = same_every_time(session, at("sticky-toc.html"))
     assert [how for _name, how, _y in cap.explain["frozen"]["pinned"]] == ["sticky"]
@@ -114,6 +115,7 @@ def test_fixed_elements_are_pinned_where_they_sit_at_scroll_0(session):
     assert cap.image.shape[0] > 2400  # the page is several screens tall
 
 
+@pytest.mark.slow
 def test_intersection_observers_end_in_the_readers_state_every_run(session):
     cap = same_every_time(session, at("io-figure.html"))
     assert cap.explain["frozen"]["observers"] >= 3  # the runtime's two and the page's own, disconnected
@@ -151,6 +153,7 @@ def test_missing_resources_and_blocked_embeds_do_not_hold_the_capture(session):
     assert cap.explain["load"]["seconds"] < 10
 
 
+@pytest.mark.slow
 def test_every_page_captures_whole_at_both_widths(session):
     """No page trips the wholeness guard (sticky and fixed text is measured where it is painted)."""
     for name in sorted(p.name for p in PAGES_DIR.glob("*.html")):
@@ -160,6 +163,7 @@ def test_every_page_captures_whole_at_both_widths(session):
             assert (cap.image[:height] != cap.image[0, 0]).any(axis=2).mean() > 0.01  # the first screen has content
 
 
+@pytest.mark.slow
 def test_capture_explain_says_what_it_waited_for_pinned_and_saw_change(tmp_path):
     """`theme capture --explain` on a real-runtime page and on a page that draws a new
     random number on every load, rendered in real time (real_time: the seeded generator
