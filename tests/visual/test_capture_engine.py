@@ -147,6 +147,11 @@ def site(tmp_path_factory) -> Path:
                           '<div style="position:fixed;bottom:0;left:0;width:200px;height:50px;'
                           'background:rgb(0,0,200)"></div>'),
         # data-typeset: the capture waits for "done" (the specimen's contract), set once the frame has told.
+        # fetch() calls whose bodies the page never reads: a file that is missing, one that is
+        # there (a bibliography a script looks for and does without).
+        "unread.html": page('<p id="said">waiting</p><script>Promise.all([fetch("refs.bib"), fetch("a.html")])'
+                            '.then((rs) => { document.getElementById("said").textContent = rs.map((r) => r.status)'
+                            '.join(" "); });</script>'),
         "framed.html": page('<div id="out"></div><iframe src="https://cdn.example.com/lib/frame.html"></iframe>'
                             '<script>document.documentElement.dataset.typeset = "pending";'
                             ' addEventListener("message", (e) => { document.getElementById("out").innerHTML ='
@@ -175,7 +180,7 @@ def site(tmp_path_factory) -> Path:
         "fluid.html": page(
             '<div class="col">' + "".join(f"<h2>Part {k}</h2><p>{'Words that wrap across the column. ' * 30}</p>"
                                           for k in range(24)) + '</div><x-shadowed></x-shadowed>'
-            '<div style="height:40000px"></div>'  # tall: a short page's calls skip the zero-width step
+            '<div style="height:12000px"></div>'  # tall: a short page's calls skip the zero-width step
             '<script>customElements.define("x-shadowed", class extends HTMLElement { constructor() { super();'
             ' this.attachShadow({ mode: "closed" }).innerHTML = "<style>@media (min-width: 800px) { p { color:'
             ' rgb(150, 0, 0); } }</style><p>in a shadow root</p>"; } });</script>',
@@ -382,6 +387,7 @@ def test_a_layout_that_moves_during_every_capture_raises_unstable_render(session
         session.capture(at("restless.html"))
 
 
+@pytest.mark.slow
 def test_capture_all_overlapping_variants_gives_the_pixels_of_single_captures(session):
     todo = [at("lines.html"), at("a.html", "dark-attr"), at("lazy.html"), at("a.html")]
     together = list(session.capture_all(todo))
@@ -584,6 +590,7 @@ def test_pinned_to_its_width_a_page_keeps_its_layout_when_the_view_narrows(small
     assert at_one_px() == [1, 1, "rgb(0, 90, 0)"]  # 80 % of 1 px, the narrow rule
 
 
+@pytest.mark.slow
 def test_pinning_the_width_changes_no_pixel(small_tiles, monkeypatch):
     """Both widths, light and dark (the dark one switched from the light page): the same
     pixels and regions as unpinned captures, and the media rules it pinned counted."""
@@ -603,6 +610,7 @@ def test_pinning_the_width_changes_no_pixel(small_tiles, monkeypatch):
     assert ((mobile_light[:, :, :3].reshape(-1, 3) == (0, 90, 0)).all(axis=1)).any()  # the narrow rule, pinned on
 
 
+@pytest.mark.slow
 def test_after_a_tall_capture_the_page_has_the_next_variants_viewport(small_tiles):
     assert small_tiles.capture(at("long.html")).timings["tile_calls"] >= 3
     for width, height in ((390, 844), (1280, 800)):
@@ -611,6 +619,15 @@ def test_after_a_tall_capture_the_page_has_the_next_variants_viewport(small_tile
         with small_tiles.open(at("memory.html", width=width, height=height)) as pg:
             sizes = pg.evaluate("[innerWidth, innerHeight, screen.width, screen.height]")
             assert sizes == [width, height, width, height]
+
+
+def test_a_fetch_whose_body_is_never_read_is_answered_and_the_page_captured(session):
+    """A response's headers answer a fetch(): unread, its body never finishes loading, and page
+    time, which waits for the page's requests before it moves, waited for it for 30 s and failed."""
+    with session.open(at("unread.html")) as pg:
+        assert pg.evaluate("document.getElementById('said').textContent") == "404 200"
+    cap = session.capture(at("unread.html"))
+    assert cap.image.shape[1] == 1280 and cap.aborted == []
 
 
 def test_a_routed_origins_storage_does_not_reach_the_next_variant(session):
@@ -648,6 +665,7 @@ def test_dark_taken_from_the_light_page_has_the_pixels_of_a_fresh_dark_load(sess
 
 
 @pytest.mark.parametrize("page_, said", [("asks.html", "asked: dark"), ("computes.html", "computed: rgb(17, 17, 17)")])
+@pytest.mark.slow
 def test_a_page_whose_scripts_learn_the_scheme_is_loaded_afresh_in_each(session, page_, said):
     """Switching the scheme would keep what such a script drew in light: these are loaded again."""
     todo = four(page_)
@@ -721,6 +739,7 @@ def test_a_page_image_never_whole_fails_its_own_variant_with_the_blank_band(visu
     assert not isinstance(other, Failure) and np.array_equal(other.image, alone.image)
 
 
+@pytest.mark.slow
 def test_with_failures_a_page_that_never_settles_is_its_variants_failure_alone(session):
     first, failed, last = session.capture_all([at("a.html"), at("unstable.html"), at("a.html", "dark-attr")],
                                               failures=True)
@@ -750,6 +769,7 @@ def test_a_page_whose_script_never_ends_fails_as_unresponsive_and_the_others_go_
 ASKED_AFTER_SETTLING = ("FREEZE", "PIN_WIDTH", "UNMOVED_FOUND", "GEOMETRY", "AFTER_TILES")
 
 
+@pytest.mark.slow
 def test_a_page_that_stops_answering_after_settling_fails_at_any_question(visual, monkeypatch):
     """Whichever of the engine's later questions the page stops answering (here the question
     itself loops for ever, as a page's loop that starts just then would hold it), the variant
@@ -768,6 +788,7 @@ def test_a_page_that_stops_answering_after_settling_fails_at_any_question(visual
             assert np.array_equal(after.image, alone.image), name
 
 
+@pytest.mark.slow
 def test_a_state_whose_page_stops_answering_at_a_key_or_a_read_of_its_elements_fails_alone(visual, monkeypatch):
     """The calls of a reader state that Playwright cannot bound and DevTools cannot be given
     (a key pressed or typed wherever focus is; the step's element scrolled into view; reads
@@ -807,6 +828,7 @@ def test_a_state_whose_page_stops_answering_at_a_key_or_a_read_of_its_elements_f
                 == [True] * len(alone.regions), script
 
 
+@pytest.mark.slow
 def test_an_embedded_frame_that_stops_answering_fails_its_variant_or_is_not_parked(visual, monkeypatch):
     """The two questions asked of an embedded frame, through Playwright (how its scripts read
     the colour scheme, before the dark variant takes the light one's page; clearing its
@@ -831,6 +853,7 @@ def test_an_embedded_frame_that_stops_answering_fails_its_variant_or_is_not_park
         assert np.array_equal(s.capture(at("framed.html")).image, alone.image)
 
 
+@pytest.mark.slow
 def test_states_of_a_variant_share_its_page_only_while_each_finds_it_as_the_first_did(visual):
     """The first state of a variant loads the page; the next one is taken on that page, reset,
     when the page is again as the first state found it (the title's hover box hidden anew by

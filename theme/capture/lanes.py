@@ -297,6 +297,10 @@ class Lanes:
                 lane.missed[request.url] = resources.Missed(request.url, request.resource_type, why)
 
         def answered(response: Response) -> None:
+            # A fetch() is answered when its response is: its body is the page's to read, or
+            # not (`fetch(url).catch(…)` on a missing file), and unread it never "finishes".
+            if response.request.resource_type == "fetch":
+                ended(response.request)
             # Only what a render depends on is kept: an HTTP error on an image is the
             # page's own business (and shows in the image); on a script it is a broken page.
             if response.status >= 400 and response.request.resource_type in resources.ESSENTIAL:
