@@ -88,13 +88,7 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
                                            "(see above); fix what it names and run theme init --scss again")
     if plan.blocked:
         # The checks would refuse the pages that need them: no baselines yet, so no "next:".
-        n = len(plan.blocked)
-        many = n > 1
-        raise init_mod.InitBlocked(
-            f"{n} address{'es' if many else ''} the pages need {'are' if many else 'is'} blocked (the `blocked` "
-            f"{'lines above say' if many else 'line above says'} why and what to do); serve {'them' if many else 'it'} "
-            f"or list {'them' if many else 'it'} in allow_blocked, then run theme init again before the first "
-            "baselines")
+        raise init_mod.InitBlocked(blocked_message(plan.blocked))
     click.echo("next:")
     extra = _stylesheet_paths(directory) if adopt is not None else []
     for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
@@ -148,3 +142,26 @@ def next_steps(plan: init_mod.Plan, extra: tuple[str, ...] | list[str] = (), *, 
         "python3 -m pytest --update-snapshots   # render the baselines",
         f"git add {' '.join(paths)} && git commit -m 'Visual checks with theme'",
     ]
+
+
+
+def blocked_message(blocked: list[str]) -> str:
+    """Why init stops before the first baselines: the addresses still blocked, and the page's
+    own files that are missing (init_mod.LOCAL + path), counted apart, each with what to do."""
+    missing = [u for u in blocked if u.startswith(init_mod.LOCAL + "/")]
+    n, m = len(blocked) - len(missing), len(missing)
+    parts = []
+    if n:
+        many = n > 1
+        parts.append(
+            f"{n} address{'es' if many else ''} the pages need {'are' if many else 'is'} blocked (the `blocked` "
+            f"{'lines above say' if many else 'line above says'} why and what to do); serve {'them' if many else 'it'} "
+            f"or list {'them' if many else 'it'} in allow_blocked")
+    if m:
+        many = m > 1
+        parts.append(
+            f"{m} file{'s' if many else ''} the pages need {'are' if many else 'is'} missing (the `missing` "
+            f"{'lines above name them' if many else 'line above names it'}); put {'them' if many else 'it'} under "
+            f"the served folder or list {'them' if many else 'it'} in allow_blocked")
+    return "; ".join(parts) + ", then run theme init again before the first baselines"
+

@@ -6,7 +6,7 @@ atomically what differs. What the user wrote stays theirs (files.merged_pyprojec
 """
 
 from .errors import AdoptIncomplete, InitBlocked, InitError, PackageUnavailable
-from .plan import Plan, Write, find_pages, make_plan
+from .plan import LOCAL, Plan, Write, find_pages, make_plan
 
-__all__ = ["AdoptIncomplete", "InitBlocked", "InitError", "PackageUnavailable", "Plan", "Write", "find_pages",
+__all__ = ["LOCAL", "AdoptIncomplete", "InitBlocked", "InitError", "PackageUnavailable", "Plan", "Write", "find_pages",
            "make_plan"]

@@ -17,7 +17,7 @@ from typing import Any
 import tomlkit
 
 from ..capture.naming import LIVE_CANVAS
-from ..capture.resources import allowed
+from ..capture.resources import ESSENTIAL, allowed
 from ..check import steady
 from ..check.steady import Part
 from ..config import key_position
@@ -27,6 +27,9 @@ from .errors import InitError
 from .staging import Staging
 from .survey import DESKTOP, PageSurvey, Survey, survey, twice
 from .vendor import BUNDLED, Library, Vendored, banner_version, script_service, vendored_md
+
+# The page server's origin as allow_blocked reads the page's own files against (any port).
+LOCAL = "http://127.0.0.1"
 
 ROOT_CANDIDATES = ("dist", ".")  # where an article's pages are served from, in order of preference
 VIEWPORTS = {"mobile": [390, 844], "desktop": [1280, 800]}
@@ -116,7 +119,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
         found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
         held = twice(served, pages, staging.route(), masks=sorted({s for p in found.pages for s in p.moving}),
-                     allowed=sorted({*found.aborted, *(path for p in found.pages for path, _ in p.missing)}))
+                     allowed=sorted({*found.aborted, *(m[0] for p in found.pages for m in p.missing)}))
     asked = {lib.name for lib in staging.libraries.values()} | {name for name, _ in staging.failed}
     for name in sorted(set(packages or {}) - asked):
         plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
@@ -128,7 +131,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     visual, notes = _visual(plan, root_rel, pages, found, staging, vendored, held)
     allow = existing.get("allow_blocked")
     allow = tuple(str(a) for a in allow) if isinstance(allow, list) else ()
-    plan.blocked = sorted({u for u in plan.blocked if not allowed(u, allow, "http://127.0.0.1")})
+    plan.blocked = sorted({u for u in plan.blocked if not allowed(u, allow, LOCAL)})
     _pyproject(plan, visual, notes, force, frozenset(owned))
     _vendored(plan, vendored, force)
     _gitignore(plan, existing)
@@ -261,11 +264,15 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
             else:
                 plan.blocked.append(url)
             plan.lines.append(f"blocked {url} ({page.page}): {how}")
-        for path, status in page.missing:
-            plan.lines.append(f"missing {path} ({page.page}): the local server answered {status}; "
-                              "the page asks for a file that is not under the served folder; a script, "
-                              "stylesheet or font missing makes the checks refuse the page until it is there "
-                              "or allow_blocked lists it")
+        for path, status, kind in page.missing:
+            if kind in ESSENTIAL:  # the checks refuse the page without it: no update can pass yet
+                plan.blocked.append(LOCAL + path)
+                plan.lines.append(f"missing {path} ({page.page}): the local server answered {status}; a {kind} "
+                                  "the page needs is not under the served folder, and the checks refuse the page "
+                                  "until it is there or allow_blocked lists it")
+            else:
+                plan.lines.append(f"missing {path} ({page.page}): the local server answered {status}; the page "
+                                  f"asks for it ({kind}) and is checked as it shows without it")
         if page.maths_pending:
             plan.lines.append(f"maths: {page.maths_pending} of {page.maths} d-math in {page.page} were not typeset; "
                               "route the page's maths library to a local copy")

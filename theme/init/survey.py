@@ -36,7 +36,9 @@ class PageSurvey:
     scheme: JsonObject  # survey.js's answer: {rules, unreadable, meta, sources}
     scheme_read: str | None  # how a script learned the scheme (scripts.SCHEME_PROBE), or None
     blocked: dict[str, JsonObject]  # URL -> the element that asked for it (survey.js)
-    missing: list[tuple[str, int]]  # local paths that answered 4xx/5xx
+    # Local paths that answered 4xx/5xx: (path, status, kind), the kind one of
+    # resources.ESSENTIAL (the checks refuse a page without it) or what else asked for it.
+    missing: list[tuple[str, int, str]]
     maths: int = 0
     maths_pending: int = 0
     routed: list[str] = field(default_factory=list)  # URLs a route served
@@ -112,7 +114,7 @@ def _look(job: Pending, page_name: str, timeout: int, viewport: str = DESKTOP[0]
     return PageSurvey(page=page_name, aborted=aborted, notes=facts["notes"], components=facts["components"],
                       figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
                       scheme_read=scheme_read(page), blocked=facts["blocked"],
-                      missing=[tuple(m) for m in facts["missing"]],
+                      missing=[(path, status, missing_kind(path, by)) for path, status, by in facts["missing"]],
                       maths=status["maths"], maths_pending=status["mathsPending"], routed=routed,
                       moving=moving, overflow=overflow)
 
@@ -147,3 +149,19 @@ def twice(root: Path, pages: list[str], route: dict[str, Path], *, masks: list[s
             out[page] = steady.unsteady(first, second, visual,
                                         lambda shot, boxes: session.elements_at(shot.variant, boxes))
     return out
+
+
+# What a missing file is, from its name and what asked for it (the Resource Timing entry's
+# initiatorType: "script", "link", "css" for a stylesheet's url(), "fetch", "img"…).
+_BY_SUFFIX = {".js": "script", ".mjs": "script", ".css": "stylesheet", ".woff2": "font", ".woff": "font",
+              ".ttf": "font", ".otf": "font"}
+
+
+def missing_kind(path: str, initiator: str) -> str:
+    """A script, stylesheet or font (what the checks refuse a page without), else what asked."""
+    if initiator == "script":
+        return "script"
+    kind = _BY_SUFFIX.get(Path(path.split("?", 1)[0]).suffix.lower())
+    if kind and initiator in ("link", "css", "other", ""):  # a <link>, a stylesheet's url(), or unsaid
+        return kind
+    return initiator or "request"

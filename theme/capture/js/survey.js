@@ -80,6 +80,6 @@
   }
   const missing = realTime().performance.getEntriesByType('resource')
     .filter((e) => e.name.startsWith(location.origin) && e.responseStatus >= 400)
-    .map((e) => [e.name.slice(location.origin.length), e.responseStatus]);
+    .map((e) => [e.name.slice(location.origin.length), e.responseStatus, e.initiatorType]);
   return { notes, components, figureInDFigure, scheme, blocked, missing };
 }
