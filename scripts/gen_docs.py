@@ -54,12 +54,12 @@ MINIMAL_STATE = {"name": "example", "steps": [{"hover": "a"}], "capture": {"link
 @dataclasses.dataclass(frozen=True)
 class Table:
     """One TOML table of the config: its header, the dataclass whose fields are its keys, and
-    what `parse` makes of a table without any of them (None: some key is required)."""
+    what `parse` makes of the table written with only its required keys (`minimal`)."""
 
     header: str
     cls: type
     defaults: Any
-    minimal: dict[str, Any]  # the table written with only its required keys
+    minimal: dict[str, Any]
 
 
 def tables() -> list[Table]:
@@ -363,7 +363,7 @@ def cli() -> str:
 
     lines = ["# Command line", "", BANNER.format(source="theme/cli/ and theme/pytest_plugin.py"), "",
              *(p + "\n" for p in _paragraphs(main.help or "")),
-             "Every command takes `-h` or `--help`. Those that read the configuration take `-C DIR` (run as "
+             "Every command takes `-h` or `--help`; most also take `-C DIR` (run as "
              "if started in DIR) and `--config FILE` (read `[tool.theme]` from FILE). Exit codes everywhere: 0 "
              "ok, 1 differences found or outputs stale, 2 usage, configuration or build error. Errors are one "
              "line: `path:line:col: what went wrong; what to do`.", ""]
