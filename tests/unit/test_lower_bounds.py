@@ -1,7 +1,7 @@
 """constraints/lower-bounds.txt against pyproject.toml: the file pins every requirement of
 [project] dependencies and of the test extra to the oldest version it allows (a ranged one to
 its lower bound, an exact pin to itself), so that installing with it runs the tests at the
-bottom of every range (README.md, "Working on theme"). A bound raised in one file and not the
+bottom of every range (docs/contributing.md, "The lower bounds"). A bound raised in one file and not the
 other fails here, before a run on the lower bounds would test versions nobody declared."""
 
 from __future__ import annotations

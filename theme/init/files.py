@@ -112,7 +112,7 @@ def _add_states(table: Table, theirs: list[dict[str, Any]], mine: list[dict[str,
     if not new:
         return
     if "states" not in table:
-        table.add(tomlkit.comment("Reader states (README, \"Reader states\"): each is checked after its steps."))
+        table.add(tomlkit.comment("Reader states (theme's docs, \"Reader states\"): each is checked after its steps."))
         table.add("states", tomlkit.aot())
     for state in new:
         item = tomlkit.table()
@@ -122,7 +122,7 @@ def _add_states(table: Table, theirs: list[dict[str, Any]], mine: list[dict[str,
 
 
 def _steps(steps: list[dict[str, Any]]) -> object:
-    """A state's steps as an array of inline tables, as the README writes them."""
+    """A state's steps as an array of inline tables, as the manual writes them (docs/states.md)."""
     array = tomlkit.array()
     for step in steps:
         array.append(_value(step))
@@ -319,7 +319,7 @@ def has_lfs_rule(text: str | None) -> bool:
 
 
 def has_browser_service(compose: str | None) -> bool:
-    """Whether a compose file defines the `browser` service theme's README describes (the
+    """Whether a compose file defines the `browser` service theme's manual describes (the
     image that runs `theme browser serve` on port 3000). Only the names directly under
     `services:` are read, by their indentation: theme does not depend on a YAML parser."""
     lines = (compose or "").splitlines()
@@ -340,7 +340,7 @@ def has_browser_service(compose: str | None) -> bool:
 
 
 SHARDS = 2  # as this repository's own workflow: two runners share the pages
-ENDPOINT = "ws://localhost:3000/theme"  # the compose service's endpoint (theme's README)
+ENDPOINT = "ws://localhost:3000/theme"  # the compose service's endpoint (docs/browsers.md)
 
 
 def workflow(*, lfs: bool, build_check: bool, spec: str, browser_service: bool = False,

@@ -12,7 +12,8 @@ from pathlib import Path
 
 ERROR, WARNING = "error", "warning"
 
-# code -> (severity, one-line meaning). The README and the CLI help repeat this table.
+# code -> (severity, one-line meaning). The CLI help repeats this table (and so the manual's
+# command-line reference, generated from it).
 CODES: dict[str, tuple[str, str]] = {
     "TL001": (ERROR, "block element inside <p>: the parser closes the paragraph early"),
     "TL002": (ERROR, "stray </p>: no open paragraph, the parser inserts an empty one"),
