@@ -6,7 +6,6 @@
   programs; comment.js is the body of actions/github-script's async function. The linked
   scripts theme/capture/scripts.py builds from the files are checked too.
 - Each page script's `// uses:` line says what it uses, no more and no less.
-- pyproject.toml's package data ships every .js, .html and .css file under theme/.
 - No module of theme/ holds JS, HTML or CSS in a Python string longer than one line.
 
 node: Playwright's own (it ships one), else the one on PATH; the node tests skip, saying
@@ -19,7 +18,6 @@ import ast
 import re
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -140,19 +138,6 @@ def test_the_review_page_inlines_its_css_and_script_once():
     assert page.count("/*DATA*/null") == 1  # to_html writes the report there, and only there
     assert "</script" not in (app / "app.js").read_text(encoding="utf-8").lower()
     assert "</style" not in (app / "style.css").read_text(encoding="utf-8").lower()
-
-
-# ----------------------------------------------------------------------------- shipped
-
-
-def test_package_data_ships_every_page_file():
-    """Each .js, .html and .css file under theme/ matches a package-data pattern, so the
-    wheel has it; installed from a wheel, theme would otherwise fail to find a script."""
-    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["setuptools"]["package-data"]["theme"]
-    shipped = {p for pattern in patterns for p in THEME.glob(pattern) if p.is_file()}
-    files = {p for ext in ("js", "html", "css") for p in THEME.rglob(f"*.{ext}")}
-    assert files and files <= shipped, sorted(str(p.relative_to(THEME)) for p in files - shipped)
 
 
 # ------------------------------------------------------------------ none in Python strings
