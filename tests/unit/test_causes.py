@@ -302,3 +302,15 @@ def test_a_hover_box_over_changed_text_says_the_page_behind_it_shows_through():
     assert alone[0].summary == f"2 hover-boxes: {styles.PIXELS_THROUGH.format(through)}"
     assert causes.explain(boxes[0], alone) == f"hover-box in “Inference”: {styles.PIXELS_THROUGH.format(through)}"
     assert causes.explain(opaque, groups) == f"figure in “Alignment”: {styles.PIXELS_ONLY}"
+
+
+def test_the_group_of_a_page_whose_text_flow_changed_comes_first():
+    """Issue 49: a change to body text reads first, however few images it has. Here 36
+    note-boxes grew from their own rule, and the two whole pages show `d-article p`'s
+    line-height in their text flow, which no region holds: the pages' group is group 1."""
+    flow = (styles.StyleChange("d-article > p", "line-height", "27.2px", "32.3px"),)
+    pages = [Failed(f"{folder}/page.png", changes=flow) for folder in FOLDERS[:2]]
+    groups = causes.group([*note_boxes(), *pages])
+    assert [len(g.items) for g in groups] == [2, 36]
+    assert groups[0].cause is Cause.STYLE and {i.id for i in groups[0].items} == {p.id for p in pages}
+    assert "line-height 27.2px → 32.3px" in groups[0].summary, groups[0].summary

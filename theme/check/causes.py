@@ -28,8 +28,10 @@ Each failed item has one cause:
   (theme/check/inputs.py: a re-render of a page whose record holds), so what differs is not a
   change: the page does not hold still. It takes precedence over every cause above, so noise
   is never told as "only moved" or as "an image, a canvas or a font file".
-Causes come first, biggest group first, ties by first id; then what followed from them
-(MOVED, then PAGE), so the first lines name the rules and a MOVED group can point up at them.
+Causes come first: the group whose whole pages' text flow changed (the rule most of a page
+shows) before the others, then the biggest group first, ties by first id; then what followed
+from them (MOVED, then PAGE), so the first lines name the rules and a MOVED group can point
+up at them.
 """
 
 from __future__ import annotations
@@ -281,10 +283,11 @@ def group(failed: Iterable[Failed]) -> list[Group]:
     for items in _joined(styled):
         buckets.setdefault((Cause.STYLE, shared(items)), []).extend(items)
 
-    def order(entry: tuple[tuple[Cause, Signature], list[Failed]]) -> tuple[int, int, str]:
+    def order(entry: tuple[tuple[Cause, Signature], list[Failed]]) -> tuple[int, int, int, str]:
         (cause, _), items = entry
         followed = FOLLOWED.index(cause) + 1 if cause in FOLLOWED else 0
-        return followed, -len(items), items[0].id
+        flow = 0 if cause is Cause.STYLE and any(not i.region for i in items) else 1
+        return followed, flow, -len(items), items[0].id
 
     ordered = sorted(buckets.items(), key=order)
     numbered = {key: n for n, (key, _) in enumerate(ordered, 1)}
