@@ -314,3 +314,40 @@ def test_the_group_of_a_page_whose_text_flow_changed_comes_first():
     assert [len(g.items) for g in groups] == [2, 36]
     assert groups[0].cause is Cause.STYLE and {i.id for i in groups[0].items} == {p.id for p in pages}
     assert "line-height 27.2px → 32.3px" in groups[0].summary, groups[0].summary
+
+
+def test_a_page_joins_only_the_groups_whose_elements_lie_in_its_changed_rows():
+    """Issue 49: a whole page is in a group for a reason. Its changed rows cover the first
+    note-box; a figure far below it changed too (its own group), and a reader state's hover
+    box of the same variant (an image taken apart from the page) changed: the page names
+    the note-boxes' group alone, in the terminal and in `theme why`."""
+    boxes = [b for b in note_boxes(4) if b.folder == "index/desktop-light"]
+    colour = (styles.StyleChange("figure > figcaption", "color", "rgb(0, 0, 0)", "rgb(9, 9, 9)"),)
+    figure = Failed("index/desktop-light/figure/far.png", "figure", "Far", colour, box(90000, 300), box(90000, 300))
+    tint = (styles.StyleChange("d-hover-box .panel", "background-color", "rgb(1, 1, 1)", "rgb(2, 2, 2)"),)
+    state = Failed("index/desktop-light/state/cite-hover/hover-box/panel.png", "hover-box", "", tint,
+                   box(100, 50), box(100, 50))
+    page = Failed("index/desktop-light/page.png", rows=((990, 1090),))
+    groups = causes.group([*boxes, figure, state, page])
+    (mine,) = [g for g in groups if page in g.items]
+    (noted,) = [g for g in groups if boxes[0] in g.items]
+    assert mine.cause is Cause.PAGE and mine.pushed_by == (noted.number,)
+    assert causes.explain(page, groups) == f"index/desktop-light/page.png: whole page (group {noted.number})"
+
+
+def test_a_page_whose_changed_rows_hold_no_groups_element_says_where_it_changed():
+    colour = (styles.StyleChange("figure > figcaption", "color", "rgb(0, 0, 0)", "rgb(9, 9, 9)"),)
+    figure = Failed("index/desktop-light/figure/far.png", "figure", "Far", colour, box(90000, 300), box(90000, 300))
+    page = Failed("index/desktop-light/page.png", rows=((5120, 6784), (7000, 7010)))
+    groups = causes.group([figure, page])
+    assert groups[-1].summary == "1 whole page: changed outside every region at y=5120–6784 and 1 more band"
+    assert causes.explain(page, groups) == ("index/desktop-light/page.png: whole page, changed outside every "
+                                           "region at y=5120–6784 and 1 more band")
+
+
+def test_a_pages_changed_boxes_are_kept_as_few_row_ranges():
+    from theme.check.entry import merged_rows
+
+    assert merged_rows([(0, 5120, 1280, 100), (300, 5150, 20, 200), (0, 5350, 10, 10), (0, 9000, 5, 5)]) == (
+        (5120, 5360), (9000, 9005))
+    assert merged_rows([]) == ()

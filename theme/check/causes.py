@@ -97,6 +97,7 @@ class Failed:
     texts: bool = True  # whether both records hold text (style_record.has_text): else words may have changed
     through: str = ""  # its translucent background now (style_record.translucent): the page behind shows
     unsteady: bool = False  # its page was rendered from its baselines' own inputs (Cause.UNSTEADY)
+    rows: tuple[tuple[int, int], ...] = ()  # a page's changed rows, [y0, y1) (Entry.changed_rows)
 
     @property
     def folder(self) -> str:
@@ -302,7 +303,7 @@ def group(failed: Iterable[Failed]) -> list[Group]:
 def _pushers(cause: Cause, items: list[Failed], buckets: dict[tuple[Cause, Signature], list[Failed]],
              numbered: dict[tuple[Cause, Signature], int]) -> tuple[int, ...]:
     """For MOVED, the groups with an item that grew or shrank above one of `items` on its page;
-    for PAGE, every cause group with an item on one of the pages."""
+    for PAGE, every cause group with an element in one of the pages' changed rows (_shows)."""
     if cause not in FOLLOWED:
         return ()
     found = set()
@@ -310,10 +311,29 @@ def _pushers(cause: Cause, items: list[Failed], buckets: dict[tuple[Cause, Signa
         if key[0] in FOLLOWED:
             continue
         for item in items:
-            if any(_pushes(m, item) if cause is Cause.MOVED else m.folder == item.folder for m in members):
+            if any(_pushes(m, item) if cause is Cause.MOVED else _shows(item, m) for m in members):
                 found.add(numbered[key])
                 break
     return tuple(sorted(found))
+
+
+def _shows(page: Failed, m: Failed) -> bool:
+    """Whether a whole page's image shows `m`: an element of its own variant (a reader state's
+    image is taken apart from it) whose box lies in the page's changed rows, where known."""
+    if m.folder != page.folder or m.id.split("/")[2:3] == ["state"]:
+        return False
+    if not page.rows or m.after_box is None:
+        return True
+    top, bottom = m.after_box[1], m.after_box[1] + m.after_box[3]
+    return any(top < y1 and y0 < bottom for y0, y1 in page.rows)
+
+
+def _rows(pages: Sequence[Failed]) -> str:
+    """Where one page changed, " at y=5120–6784 and 3 more bands"; "" for several pages."""
+    if len(pages) != 1 or not pages[0].rows:
+        return ""
+    (y0, y1), more = pages[0].rows[0], len(pages[0].rows) - 1
+    return f" at y={y0}–{y1}" + (f" and {more} more {plural('band', more)}" if more else "")
 
 
 def _pushes(m: Failed, item: Failed) -> bool:
@@ -395,6 +415,8 @@ def summary(cause: Cause, sig: Signature, items: Sequence[Failed], pushed: Seque
         moves = [d for i in items if (d := i.dy) is not None]
         by = f" by {spread(moves)} px" if moves else ""
         return f"{who} only moved{by}: content above them changed{_groups(pushed)}"
+    if not pushed:  # no group's element in its changed rows: what the page itself shows
+        return f"{who}: changed outside every region{_rows(items)}"
     return f"{who}: the groups above, seen on the whole page{_groups(pushed)}"
 
 
@@ -405,7 +427,9 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
     if mine is None:
         raise ValueError(f"{item.id} is in none of the groups")
     if mine.cause is Cause.PAGE:
-        return f"{item.id}: whole page{_groups(_pushers(Cause.PAGE, [item], _buckets(groups), _numbers(groups)))}"
+        pushed = _pushers(Cause.PAGE, [item], _buckets(groups), _numbers(groups))
+        return f"{item.id}: whole page{_groups(pushed)}" if pushed else \
+            f"{item.id}: whole page, changed outside every region{_rows([item])}"
     if mine.cause is Cause.UNRECORDED:
         return f"{item.label}: {UNRECORDED}"
     if mine.cause is Cause.UNSTEADY:

@@ -4,7 +4,7 @@ what the terminal, the report, `theme accept` and `theme review` read."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..status import Status
 from ..style_record import (
@@ -66,6 +66,9 @@ class Entry:
     style: Mapping[str, Mapping[str, str]] | None = None  # its record now (styles.to_json), for `theme accept`
     unchanged: bool = False  # matched without rendering: its inputs did not change (theme/check/inputs.py)
     unsteady: bool = False  # failed, rendered from its baselines' own inputs (causes.Cause.UNSTEADY)
+    # A failed page's changed rows, merged ([y0, y1) in page px): which regions' groups the page
+    # shows (causes._pushers); a page joins no group whose elements lie outside them.
+    changed_rows: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # frozen: set once, here
@@ -88,6 +91,8 @@ class Entry:
             fields["frames"] = tuple(tuple(f) for f in fields["frames"])
         if "style_changes" in fields:
             fields["style_changes"] = tuple(tuple(c) for c in fields["style_changes"])
+        if "changed_rows" in fields:
+            fields["changed_rows"] = tuple((int(a), int(b)) for a, b in fields["changed_rows"])
         return cls(**fields)
 
     def changes(self) -> tuple[StyleChange, ...]:
@@ -96,7 +101,8 @@ class Entry:
     def failed(self) -> Failed:
         """What grouping by cause reads of it (theme/check/causes.py)."""
         return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box,
-                      recorded=bool(self.why), texts=self.texts, through=self.through, unsteady=self.unsteady)
+                      recorded=bool(self.why), texts=self.texts, through=self.through, unsteady=self.unsteady,
+                      rows=self.changed_rows)
 
     @classmethod
     def from_check(cls, result: CheckResult, variant: Variant | None = None, region: Region | None = None,
@@ -134,6 +140,8 @@ class Entry:
         }
         if region is None and result.overview is not None:  # a new page's, made from its pixels in memory
             fields["overview"] = dict(result.overview)
+        if region is None and result.diff is not None and not result.diff.matches:
+            fields["changed_rows"] = merged_rows(result.diff.boxes)
         if variant is not None:
             fields.update(page=variant.page_name, viewport=variant.viewport, scheme=variant.scheme)
         if region is not None:
@@ -143,6 +151,17 @@ class Entry:
                 fields["box"] = tuple(float(v) for v in region.css_box)
                 fields["frames"] = region.frames
         return cls(**fields)
+
+
+def merged_rows(boxes: Iterable[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    """The rows the boxes (x, y, w, h) cover, as few [y0, y1) ranges as they make."""
+    out: list[list[int]] = []
+    for y0, y1 in sorted((int(b[1]), int(b[1]) + int(b[3])) for b in boxes):
+        if out and y0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], y1)
+        else:
+            out.append([y0, y1])
+    return tuple((a, b) for a, b in out)
 
 
 def cause_groups(entries: Iterable[Entry]) -> list[Group]:
