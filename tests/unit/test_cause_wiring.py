@@ -81,6 +81,7 @@ def test_summary_md_and_report_json_put_the_groups_first(data):
     rep = report.Report(tuple(many(data, 9)), {}, None)
     md = report.to_markdown(rep).splitlines()
     first = md.index("**Failures by cause**")
+    assert first == 4  # the title, the counts, then the story (issue 49): a PR comment's first screen
     assert first < md.index("| status | image | where | difference | files |")
     assert md[first + 2].startswith("1. 6 note-boxes: `.note-box-content` font-size 12px → 13px")
     groups = json.loads(report.to_json(rep))["groups"]

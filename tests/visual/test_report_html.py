@@ -350,5 +350,9 @@ def test_a_page_card_charts_its_shifts_with_the_group_that_caused_them(browser, 
         assert rows == [["170", "+6 px", "group 1"], ["900", "+2 px", "—"]]
         heading = page.locator("#group-1 > h2").text_content()
         assert heading.startswith("1. 1 figure: `figcaption` font-size 12px → 14px")
+        # The header leads with the story (issue 49): the first group, a link to it, then how many more.
+        story = page.locator("#story")
+        assert story.is_visible() and story.inner_text() == heading + " and 1 more group below"
+        assert story.locator("a").get_attribute("href") == "#group-1"
     finally:
         page.close()

@@ -217,13 +217,13 @@ def to_markdown(report: Report) -> str:
     counts = report.counts()
     line = " · ".join(f"**{counts[s]}** {s}" for s in STATUS_ORDER if counts.get(s))
     out = ["## Visual check", "", line or "no images checked", ""]
+    if report.drift:  # an environment that differs explains everything below it: said first
+        out += [f"> ⚠️ {report.drift}", ""]
+    out += _groups_md(report)  # then the story: the rule-level group leads (issue 49)
     realigned = sum(1 for e in report.entries if e.realigned)
     if realigned:
         out += [f"{realigned} matched only at their baseline's sub-pixel position: content above them "
                 "moved by a fraction of a pixel, and they were re-rendered where their baselines were.", ""]
-    if report.drift:
-        out += [f"> ⚠️ {report.drift}", ""]
-    out += _groups_md(report)
     review = report.to_review()
     if review:
         out += ["| status | image | where | difference | files |", "|---|---|---|---|---|"]

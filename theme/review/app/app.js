@@ -159,6 +159,14 @@ function init() {
     const s = el("select", {name: field}); s.append(el("option", {value: "", text: "all"}), ...values.map(v => el("option", {value: v, text: v})));
     s.addEventListener("change", applyFilters); f.append(el("label", {}, label, s));
   }
+  // The story first (issue 49): the first group by cause, the rule most failures follow from.
+  const groups = REPORT.groups || [];
+  if (groups.length) {
+    const story = document.getElementById("story"), more = groups.length - 1;
+    story.append(el("a", {href: `#group-${groups[0].number}`, text: `${groups[0].number}. ${groups[0].summary}`}),
+                 ...(more ? [el("span", {class: "meta", text: ` and ${more} more group${more > 1 ? "s" : ""} below`})] : []));
+    story.classList.remove("hidden");
+  }
   const main = document.getElementById("cards");
   if (!entries.length) main.append(el("p", {text: "Nothing to review: every image matched its baseline."}));
   for (const g of REPORT.groups || []) for (const k of g.ids) GROUP_OF.set(k, g);
