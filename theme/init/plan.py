@@ -427,7 +427,9 @@ def _regions(pages: list[PageSurvey]) -> dict[str, str]:
     for key in ("table", "aside"):
         if has(key):
             out[key] = key
-    if has(LIVE_CANVAS):  # figures a script draws without a <figure>: each its own image
+    for d in sorted({d["key"]: d for p in pages for d in p.drawn}.values(), key=lambda d: d["key"]):
+        out.setdefault(d["key"], d["selector"])  # a figure a script draws in a block of its own
+    if has(LIVE_CANVAS):  # a canvas a script draws without a <figure> or such a block: its own image
         out["canvas"] = LIVE_CANVAS
     return out
 

@@ -39,6 +39,9 @@ class PageSurvey:
     # Local paths that answered 4xx/5xx: (path, status, kind), the kind one of
     # resources.ESSENTIAL (the checks refuse a page without it) or what else asked for it.
     missing: list[tuple[str, int, str]]
+    # Figures a script draws outside <figure> (survey.js): {key, selector, count}, by the class
+    # or id that names them.
+    drawn: list[JsonObject] = field(default_factory=list)
     maths: int = 0
     maths_pending: int = 0
     routed: list[str] = field(default_factory=list)  # URLs a route served
@@ -113,7 +116,7 @@ def _look(job: Pending, page_name: str, timeout: int, viewport: str = DESKTOP[0]
     facts: JsonObject = page.evaluate(scripts.SURVEY, {"urls": aborted})
     return PageSurvey(page=page_name, aborted=aborted, notes=facts["notes"], components=facts["components"],
                       figure_in_d_figure=facts["figureInDFigure"], scheme=facts["scheme"],
-                      scheme_read=scheme_read(page), blocked=facts["blocked"],
+                      scheme_read=scheme_read(page), blocked=facts["blocked"], drawn=facts["drawn"],
                       missing=[(path, status, missing_kind(path, by)) for path, status, by in facts["missing"]],
                       maths=status["maths"], maths_pending=status["mathsPending"], routed=routed,
                       moving=moving, overflow=overflow)

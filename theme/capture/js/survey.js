@@ -35,7 +35,31 @@
   const boxed = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   // a live figure outside <figure>: a canvas a script draws (the size of a figure, not an icon)
   const live = (el) => { const r = el.getBoundingClientRect(); return r.width >= 64 && r.height >= 64; };
-  components[LIVE_CANVAS] = [...document.querySelectorAll(LIVE_CANVAS)].filter(live).length;
+  // Figures a script draws outside <figure> (issue 48: t-SNE's `div.l-page-outset.tsne-group`,
+  // empty in the HTML): a div or section right in the article holding an <svg>, <canvas> or
+  // <img> the size of a figure. Each is named by the outermost element around all of its
+  // drawings with a class of the page's own (not the runtime's l-* layout classes) or an id.
+  const drawn = new Map();
+  const inDrawn = [];
+  const article = document.querySelector('d-article, dt-article, article, main') || document.body;
+  const own = (el) => [...el.classList].filter((c) => !/^l-/.test(c) && !/note/i.test(c));
+  for (const block of article.children) {
+    if (!['div', 'section'].includes(block.localName)) continue;
+    const art = [...block.querySelectorAll('svg, canvas, img')]
+      .filter((g) => live(g) && !g.closest('figure, d-figure, aside, table'));
+    if (!art.length) continue;
+    const named = [block, ...block.querySelectorAll('[id], [class]')]
+      .find((el) => (own(el).length || el.id) && art.every((g) => el.contains(g)));
+    if (!named) continue;
+    const c = own(named)[0];
+    const key = c || named.id;
+    const selector = c ? '.' + CSS.escape(c) : '#' + CSS.escape(named.id);
+    if (!drawn.has(key)) drawn.set(key, { key, selector, count: 0 });
+    drawn.get(key).count++;
+    inDrawn.push(named);
+  }
+  components[LIVE_CANVAS] = [...document.querySelectorAll(LIVE_CANVAS)]
+    .filter((c) => live(c) && !inDrawn.some((d) => d.contains(c))).length;
   for (const sel of ['d-cite', 'd-footnote', 'd-article a[href]']) {
     components[sel] = [...document.querySelectorAll(sel)].filter(boxed).length;
   }
@@ -81,5 +105,5 @@
   const missing = realTime().performance.getEntriesByType('resource')
     .filter((e) => e.name.startsWith(location.origin) && e.responseStatus >= 400)
     .map((e) => [e.name.slice(location.origin.length), e.responseStatus, e.initiatorType]);
-  return { notes, components, figureInDFigure, scheme, blocked, missing };
+  return { notes, components, figureInDFigure, scheme, blocked, missing, drawn: [...drawn.values()] };
 }
