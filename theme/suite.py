@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import shutil
 import tempfile
@@ -248,11 +249,20 @@ class VisualRun:
 
     def _writes(self, shot: Capture) -> bool:
         """Whether this run would write a baseline of `shot` (an update whose page is not already,
-        pixel for pixel, its baseline): then it is rendered twice before anything is written."""
+        pixel for pixel, its baseline): then it is rendered twice before anything is written.
+        A reader state's variant has no page image: it is its baseline when each image is."""
         ctx = self.ctx
         if ctx is None or not (ctx.policy.creates() and ctx.policy.may_write()):
             return False
-        key, pixels = f"{shot.variant.folder.as_posix()}/page.png", shot.pixels
+        folder = shot.variant.folder.as_posix()
+        if not shot.full_page:
+            from .images import pixels_sha256  # numpy: only on an update with reader states
+
+            images = list(shot.images())
+            return not images or not all(
+                ctx.expected.has_pixels(f"{folder}/{path.as_posix()}", functools.partial(pixels_sha256, image))
+                for path, image in images)
+        key, pixels = f"{folder}/page.png", shot.pixels
         return pixels is None or not ctx.expected.has_pixels(key, lambda: pixels)
 
     def _mask_at(self) -> str:

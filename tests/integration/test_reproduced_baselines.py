@@ -140,3 +140,45 @@ def test_a_worker_that_draws_its_own_numbers_is_named_in_the_refusal(tmp_path):
     assert ("which do not reach a Web Worker (a blob: script) that it started: make what runs there hold still"
             in done.stdout)
     assert "drawing:" not in done.stdout  # the seeded circles agree; the caption's words do not
+
+
+SECONDS_NOTED = """
+from pathlib import Path
+
+from theme.check import steady
+
+_second = steady.second_renders
+
+
+def _noting(seconds, firsts, *args, **kwargs):
+    with open(Path(__file__).with_name("second.txt"), "a") as out:
+        out.writelines(f"{folder.as_posix()}\\n" for folder in firsts)
+    return _second(seconds, firsts, *args, **kwargs)
+
+
+steady.second_renders = _noting
+"""
+HOVERED = """
+[[tool.theme.visual.states]]
+name = "hovered"
+steps = [{ hover = "h2" }]
+capture = { heading = "h2" }
+"""
+
+
+def test_an_update_renders_again_only_what_is_not_already_its_baseline(tmp_path):
+    """A second render reproduces what an update would write. A page that is already its
+    baseline, pixel for pixel, is reproduced by it; so is a reader state's variant (it has no
+    page image) whose every image is its baseline: the second update renders nothing twice."""
+    root = project(tmp_path, HOVERED)
+    (root / "conftest.py").write_text(SECONDS_NOTED)
+    noted = root / "second.txt"
+    first = run(root, "--update-snapshots")
+    assert first.returncode == 0, first.stdout[-3000:]
+    assert sorted(noted.read_text().split()) == ["index/desktop-light", "index/desktop-light/state/hovered"]
+    pixels = {p: p.read_bytes() for p in (root / "snapshots").rglob("*.png")}
+    noted.unlink()
+    again = run(root, "--update-snapshots")
+    assert again.returncode == 0, again.stdout[-3000:]
+    assert not noted.exists() or noted.read_text().split() == []
+    assert {p: p.read_bytes() for p in (root / "snapshots").rglob("*.png")} == pixels
