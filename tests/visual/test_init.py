@@ -283,6 +283,25 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
     assert [re.sub(r"^\s+\d+\. \d+ ", "", h).split(" by ")[0].split(":")[0] for h in heads[1:]] == [
         "hover-box", "maths only moved"], heads
 
+    # The body text (issue 49): one rule that no region holds is told as that rule, first, with
+    # the paragraphs it reached; both whole pages are in its group; the story fits 25 lines.
+    # The page variants alone (`-k "not state"`): the states' story is the figcaptions' above.
+    rule = "<style>d-article p { line-height: 1.9 }</style>"
+    (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
+    flowed = run_pytest(article, "-k", "not state")
+    (article / "index.html").write_text(html, encoding="utf-8")
+    assert flowed.returncode == 1
+    lines = flowed.stdout.split(" theme snapshots ", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    assert re.match(r"\s+1\. \d+ images \(.*2 whole pages\): `d-article[^`]* p` line-height [\d.]+px → [\d.]+px",
+                    lines[start + 1]), lines[start:start + 4]
+    assert lines.index("-rf or -v lists every failed image") - start + 1 <= 25
+    entries = json.loads((article / "visual-report/report.json").read_text(encoding="utf-8"))["entries"]
+    pages = [e for e in entries if e["key"].endswith("/page.png") and e["status"] == "failed"]
+    assert len(pages) == 2 and all(re.search(r"p`: \d+ elements, in \d+ sections", e["why"]) for e in pages), \
+        [e["why"] for e in pages]
+    assert not any("outside any region" in e["message"] for e in pages)
+
 
 TYPED = """
 [[tool.theme.visual.states]]
@@ -945,3 +964,29 @@ def test_d3js_org_code_jquery_com_and_cdnjs_are_vendored_and_a_stranger_is_named
     assert (said, bars) == ("d3 4.13.0, jQuery 3.7.1, lodash 4.17.21, tally 2", 5)
     created = run_pytest(project, "--update-snapshots")
     assert created.returncode == 0, created.stdout + created.stderr
+
+
+FOOTNOTE_PAGE = """<!doctype html><html><head><meta charset="utf-8"><script src="template.v2.js"></script>
+</head><body><d-title><h1>Notes</h1></d-title><d-article>
+<p>A short claim.<d-footnote>{note}</d-footnote></p>
+<p>A link to <a href="#top">the top</a>, and more words after it.</p>
+</d-article></body></html>"""
+
+
+def test_init_proposes_a_reader_state_only_where_it_renders_in_every_viewport(tmp_path):
+    """Issue 50: init proposed a footnote's hover box whose panel is taller than the mobile
+    viewport, and the first update failed on it. init now renders each state it would propose
+    at both viewports and leaves one out where it fails, saying why; the update is green."""
+    article = tmp_path / "article"
+    article.mkdir()
+    shutil.copyfile(RUNTIME / "template.v2.js", article / "template.v2.js")
+    (article / "index.html").write_text(FOOTNOTE_PAGE.format(note="A footnote that goes on and on. " * 150))
+    done = init("--yes", cwd=article)
+    assert done.returncode == 0, done.stderr
+    assert ("state footnote-hover (index.html): not proposed there, it fails at mobile (390×844), capture "
+            "hover-box = 'd-footnote d-hover-box .panel' is not wholly inside the 390×844 viewport after the "
+            "steps") in done.stdout, done.stdout
+    visual = tomllib.loads((article / "pyproject.toml").read_text())["tool"]["theme"]["visual"]
+    assert [s["name"] for s in visual["states"]] == ["link-focus"]
+    created = run_pytest(article, "--update-snapshots")
+    assert created.returncode == 0, created.stdout[-3000:]

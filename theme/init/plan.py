@@ -25,7 +25,7 @@ from ..fsutil import atomic_write_bytes
 from . import files
 from .errors import InitError
 from .staging import Staging
-from .survey import DESKTOP, PageSurvey, Survey, survey, twice
+from .survey import DESKTOP, PageSurvey, Survey, failing_states, survey, twice
 from .vendor import BUNDLED, Library, Vendored, banner_version, script_service, vendored_md
 
 # The page server's origin as allow_blocked reads the page's own files against (any port).
@@ -118,8 +118,11 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
         staging = Staging(Path(folder), packages or {}, mine)
         found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
-        held = twice(served, pages, staging.route(), masks=sorted({s for p in found.pages for s in p.moving}),
-                     allowed=sorted({*found.aborted, *(m[0] for p in found.pages for m in p.missing)}))
+        masks = sorted({s for p in found.pages for s in p.moving})
+        allowed_now = sorted({*found.aborted, *(m[0] for p in found.pages for m in p.missing)})
+        held = twice(served, pages, staging.route(), masks=masks, allowed=allowed_now)
+        failing = failing_states(served, pages, staging.route(), _proposed(found.pages), masks=masks,
+                                 allowed=allowed_now, viewports={k: (w, h) for k, (w, h) in VIEWPORTS.items()})
     asked = {lib.name for lib in staging.libraries.values()} | {name for name, _ in staging.failed}
     for name in sorted(set(packages or {}) - asked):
         plan.lines.append(f"note: --package {name} was not used: no page asks for {name} from a CDN")
@@ -128,7 +131,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
                              "ships, files under the article, --package), and what needs it is blocked below; "
                              "to adopt offline pass --package NAME=PATH for each, or fill npm's cache first "
                              "(npm cache add NAME@VERSION where the registry answers)")
-    visual, notes = _visual(plan, root_rel, pages, found, staging, vendored, held)
+    visual, notes = _visual(plan, root_rel, pages, found, staging, vendored, held, failing)
     allow = existing.get("allow_blocked")
     allow = tuple(str(a) for a in allow) if isinstance(allow, list) else ()
     plan.blocked = sorted({u for u in plan.blocked if not allowed(u, allow, LOCAL)})
@@ -233,7 +236,8 @@ def _size(value: object) -> bool:
 
 
 def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Staging,
-            vendored: list[Vendored], held: dict[str, list[Part] | str]) -> tuple[dict[str, Any], dict[str, str]]:
+            vendored: list[Vendored], held: dict[str, list[Part] | str],
+            failing: dict[tuple[str, str], str]) -> tuple[dict[str, Any], dict[str, str]]:
     """The managed keys of [tool.theme.visual], comments for some, and the plan's lines about them."""
     regions = _regions(found.pages)
     plan.lines.append("regions: " + (", ".join(f"{k} = {v!r}" for k, v in regions.items()) or
@@ -284,7 +288,7 @@ def _visual(plan: Plan, root: str, pages: list[str], found: Survey, staging: Sta
     mask = sorted(set(mask))
     visual = {"root": root, "pages": pages, "viewports": VIEWPORTS, "color_schemes": schemes,
               "regions": regions, "mask": mask, "route": dict(sorted(route.items())),
-              "allow_overflow": _overflowing(plan, found.pages, notes), "states": _states(plan, found.pages),
+              "allow_overflow": _overflowing(plan, found.pages, notes), "states": _states(plan, found.pages, failing),
               "allow_blocked": sorted(set(services))}
     return visual, notes
 
@@ -301,17 +305,31 @@ BUILT_IN_STATES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
-def _states(plan: Plan, pages: list[PageSurvey]) -> list[dict[str, Any]]:
-    """The built-in reader states of the components some page has, each said in the plan."""
+def _proposed(pages: list[PageSurvey], where: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+    """The built-in reader states of the components some page has, on the pages that have them
+    (`where`: state name -> the pages it may have, when some already failed there)."""
     out = []
     for needs, state in BUILT_IN_STATES:
-        having = [p.page for p in pages if p.components.get(needs, 0)]
+        having = [p.page for p in pages if p.components.get(needs, 0) and p.page in (where or {}).get(
+            state["name"], [p.page])]
         if not having:
             continue
         only = {"pages": having} if len(having) < len(pages) else {}
         out.append({"name": state["name"], **only, **{k: v for k, v in state.items() if k != "name"}})
+    return out
+
+
+def _states(plan: Plan, pages: list[PageSurvey], failing: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
+    """The built-in reader states that rendered in every viewport (survey.failing_states), each
+    said in the plan; one that failed on a page is said and left out there."""
+    for (name, page), why in sorted(failing.items()):
+        plan.lines.append(f"state {name} ({page}): not proposed there, it fails {why}")
+    names = {s["name"]: s.get("pages", [p.page for p in pages]) for s in _proposed(pages)}
+    where = {name: [p for p in having if (name, p) not in failing] for name, having in names.items()}
+    out = _proposed(pages, where)
+    for state in out:
         plan.lines.append(f"state {state['name']}: {state['steps'][0]} then capture {state['capture']} "
-                          f"(contrast {state['contrast']}), on {', '.join(having)}")
+                          f"(contrast {state['contrast']}), on {', '.join(where[state['name']])}")
     return out
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from ..capture import Session, readiness, remote, scripts
 from ..capture.lanes import Pending, scheme_read
-from ..capture.model import JsonObject
-from ..capture.naming import Variant
+from ..capture.model import Failure, JsonObject
+from ..capture.naming import Variant, variants
 from ..check import steady
-from ..config import VisualConfig
+from ..config import VisualConfig, parse
 from ..errors import CaptureError
 
 SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes: the look a page's facts come from
@@ -151,6 +151,32 @@ def twice(root: Path, pages: list[str], route: dict[str, Path], *, masks: list[s
                 continue
             out[page] = steady.unsteady(first, second, visual,
                                         lambda shot, boxes: session.elements_at(shot.variant, boxes))
+    return out
+
+
+def failing_states(root: Path, pages: list[str], route: dict[str, Path], states: list[JsonObject], *,
+                   viewports: dict[str, tuple[int, int]], masks: list[str], allowed: list[str],
+                   timeout: int = 30) -> dict[tuple[str, str], str]:
+    """{(state name, page): why} for each proposed reader state (`[[tool.theme.visual.states]]`
+    tables) that fails on a page at one of `viewports` (light): its hover box past the mobile
+    viewport, say. An update would fail on it; init proposes it only where it renders."""
+    if not states:
+        return {}
+    visual = parse({"visual": {"pages": pages, "states": states}}, source=root / "pyproject.toml").visual
+    assert visual is not None  # the table was given
+    visual = dataclasses.replace(visual, root=root, viewports=dict(viewports), color_schemes=(DESKTOP[3],),
+                                 route=dict(route), mask=tuple(masks), allow_blocked=tuple(allowed),
+                                 settle_timeout=timeout)
+    todo = [v for v in variants(visual) if v.state]
+    endpoints = remote.endpoints(())
+    out: dict[tuple[str, str], str] = {}
+    with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
+        for shot in session.capture_all(todo, failures=True):
+            # the state's own failure (steps, capture, contrast), not the page's (a script blocked)
+            if isinstance(shot, Failure) and shot.variant.state is not None and shot.kind == "state":
+                v = shot.variant
+                why = shot.message.splitlines()[0].split(": ", 1)[-1]
+                out.setdefault((v.state, v.page), f"at {v.viewport} ({v.width}×{v.height}), {why}")
     return out
 
 
