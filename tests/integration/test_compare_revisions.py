@@ -19,6 +19,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+import tomlkit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -368,6 +369,9 @@ def test_the_adopted_ctc_article_compares_a_css_change_in_its_second_commit(tmp_
     adopted = theme(article, "init", "--yes", "--package", f"katex={katex}", "--theme-requirement", SPEC)
     assert adopted.returncode == 0, adopted.stderr
     assert not (article / "scss").exists()
+    config = tomlkit.parse((article / "pyproject.toml").read_text())
+    del config["tool"]["theme"]["visual"]["states"]  # its pages are what is compared here: half the renders
+    (article / "pyproject.toml").write_text(tomlkit.dumps(config))
     commit_all(article, "adopted with theme init")
     css = article / "assets/collapse_ctc.css"
     css.write_text(css.read_text().replace("background-color: #f3f3f3;", "background-color: #1e3a8a;", 1))

@@ -351,3 +351,16 @@ def test_a_pages_changed_boxes_are_kept_as_few_row_ranges():
     assert merged_rows([(0, 5120, 1280, 100), (300, 5150, 20, 200), (0, 5350, 10, 10), (0, 9000, 5, 5)]) == (
         (5120, 5360), (9000, 9005))
     assert merged_rows([]) == ()
+
+
+def test_one_body_text_rule_at_two_widths_is_one_group_of_both_pages():
+    """Issue 49: `d-article p { line-height: 1.9 }` is 28.832px on the desktop page and 22.4px on
+    the phone's: other values, one rule. The two whole pages are one group that says both."""
+    desktop = Failed("index/desktop-light/page.png",
+                     changes=(styles.StyleChange("d-article > p", "line-height", "28.832px", "32.224px"),))
+    mobile = Failed("index/mobile-light/page.png",
+                    changes=(styles.StyleChange("d-article > p", "line-height", "22.4px", "26.6px"),))
+    (only,) = causes.group([desktop, mobile])
+    assert only.cause is Cause.STYLE and only.count == 2
+    assert only.summary.startswith(
+        "2 whole pages: `d-article > p` line-height 22.4px or 28.832px → 26.6px or 32.224px"), only.summary

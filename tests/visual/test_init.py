@@ -268,24 +268,23 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
     assert not (pristine / "snapshots").exists()
 
     # One rule, one story (issue 30): captions sit at three depths in their figures and were
-    # 13px on desktop, 12px on mobile; the run reads as three groups, not one per image.
+    # 13px on desktop, 12px on mobile; the run reads as two groups, not one per image. The page
+    # variants alone (`-k "not state"`; a hover box over moved text: tests/unit/test_causes.py).
     html = (article / "index.html").read_text(encoding="utf-8")
     rule = "<style>figcaption { font-size: 14px }</style>"
     (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
-    changed = run_pytest(article)
+    changed = run_pytest(article, "-k", "not state")
     assert changed.returncode == 1
     section = changed.stdout.split(" theme snapshots ", 1)[1]
     heads = [line for line in section.splitlines() if re.match(r"\s+\d+\. ", line)]
     # The whole pages join it (issue 49): their text flow shows the captions' change too.
     assert re.match(r"\s+1\. \d+ images \(\d+ figures, 2 whole pages\): `figcaption` font-size 12px or 13px → "
                     r"14px, ", heads[0]), heads
-    # The citation's hover box (a state) is 95 % opaque: the page that moved shows through it.
     assert [re.sub(r"^\s+\d+\. \d+ ", "", h).split(" by ")[0].split(":")[0] for h in heads[1:]] == [
-        "hover-box", "maths only moved"], heads
+        "maths only moved"], heads
 
     # The body text (issue 49): one rule that no region holds is told as that rule, first, with
     # the paragraphs it reached; both whole pages are in its group; the story fits 25 lines.
-    # The page variants alone (`-k "not state"`): the states' story is the figcaptions' above.
     rule = "<style>d-article p { line-height: 1.9 }</style>"
     (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
     flowed = run_pytest(article, "-k", "not state")
@@ -293,8 +292,9 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
     assert flowed.returncode == 1
     lines = flowed.stdout.split(" theme snapshots ", 1)[1].splitlines()
     start = next(i for i, line in enumerate(lines) if " by cause:" in line)
-    assert re.match(r"\s+1\. \d+ images \(.*2 whole pages\): `d-article[^`]* p` line-height [\d.]+px → [\d.]+px",
-                    lines[start + 1]), lines[start:start + 4]
+    # One group for both pages: the rule gives each width its own values (1.9 × its font size).
+    assert re.match(r"\s+1\. (\d+ images \(.*)?2 whole pages\)?: `[^`]*p` line-height [\d.]+px or [\d.]+px → "
+                    r"[\d.]+px or [\d.]+px", lines[start + 1]), lines[start:start + 4]
     assert lines.index("-rf or -v lists every failed image") - start + 1 <= 25
     entries = json.loads((article / "visual-report/report.json").read_text(encoding="utf-8"))["entries"]
     pages = [e for e in entries if e["key"].endswith("/page.png") and e["status"] == "failed"]
@@ -775,6 +775,9 @@ def test_the_distill_v1_runtime_address_is_routed_to_npms_distill_template(tmp_p
     published = (project / "index.html").read_text()
     (project / "over-http.html").write_text(published.replace("https://distill.pub/template.v1.js",
                                                               "http://distill.pub/template.v1.js"))
+    # The page alone: its own scripts and stylesheet are not in the fixture, missing on purpose
+    # (else init stops before the update, naming each; issue 50).
+    (project / "pyproject.toml").write_text('[tool.theme.visual]\nallow_blocked = ["assets/", "material-icons.css"]\n')
     done = init("--yes", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
     assert not [line for line in done.stdout.splitlines() if line.startswith("blocked ")], done.stdout
@@ -793,9 +796,7 @@ def test_the_distill_v1_runtime_address_is_routed_to_npms_distill_template(tmp_p
     from theme.capture import Session, variants
     from theme.config import load
 
-    text = (project / "pyproject.toml").read_text()  # the page's own scripts are not in the fixture
-    (project / "pyproject.toml").write_text(text.replace(
-        "[tool.theme.visual]\n", '[tool.theme.visual]\nallow_blocked = ["assets/", "material-icons.css"]\n'))
+    assert visual["allow_blocked"] == ["assets/", "material-icons.css"]  # the user's, kept
     cfg = load(project / "pyproject.toml")
     with Session(cfg.visual, source=cfg.source) as session:
         for variant in [v for v in variants(cfg.visual) if v.viewport == "desktop" and not v.state]:

@@ -58,6 +58,10 @@ Facet = tuple[str, str, str | None]  # (element, property, after): a change as i
 # The element of a facet that any element shares: (ANY, property, "before → after"), one token
 # changed as it reaches components of several kinds.
 ANY = "*"
+# The element of a facet whole pages share: (FLOW + kind, property, None), one property of one
+# kind of their text flow changed, whatever its values: `p` line-height 1.9 is 28.8px on the
+# desktop page and 22.4px on the phone's. Never said: it only joins the pages.
+FLOW = "~flow "
 
 UNRECORDED = ("no style record to compare with (baselines made before records were; "
               "--update-snapshots=all records them)")
@@ -191,8 +195,9 @@ def _element(selector: str, region: str) -> str:
 def facets(item: Failed) -> set[Facet]:
     """The changes of `item` as other items can share them (module docstring)."""
     changes = style_changes(item.changes)
+    flow = {(FLOW + _element(c.selector, ""), c.prop, None) for c in changes} if not item.region else set()
     return ({(_element(c.selector, item.region), c.prop, c.after) for c in changes}
-            | {(ANY, c.prop, _change(c)) for c in changes})
+            | {(ANY, c.prop, _change(c)) for c in changes} | flow)
 
 
 def _change(c: StyleChange) -> str:
@@ -227,7 +232,7 @@ def shared(items: Sequence[Failed]) -> Signature:
     # page of the group shows in its text flow besides (`d-article p`, which no region holds).
     pages = [i for i in items if not i.region]
     items = [i for i in items if i.region] or list(items)
-    sets = [facets(i) for i in items]
+    sets = [{f for f in facets(i) if not f[0].startswith(FLOW)} for i in items]
     common = set.intersection(*sets)
     if not common:
         counts = Counter(f for s in sets for f in s)
@@ -250,7 +255,27 @@ def shared(items: Sequence[Failed]) -> Signature:
         kinds = sorted({_element(c.selector, i.region) for i in items for c in style_changes(i.changes)
                         if c.prop == prop and _change(c) == change})
         out.append((", ".join(kinds), prop, before, after))
-    return tuple(out) + (_flow_only(pages, out) if pages and pages != items else ())
+    return _merged(tuple(out) + (_flow_only(pages, out) if pages and pages != items else ()))
+
+
+def _merged(sig: Signature) -> Signature:
+    """Rows of one element and property joined: `p` line-height 22.4px or 28.832px → 26.6px or
+    32.224px, one rule at two widths (the pages FLOW joined)."""
+    rows: dict[tuple[str, str], list[tuple[str, str, str | None, str | None]]] = {}
+    for row in sig:
+        rows.setdefault((row[0], row[1]), []).append(row)
+
+    def either(values: Iterable[str | None]) -> str:
+        return " or ".join(sorted({part for v in values for part in (v or "—").split(" or ")}, key=_sort_key))
+
+    return tuple(rs[0] if len(rs) == 1 else (k[0], k[1], either(r[2] for r in rs), either(r[3] for r in rs))
+                 for k, rs in rows.items())
+
+
+def _sort_key(value: str) -> tuple[float, str]:
+    """Numbers by their value (9.5px before 12px), then anything else."""
+    m = re.match(r"-?\d+(\.\d+)?", value)
+    return (float(m.group(0)) if m else float("inf"), value)
 
 
 def _flow_only(pages: Sequence[Failed], out: list[tuple[str, str, str, str | None]]) -> Signature:
