@@ -9,9 +9,9 @@ import numpy as np
 
 from failed_page import BOX_Y, INSERT_AT, INSERTED, H, W, page_pair
 from theme import images
-from theme.check import verdict
+from theme.check import bands, verdict
 from theme.config import Tolerance
-from theme.review import bands, report
+from theme.review import report
 from theme.store import Store
 
 

@@ -54,7 +54,7 @@ class Entry:
     bands: tuple[Mapping[str, Any], ...] = ()
     overview: Mapping[str, Any] | None = None
     actual_sha256: str = ""
-    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/review/patch.py)
+    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/check/patch.py)
     # A differing region whose style was recorded on both sides (theme/style_record.py): what
     # changed, as (selector, property, before, after), and the one line that says it
     # ("note-box in “…”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px").

@@ -18,7 +18,7 @@ from ..capture.naming import Variant
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
 from ..resident import release
-from . import attribution, phase, steady, verdict
+from . import attribution, bands, phase, steady, verdict
 from .entry import Entry, Styled
 from .expected import ExpectedImages
 
@@ -233,9 +233,7 @@ def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, re
                  pixels: str | None, written: Callable[[], object]) -> None:
     """A failed page's bands, overview and patch, from the pixels and the comparison its check
     holds: no full-size expected or diff image is written, nor decoded, aligned or hashed again
-    for the report (theme/review/bands.py)."""
-    from ..review import bands  # Pillow: only when a page failed
-
+    for the report (theme/check/bands.py)."""
     bands.write_review(actual_path, expected, actual, result, pixels, written)
 
 

@@ -52,7 +52,7 @@ class DiffResult:
     boxes_truncated: int = 0  # boxes left out of `boxes` (there were too many)
     threshold: float = 0.1
     # How the rows were aligned, and the pixels counted in each actual row (inserted rows in full):
-    # what a failed page's review needs (theme/review/bands.py), without aligning or scanning again.
+    # what a failed page's review needs (theme/check/bands.py), without aligning or scanning again.
     alignment: shift.Alignment | None = field(default=None, repr=False, compare=False)
     row_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
 

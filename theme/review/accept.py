@@ -17,13 +17,14 @@ import numpy as np
 
 from .. import images
 from .. import style_record as styles
+from ..check import patch
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
 from ..errors import StoreError
 from ..fsutil import sha256_file
 from ..status import Status
 from ..store import Store, describe_drift
-from . import patch, report
+from . import report
 
 ACCEPTABLE = (Status.FAILED,)  # created/updated baselines were already written by that run
 

@@ -37,7 +37,7 @@ SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
 def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any]:
     """Write the bands and overview of one page entry under `folder`/images/`stem`.*;
     returns the entry's new fields: bands, overview, the actual's sha256 (which `theme accept`
-    checks the full-size actual it finds against) and, when small, a patch (theme/patch.py)."""
+    checks the full-size actual it finds against) and, when small, a patch (patch.py)."""
     main = full.get("actual") or full.get("expected")
     if main is None:
         return {}
@@ -126,6 +126,16 @@ def overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     path = rel.with_name(rel.name + ".overview.png")
     atomic_write_bytes(folder / path, images.encode_png(small, level=9))
     return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
+
+
+def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, Any]:
+    """The overview of a new page image (created, or added in a comparison), made from its
+    pixels while the check has them and written beside its artefacts (<key stem>.overview.png);
+    the entry carries it (its image's absolute path), and the report copies it in, as page_fields
+    would have made it from the full-size PNG, but without decoding that."""
+    rel = Path(key[:-len(".png")])
+    fields = overview(artifacts_dir, rel, page)  # a band at a time, each dropped once reduced
+    return {**fields, "image": str(artifacts_dir / fields["image"])}
 
 
 def _reduced(page: np.ndarray, y0: int, y1: int, factor: int) -> np.ndarray:
