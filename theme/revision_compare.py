@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
-from . import build as build_mod
 from . import config as config_mod
 from .check import pipeline
 from .check.entry import Entry
 from .config import Config, VisualConfig
 from .errors import ConfigError, ThemeError
 from .review import report
+from .stylesheet import build as build_mod
 
 if TYPE_CHECKING:  # Playwright and numpy load when the captures start
     from .capture.model import Capture, JsonObject
