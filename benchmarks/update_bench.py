@@ -46,7 +46,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capture_bench import _rollup, long_project, timed_pytest, tree_pids  # noqa: E402  (the long page's project, a timed pytest)
-from theme import images, store  # noqa: E402
+from theme import store  # noqa: E402
+from theme.pixels import images
 
 NOTE_CHANGE = "\n.note-box { padding-top: 13px !important; }\n"  # the seeds' kind of change: note-boxes only
 

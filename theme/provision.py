@@ -51,7 +51,7 @@ def _ensure_bytecode() -> Step:
 
 
 def _ensure_kernels(log: Callable[[str], None]) -> Step:
-    from . import aot
+    from .pixels import aot
 
     if aot.load() is not None:
         return Step("kernels", "found the compiled diff and PNG kernels")

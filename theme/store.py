@@ -22,11 +22,11 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from . import images
 from . import style_record as styles
 from .errors import ImageError, StoreError
 from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
-from .resident import release
+from .pixels import images
+from .pixels.resident import release
 from .style_record import StyleRecord
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,

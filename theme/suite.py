@@ -256,7 +256,7 @@ class VisualRun:
             return False
         folder = shot.variant.folder.as_posix()
         if not shot.full_page:
-            from .images import pixels_sha256  # numpy: only on an update with reader states
+            from .pixels.images import pixels_sha256  # numpy: only on an update with reader states
 
             images = list(shot.images())
             return not images or not all(
@@ -319,7 +319,7 @@ class VisualRun:
         """On a run that writes baselines, start encoding the page image its check will write
         (theme/check/verdict.py prepare)."""
         from .check import pipeline, verdict
-        from .resident import release
+        from .pixels.resident import release
 
         ctx = self.ctx
         if ctx is None or shot.pixels is None or None not in pipeline.checks_of(shot, self.configured()[1]):
@@ -380,7 +380,7 @@ class VisualRun:
 
     def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
-        from . import images
+        from .pixels import images
 
         folder = self.configured()[1].artifacts / failure.variant.folder
         out = {}

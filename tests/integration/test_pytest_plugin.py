@@ -20,7 +20,7 @@ import pytest
 
 import tiny_article
 from subrun import PYTEST
-from theme import images
+from theme.pixels import images
 from theme.store import BASELINE_LEVEL, Store, verify
 from tiny_article import SCSS, outcomes, run, set_box_colour
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from theme import images
+from theme.pixels import images
 from theme.store import Store
 from tiny_article import run
 

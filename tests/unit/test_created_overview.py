@@ -9,11 +9,11 @@ import pytest
 from PIL import Image
 
 from failed_page import page_pair
-from theme import images
 from theme.capture.model import Region
 from theme.check import verdict
 from theme.check.entry import Entry
 from theme.config import Tolerance
+from theme.pixels import images
 from theme.review import report
 from theme.status import Status
 from theme.store import Store

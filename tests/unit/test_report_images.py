@@ -8,9 +8,9 @@ import hashlib
 import numpy as np
 
 from failed_page import BOX_Y, INSERT_AT, INSERTED, H, W, page_pair
-from theme import images
 from theme.check import bands, verdict
 from theme.config import Tolerance
+from theme.pixels import images
 from theme.review import report
 from theme.store import Store
 

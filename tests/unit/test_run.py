@@ -95,10 +95,10 @@ def _resident_kb(path) -> int:
 def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     """Four tall pages read whole by their checks once held ~2 GB resident at a run's end: after
     its check a spilled page image is back on disk only, its pixels unchanged."""
-    from theme import images
     from theme.check.pipeline import check_image, spill
     from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
+    from theme.pixels import images
     from theme.store import Store
 
     base = shot("light", 255, height=20000)

@@ -13,8 +13,8 @@ import threading
 import numpy as np
 import pytest
 
-from theme import images
 from theme.errors import StoreError
+from theme.pixels import images
 from theme.store import Store, check_key, describe_drift, verify
 
 FP = {"browser": {"name": "chromium", "version": "156.0.1", "executable": "/usr/bin/chromium"},
@@ -62,7 +62,7 @@ def test_the_same_pixels_in_other_bytes_are_kept_as_they_are(tmp_path):
     """A baseline an encoder of another version or level wrote: an update with the same
     pixels encodes nothing and leaves the bytes (nothing for git to show); other pixels are
     written. Also for a manifest from before entries bound their pixels (decoded once)."""
-    from theme import images
+    from theme.pixels import images
     store = Store(tmp_path)
     store.write("a/page.png", image(), FP)
     other = images.encode_png(image()[:, :, :3], level=9, optimize=True)

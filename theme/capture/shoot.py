@@ -15,7 +15,7 @@ import numpy as np
 
 from ..config import VisualConfig
 from ..errors import UnstableRender
-from ..resident import release
+from ..pixels.resident import release
 from ..style_record import MISSING
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched

@@ -17,12 +17,12 @@ from typing import Any, Callable, TypedDict
 
 import numpy as np
 
-from .. import images
 from ..diff import shift
 from ..diff.kernel import DIFF_INDEX, Style
 from ..diff.result import DiffResult, IndexedImage
 from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import release
 from . import patch
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
@@ -140,7 +140,7 @@ def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, 
 
 def _reduced(page: np.ndarray, y0: int, y1: int, factor: int) -> np.ndarray:
     """Rows y0..y1 of `page` shrunk by `factor`; a file-backed page's rows are then dropped
-    from memory (theme/resident.py), so an overview never holds the page resident.
+    from memory (theme/pixels/resident.py), so an overview never holds the page resident.
 
     An opaque band is reduced as RGB from its own memory (images.rgb_view): Pillow reduces
     RGBA through a premultiplied copy, which for alpha 255 changes nothing and cost ~1 s CPU

@@ -26,7 +26,6 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from .. import images
 from ..capture.fonts import fallback_fonts
 from ..capture.lanes import routed_file
 from ..capture.model import Capture, JsonObject
@@ -34,6 +33,7 @@ from ..capture.naming import Variant
 from ..capture.server import resolve
 from ..config import VisualConfig
 from ..fsutil import sha256_file
+from ..pixels import images
 from ..store import Store, drift_view
 
 # 2: a record says whether its render was reproduced (theme/check/steady.py); a record of

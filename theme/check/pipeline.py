@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping
 
 import numpy as np
 
-from .. import images
 from .. import style_record as styles
 from ..capture.model import FLOW, Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import release
 from . import attribution, bands, phase, steady, verdict
 from .entry import Entry, Styled
 from .expected import ExpectedImages
@@ -130,7 +130,7 @@ def _spilled(shot: Capture | Failure, folder: Path | None, todo: list[Variant]) 
 
 def spill(path: Path, image: np.ndarray) -> str:
     """np.save, a band of rows at a time, each band dropped from resident memory once
-    written (a tall page's pixels are file-backed: theme.resident.release).
+    written (a tall page's pixels are file-backed: theme.pixels.resident.release).
     Returns images.pixels_sha256 of the image, hashed on the way while the browser
     takes the next variant's tiles, so its check need not read it again."""
     band = max(1, (64 * 2**20) // max(1, image.strides[0]))

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from .. import diff, images
+from .. import diff
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..fsutil import atomic_open
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import release
 from ..status import Status
 from ..store import Store, describe_drift
 from . import bands, phase

@@ -23,7 +23,7 @@ from ..check import inputs, pipeline
 from ..config import VisualConfig, keep_tile_height
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
-from ..images import write_png
+from ..pixels.images import write_png
 from . import LoadConfig, main, project_options
 
 # zlib level 1: these are throw-away artifacts, so encoding speed beats file size

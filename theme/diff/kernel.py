@@ -306,7 +306,7 @@ def _jit() -> RowKernel | None:
 
 def _aot() -> RowKernel | None:
     """The kernel compiled ahead of time (aot.py; built on first use), or None."""
-    from .. import aot
+    from ..pixels import aot
 
     return aot.get()
 

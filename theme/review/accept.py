@@ -15,13 +15,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .. import images
 from .. import style_record as styles
 from ..check import patch
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
 from ..errors import StoreError
 from ..fsutil import sha256_file
+from ..pixels import images
 from ..status import Status
 from ..store import Store, describe_drift
 from . import report
