@@ -104,8 +104,8 @@ class VisualRun:
                               "add one to collect visual checks (see README)")
         visual = self.project.visual
         if not self._tiles_kept:  # once, before anything is captured: every variant alike
+            from .baselines.store import Store
             from .config import keep_tile_height
-            from .store import Store
 
             visual, note = keep_tile_height(visual, Store(visual.snapshots).recorded_tile_height())
             self.project, self._tiles_kept = dataclasses.replace(self.project, visual=visual), True
@@ -114,8 +114,8 @@ class VisualRun:
 
     def context(self, fingerprint: JsonObject) -> CheckContext:
         """The check context of this run (made once; numpy and Pillow load only now)."""
+        from .baselines.store import Store
         from .check.verdict import CheckContext, Update
-        from .store import Store
 
         if self.ctx is None:
             visual = self.visual
@@ -143,7 +143,7 @@ class VisualRun:
         """Each variant's page image area, from the manifest's record of its committed page.png
         (no rendering); a variant with no baseline yet counts as its viewport times the median
         page length."""
-        from .store import Store
+        from .baselines.store import Store
 
         sizes = Store(self.configured()[1].snapshots).read_manifest()["baselines"]
         known = [sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants]
@@ -153,7 +153,7 @@ class VisualRun:
 
     def listed(self, folder: str) -> list[str]:
         """A variant's baselines as the manifest lists them, page first (no browser needed)."""
-        from .store import Store
+        from .baselines.store import Store
 
         visual = self.configured()[1]
         # page and <key>/<name>: a reader state's baselines (state/<name>/…) are its own variant's
@@ -170,7 +170,7 @@ class VisualRun:
 
         if not variants:
             return
-        from .store import Store
+        from .baselines.store import Store
 
         project, visual = self.configured()
         Store(visual.snapshots).check_lfs()  # one error before any browser starts
@@ -278,8 +278,8 @@ class VisualRun:
         """Of a check's variants rendered although their inputs did not change (--rerender,
         skip_unchanged = false), those whose record still holds: a difference of theirs is
         the page not holding still (causes.Cause.UNSTEADY). None on an update run."""
+        from .baselines.store import Store
         from .check import inputs
-        from .store import Store
 
         visual = self.configured()[1]
         skips = not self.options.rerender and visual.skip_unchanged  # then _unchanged took them all
@@ -290,8 +290,8 @@ class VisualRun:
     def _unchanged(self, variants: list[Variant], fingerprint: JsonObject) -> list[Unchanged]:
         """The variants a check need not render (theme.check.inputs): none on an update run
         (it writes what the pages are now), with --rerender, or with skip_unchanged = false."""
+        from .baselines.store import Store
         from .check import inputs
-        from .store import Store
 
         visual = self.configured()[1]
         if self.options.update != "none" or self.options.rerender or not visual.skip_unchanged:
@@ -405,7 +405,7 @@ class VisualRun:
 
     def begin_writes(self) -> None:
         """On a run that writes baselines, collect their manifest entries and style records in
-        memory (theme/store.py, Store.batch) until end_writes(): once a variant, not once an image."""
+        memory (theme/baselines/store.py, Store.batch) until end_writes(): once a variant, not once an image."""
         policy = self.ctx.policy if self.ctx is not None else None
         if policy is not None and policy.baselines is not None and policy.creates() and policy.may_write():
             policy.baselines.begin()
@@ -477,7 +477,7 @@ class VisualRun:
         """Baselines under the config's pages that no collected item matched, on complete runs only."""
         if self.visual is None or self.partial or not self.pages:
             return []
-        from .store import Store
+        from .baselines.store import Store
 
         store = (self.ctx.policy.baselines if self.ctx else None) or Store(self.visual.snapshots)
         return unused_baselines(store.keys(), self.pages, self.collected, self.failed)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from failed_page import page_pair
+from theme.baselines.store import Store
 from theme.check import verdict
 from theme.errors import StoreError
 from theme.review import accept, report
 from theme.review.server import Review
-from theme.store import Store
 
 KEY = "index/desktop-light/page.png"
 ENV = {"browser": "chromium 1"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from theme import style_record as styles
+from theme.baselines import style_record as styles
 from theme.capture.model import Region
 from theme.check import causes
 from theme.check.entry import Entry, Styled, cause_groups

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from failed_page import page_pair
+from theme.baselines.store import Store
 from theme.capture.model import Region
 from theme.check import verdict
 from theme.check.entry import Entry
@@ -16,7 +17,6 @@ from theme.config import Tolerance
 from theme.pixels import images
 from theme.review import report
 from theme.status import Status
-from theme.store import Store
 
 KEY = "index/desktop-light/page.png"
 FP = {"browser": {"name": "chromium", "version": "156.0.1"}, "platform": {"system": "Linux", "machine": "x86_64"}}

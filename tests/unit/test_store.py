@@ -13,9 +13,9 @@ import threading
 import numpy as np
 import pytest
 
+from theme.baselines.store import Store, check_key, describe_drift, verify
 from theme.errors import StoreError
 from theme.pixels import images
-from theme.store import Store, check_key, describe_drift, verify
 
 FP = {"browser": {"name": "chromium", "version": "156.0.1", "executable": "/usr/bin/chromium"},
       "platform": {"system": "Linux", "machine": "x86_64", "release": "6.1"}, "device_scale_factor": 1,
@@ -156,7 +156,7 @@ def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
     """SIGKILL a process rewriting large baselines: each file is whole, the manifest is JSON."""
     script = textwrap.dedent(f"""
         import numpy as np, sys
-        from theme.store import Store
+        from theme.baselines.store import Store
         store = Store({str(tmp_path)!r})
         print("ready", flush=True)
         for i in range(10**6):
@@ -266,7 +266,7 @@ STYLE_FIXTURE = __import__("pathlib").Path(__file__).resolve().parents[1] / "fix
 
 
 def _records():
-    from theme import style_record as styles
+    from theme.baselines import style_record as styles
     data = json.loads(STYLE_FIXTURE.read_text(encoding="utf-8"))
     return [styles.from_page(r["styles"]) for r in data["before"].values()]
 
@@ -386,7 +386,7 @@ def test_an_rgba_view_is_encoded_without_its_alpha(tmp_path):
 
 def _encoding_threads(monkeypatch):
     """The threads store's encoder ran in, in order (the real encoder, only watched)."""
-    from theme import store as store_mod
+    from theme.baselines import store as store_mod
 
     seen, real = [], store_mod._encode_baseline
 

@@ -51,7 +51,7 @@ def wanted_rows(nudges: Nudges | None) -> Rows | None:
 # or reads it back: values are whatever json.dumps takes.
 JsonObject = dict[str, Any]
 # A region's style record as computed_styles.js gives it: element (a selector relative to the
-# region, "" for its own) -> property -> computed value; theme/style_record.py reads it.
+# region, "" for its own) -> property -> computed value; theme/baselines/style_record.py reads it.
 PageStyles = dict[str, dict[str, str]]
 # The key of the page's text-flow record among a capture's records (theme/capture/js/flow_record.js):
 # its whole-page image's path, as a region's record is under its image's path.

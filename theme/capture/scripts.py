@@ -114,7 +114,7 @@ def data_theme(theme: str) -> str:
 ADOPT_CSS = link("adopt_css")
 AFTER_TILES = link("after_tiles", **_VALUES)
 CHECK_SELECTORS = link("check_selectors")
-COMPUTED_STYLES = link("computed_styles")  # the style record of regions (theme/style_record.py)
+COMPUTED_STYLES = link("computed_styles")  # the style record of regions (theme/baselines/style_record.py)
 FLOW_RECORD = link("flow_record")  # the style record of the page's text flow, by kinds of element
 COLLECT = link("collect")  # theme lint (theme/lint/render.py)
 DECODE_IMAGES = link("decode_images")

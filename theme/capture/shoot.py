@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from ..baselines.style_record import MISSING
 from ..config import VisualConfig
 from ..errors import UnstableRender
 from ..pixels.resident import release
-from ..style_record import MISSING
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched
 from .fonts import fallback_fonts, file_of, file_sha256, split_stack, web_fonts

@@ -26,6 +26,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from ..baselines.store import Store, drift_view
 from ..capture.fonts import fallback_fonts
 from ..capture.lanes import routed_file
 from ..capture.model import Capture, JsonObject
@@ -34,7 +35,6 @@ from ..capture.server import resolve
 from ..config import VisualConfig
 from ..fsutil import sha256_file
 from ..pixels import images
-from ..store import Store, drift_view
 
 # 2: a record says whether its render was reproduced (theme/check/steady.py); a record of
 # format 1 does not hold, so its variant is rendered again once.

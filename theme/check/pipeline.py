@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping
 
 import numpy as np
 
-from .. import style_record as styles
+from ..baselines import style_record as styles
 from ..capture.model import FLOW, Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..config import VisualConfig

@@ -18,20 +18,20 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 import numpy as np
 
 from .. import diff
+from ..baselines.store import Store, describe_drift
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..fsutil import atomic_open
 from ..pixels import images
 from ..pixels.resident import release
 from ..status import Status
-from ..store import Store, describe_drift
 from . import bands, phase
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
+    from ..baselines.style_record import StyleRecord
     from ..capture.model import Frames
     from ..diff import DiffResult
-    from ..style_record import StyleRecord
 
 Box = tuple[float, float, float, float]
 # What a failed page check leaves for review instead of its full-size expected and diff images,
@@ -136,7 +136,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
     box: the region's CSS box, recorded with the baseline whenever one is written;
-    style: its style record (theme/style_record.py), recorded with it the same way;
+    style: its style record (theme/baselines/style_record.py), recorded with it the same way;
     frames: its frames' corners (theme/check/phase.py), recorded with the box.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
     (theme/check/phase.py); when `actual` differs but this matches, the region only

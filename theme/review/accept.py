@@ -15,7 +15,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .. import style_record as styles
+from ..baselines import style_record as styles
+from ..baselines.store import Store, describe_drift
 from ..check import patch
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
@@ -23,7 +24,6 @@ from ..errors import StoreError
 from ..fsutil import sha256_file
 from ..pixels import images
 from ..status import Status
-from ..store import Store, describe_drift
 from . import report
 
 ACCEPTABLE = (Status.FAILED,)  # created/updated baselines were already written by that run

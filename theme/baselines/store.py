@@ -22,11 +22,11 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from ..errors import ImageError, StoreError
+from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from ..pixels import images
+from ..pixels.resident import release
 from . import style_record as styles
-from .errors import ImageError, StoreError
-from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
-from .pixels import images
-from .pixels.resident import release
 from .style_record import StyleRecord
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
@@ -35,7 +35,7 @@ from .style_record import StyleRecord
 # variant folder what its last written render depended on ("inputs": theme/check/inputs.py)
 MANIFEST = "manifest.json"
 _LOCK = ".manifest.lock"
-# Each region baseline's style record (theme/style_record.py), one region a line, keys sorted:
+# Each region baseline's style record (theme/baselines/style_record.py), one region a line, keys sorted:
 # written with its baseline, under the manifest's lock, so the two always agree.
 STYLES = "styles.json"
 _FORMAT = 1
