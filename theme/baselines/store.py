@@ -63,7 +63,7 @@ def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
         "flags": fp.get("launch_flags", fp.get("flags")),
         "fonts": fp.get("fonts"),
         # The fonts fontconfig falls back to, by their bytes (not their paths), or a remote
-        # browser's, as the pixels of a probe page (capture/session.py).
+        # browser's, as the pixels of a probe page (capture/launch.py, remote_fingerprint).
         "system_fonts": _font_bytes(fp.get("system_fonts")),
         # Where the tiles' clips start can move a pixel (benchmarks/README.md).
         "tile_height": fp.get("tile_height"),

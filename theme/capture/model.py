@@ -163,6 +163,11 @@ class Failure:
     error: BaseException | None = field(default=None, repr=False, compare=False)  # what was raised
 
 
+# A variant's error as its own Failure, or None when it is not the page's alone (a config
+# mistake, an interrupt, a browser gone): what a run of variants asks of its Session.
+Judge = Callable[[Variant, BaseException], Failure | None]
+
+
 def label(variant: Variant) -> str:
     """How messages name a variant: `index.html (desktop-dark)`, `index.html (desktop-dark, state cite-hover)`."""
     state = f", state {variant.state}" if variant.state else ""

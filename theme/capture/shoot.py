@@ -171,7 +171,7 @@ def page_fingerprint(session: JsonObject, after: JsonObject, server: LocalServer
     its other families fall back to."""
     web = set(after["fonts"]["web"])
     families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
-    # A remote browser's system fonts were measured in it (session.remote_fingerprint).
+    # A remote browser's system fonts were measured in it (launch.remote_fingerprint).
     system = session.get("system_fonts") or fallback_fonts(families)
     return {**session, "fonts": web_fonts(after["resources"], server, visual.route), "system_fonts": system}
 
