@@ -1,7 +1,7 @@
 """`theme diff A.png B.png`: pixelmatch semantics; exit 0 if they match, 1 if not, 2 on a missing or bad PNG.
 
 A short-lived process timed end to end against odiff (benchmarks/diff_bench.py), so fixed costs matter: only
-numpy and imagecodecs are imported (images.py), and the kernel is the ahead-of-time compiled one (see _engine).
+numpy and imagecodecs are imported (pixels/images.py), and the kernel is the ahead-of-time compiled one (see _engine).
 """
 
 from __future__ import annotations
