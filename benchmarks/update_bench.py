@@ -11,7 +11,7 @@ Issue 33 items 1 and 2, on the long runtime page (article/long/make_long.py, ~13
 - failing run: the note-boxes' padding grows by 1 px, and every note-box below fails.
 
 The paths are alternated, round by round, and the best of each is kept. Then every baseline the
-run wrote is encoded again as theme encodes it, at theme's level (theme/store.py BASELINE_LEVEL)
+run wrote is encoded again as theme encodes it, at theme's level (theme/baselines/store.py BASELINE_LEVEL)
 and at level 6 (before), in this process: what encoding alone costs in CPU, and what the level
 saves. Peak memory is the summed PSS of pytest and its browser (capture_bench.PeakRss).
 Targets (issue 33): update <= 1.3x the clean check, failing <= 1.3x, peak PSS < 1.5 GiB.
@@ -46,7 +46,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capture_bench import _rollup, long_project, timed_pytest, tree_pids  # noqa: E402  (the long page's project, a timed pytest)
-from theme import images, store  # noqa: E402
+from theme.baselines import store  # noqa: E402
+from theme.pixels import images
 
 NOTE_CHANGE = "\n.note-box { padding-top: 13px !important; }\n"  # the seeds' kind of change: note-boxes only
 

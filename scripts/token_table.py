@@ -18,7 +18,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from theme import build, config, tokens, tokens_page  # noqa: E402
+from theme import config  # noqa: E402
+from theme.stylesheet import build, tokens, tokens_page  # noqa: E402
 
 LIB = REPO / "theme/scss/theme"
 START, END = "<!-- token-tables:start -->", "<!-- token-tables:end -->"

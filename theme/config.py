@@ -193,7 +193,7 @@ class VisualConfig:
         "doc": "Take a dark variant from its light page by switching the emulated scheme, when the page's "
                "scripts never read the scheme: the same pixels, one load less. `false` loads every variant "
                "afresh."})
-    # theme/capture/session.py, _states
+    # theme/capture/chain.py
     chain_states: bool = field(default=True, metadata={
         "doc": "Take a variant's next reader state on the page the state before it used, reset, when that "
                "page is exactly as the first state found it: the same pixels, one load less. `false` loads "

@@ -18,7 +18,7 @@ def test_setup_is_idempotent_and_says_what_it_found():
     from pathlib import Path
 
     import theme
-    from theme import aot
+    from theme.pixels import aot
 
     assert lines[2].startswith("bytecode: compiled ")
     for module in Path(theme.__file__).parent.rglob("*.py"):

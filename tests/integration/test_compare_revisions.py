@@ -121,7 +121,7 @@ def test_one_token_changed_finds_the_box_and_the_page_not_the_card(repo, tmp_pat
     assert box["region_key"] == "box" and box["heading"] == "Tokens"
     assert box["diff"]["diff_pixels"] > 0
     # base is "expected", head is "actual": the pixels prove which side is which
-    from theme.images import read_png
+    from theme.pixels.images import read_png
 
     expected = read_png(out / box["images"]["expected"])
     actual = read_png(out / box["images"]["actual"])

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from registry import npm_or_skip, registry_or_skip
+from theme.capture import cdn
 from theme.config import parse
 from theme.init import PackageUnavailable, files, vendor
 
@@ -369,7 +370,7 @@ V2 = ("distill", "2.8.0", "", None, "template.v2.js")
 
 @pytest.mark.parametrize("url, expected", [
     ("https://distill.pub/third-party/katex/katex.min.js",
-     ("https://distill.pub/third-party/katex/", "katex", vendor.KATEX_VERSION, "dist", None, "")),
+     ("https://distill.pub/third-party/katex/", "katex", cdn.KATEX_VERSION, "dist", None, "")),
     ("https://distill.pub/template.v2.js", ("https://distill.pub/template.v2.js", *V2)),
     ("https://distill.pub/template.v2.js?v=3", ("https://distill.pub/template.v2.js", *V2)),
     ("http://distill.pub/template.v2.js", ("http://distill.pub/template.v2.js", *V2)),
@@ -391,7 +392,7 @@ V2 = ("distill", "2.8.0", "", None, "template.v2.js")
     ("https://cdn.jsdelivr.net/npm/katex/dist/katex.min.js", None),  # no version: not reproducible
 ])
 def test_cdn_urls_that_name_a_package(url, expected):
-    lib = vendor.library_for(url)
+    lib = cdn.library_for(url)
     assert (lib and (lib.prefix, lib.name, lib.version, lib.subdir, lib.default, lib.file)) == expected
 
 
@@ -420,7 +421,7 @@ def tarball(tmp_path: Path, meta: dict, paths: list[str]) -> Path:
 def test_a_package_address_without_a_path_is_its_default_file_as_each_cdn_picks_it(tmp_path, meta, jsdelivr, unpkg):
     files_ = ["dist/a.min.js", "dist/b.js", "dist/c.js", "lib/main.js", "lib/index.js", "index.js", "LICENSE"]
     made = tarball(tmp_path, {"name": "pkg", "version": "1.2.3", **meta}, files_)
-    package = vendor.fetch(vendor.library_for("https://cdn.jsdelivr.net/npm/pkg@1"), made)
+    package = vendor.fetch(cdn.library_for("https://cdn.jsdelivr.net/npm/pkg@1"), made)
     assert (package.default_file("jsdelivr"), package.default_file("unpkg")) == (jsdelivr, unpkg)
     assert package.licence_files == ["LICENSE"] and package.version == "1.2.3"
 
@@ -434,7 +435,7 @@ def katex_folder(dest: Path) -> Path:
 
 def test_a_local_package_folder_is_packed_by_npm_and_its_integrity_recorded(tmp_path):
     npm_or_skip()
-    lib = vendor.library_for("https://distill.pub/third-party/katex/katex.min.js")
+    lib = cdn.library_for("https://distill.pub/third-party/katex/katex.min.js")
     from_folder = vendor.fetch(lib, katex_folder(tmp_path / "katex"))
     expected = {"dist/" + p.relative_to(KATEX).as_posix(): p.read_bytes() for p in KATEX.rglob("*") if p.is_file()}
     assert {k: v for k, v in from_folder.files.items() if k != "package.json"} == expected
@@ -461,7 +462,7 @@ def test_a_tarball_of_another_package_is_refused_with_what_to_pass(tmp_path):
     tarball = tmp_path / "not-katex.tgz"
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(tmp_path / "pkg", arcname="package")
-    lib = vendor.library_for("https://distill.pub/third-party/katex/katex.min.js")
+    lib = cdn.library_for("https://distill.pub/third-party/katex/katex.min.js")
     with pytest.raises(PackageUnavailable, match=r"not-katex.tgz: the package is 'not-katex', not 'katex'$"):
         vendor.fetch(lib, tarball)
 
@@ -471,7 +472,7 @@ def test_a_corrupt_tarball_is_one_line_saying_so(tmp_path, data):
     made = tarball(tmp_path, {"name": "katex", "version": "0.19.1"}, ["dist/katex.min.js"])
     bad = tmp_path / "bad.tgz"
     bad.write_bytes(made.read_bytes()[:len(made.read_bytes()) // 2] if data is None else data)  # None: cut short
-    lib = vendor.library_for("https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.js")
+    lib = cdn.library_for("https://cdn.jsdelivr.net/npm/katex@0.19.1/dist/katex.min.js")
     with pytest.raises(PackageUnavailable) as err:
         vendor.fetch(lib, bad)
     assert re.fullmatch(rf"{re.escape(str(bad))}: the tarball is corrupt \([^\n]+\)", str(err.value))
@@ -483,7 +484,7 @@ def test_a_registry_that_refuses_is_said_in_seconds(tmp_path, monkeypatch):
     within the bound (npm's default retries would take over a minute)."""
     npm_or_skip()
     monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9/")
-    lib = vendor.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/index.js")
+    lib = cdn.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/index.js")
     started = time.monotonic()
     with pytest.raises(PackageUnavailable) as err:
         vendor.fetch(lib, None)
@@ -497,7 +498,7 @@ def test_a_registry_that_refuses_is_said_in_seconds(tmp_path, monkeypatch):
 def test_a_version_the_registry_lacks_is_named_with_the_versions_it_has():
     """The real registry, when it answers: no closest version is taken; the line lists them."""
     registry_or_skip()
-    lib = vendor.library_for("https://cdn.jsdelivr.net/npm/katex@0.0.999/dist/katex.min.js")
+    lib = cdn.library_for("https://cdn.jsdelivr.net/npm/katex@0.0.999/dist/katex.min.js")
     with pytest.raises(PackageUnavailable) as err:
         vendor.fetch(lib, None)
     said = str(err.value)
@@ -505,7 +506,7 @@ def test_a_version_the_registry_lacks_is_named_with_the_versions_it_has():
     assert ", 0.19.1" in said and re.search(r"\(\d{3} versions\)$", said) and not err.value.registry
     with pytest.raises(PackageUnavailable, match="^npm theme-test-no-such-package@1.0.0: the npm registry has "
                                                  "no package theme-test-no-such-package$"):
-        vendor.fetch(vendor.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/x.js"), None)
+        vendor.fetch(cdn.library_for("https://unpkg.com/theme-test-no-such-package@1.0.0/x.js"), None)
 
 
 @pytest.mark.network
@@ -514,7 +515,7 @@ def test_katex_from_the_registry_has_the_integrity_npm_publishes(tmp_path):
     registry_or_skip()
     pinned = re.search(r"\| katex \| 0\.19\.1 \| MIT \| `(sha512-[^`]+)`",
                        (REPO / "article/dist/assets/VENDORED.md").read_text()).group(1)
-    lib = vendor.Library("https://distill.pub/third-party/katex/", "katex", "0.19.1", "dist")
+    lib = cdn.Library("https://distill.pub/third-party/katex/", "katex", "0.19.1", "dist")
     package = vendor.fetch(lib, None)
     assert package.integrity == pinned and package.source == "npm registry"
     assert package.files["dist/katex.min.js"] == (KATEX / "katex.min.js").read_bytes()
@@ -526,7 +527,7 @@ def test_a_versioned_address_without_a_path_resolves_from_the_registry(url):
     """The real registry, when it answers: d3-array 3 names its browser build in `jsdelivr`
     and `unpkg` (and its ES sources in `main`), as those CDNs serve it."""
     registry_or_skip()
-    lib = vendor.library_for(url)
+    lib = cdn.library_for(url)
     package = vendor.fetch(lib, None)
     assert package.name == "d3-array" and package.version.startswith("3.") and package.source == "npm registry"
     assert package.meta["main"] != package.meta[lib.default]  # the CDN's own field wins over main
@@ -552,7 +553,7 @@ def test_the_distill_v1_runtime_is_distill_templates_bundle_from_the_registry():
     removes its own `distill.pub/template` script tag), with the tarball's integrity as npm
     publishes it."""
     npm = registry_or_skip()
-    lib = vendor.library_for("https://distill.pub/template.v1.js")
+    lib = cdn.library_for("https://distill.pub/template.v1.js")
     package = vendor.fetch(lib, None)
     view = subprocess.run([npm, "view", "distill-template@1.1.0", "dist.integrity"],
                           capture_output=True, text=True, check=True, timeout=60)

@@ -20,8 +20,8 @@ import pytest
 
 import tiny_article
 from subrun import PYTEST
-from theme import images
-from theme.store import BASELINE_LEVEL, Store, verify
+from theme.baselines.store import BASELINE_LEVEL, Store, verify
+from theme.pixels import images
 from tiny_article import SCSS, outcomes, run, set_box_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -125,12 +125,12 @@ def test_an_update_interrupted_part_way_records_what_it_wrote(project: Path) -> 
 
 def test_first_baselines_encode_the_page_beside_the_run(project: Path) -> None:
     """An update with no baselines: the page's PNG is encoded once, in the worker thread its
-    render handed it to (theme/store.py Store.prepare), the regions' in their checks; the page's
+    render handed it to (theme/baselines/store.py Store.prepare), the regions' in their checks; the page's
     baseline is the PNG theme writes of its pixels, and the next run matches it."""
     (project / "conftest.py").write_text(textwrap.dedent("""
         import threading
 
-        from theme import store
+        from theme.baselines import store
 
         real = store._encode_baseline
 
@@ -159,10 +159,10 @@ def _artefacts(project: Path) -> dict[str, bytes]:
 
 def test_a_failing_page_is_checked_beside_the_next_render_with_the_same_verdict(project: Path) -> None:
     """A page that will not match is compared in a worker thread as soon as it is taken, before
-    the next variant's render (theme/suite.py _check_early), each page once; its outcome, report entry and artefacts are
-    byte for byte those of the same check made in its item (as under pytest-xdist, where
-    workers share pages and checks are not started early). A deselected page's early check
-    leaves no artefact of an image no item checked."""
+    the next variant's render (theme/runs/suite.py _check_early), each page once; its outcome,
+    report entry and artefacts are byte for byte those of the same check made in its item (as
+    under pytest-xdist, where workers share pages and checks are not started early). A
+    deselected page's early check leaves no artefact of an image no item checked."""
     config = project / "pyproject.toml"
     config.write_text(config.read_text().replace('viewports = { desktop = [480, 360] }',
                                                  'viewports = { desktop = [480, 360], mobile = [320, 360] }'))

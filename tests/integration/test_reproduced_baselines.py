@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from test_unchanged_inputs import CONFTEST, rendered
-from theme.store import Store
+from theme.baselines.store import Store
 from tiny_article import outcomes, run
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import tiny_article
-from theme.images import read_png
+from theme.baselines.store import Store
+from theme.pixels.images import read_png
 from theme.review.server import Review, serve
-from theme.store import Store
 from tiny_article import run, set_box_colour
 
 playwright_api = pytest.importorskip("playwright.sync_api")

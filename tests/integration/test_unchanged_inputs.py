@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from theme import images
-from theme.store import Store
+from theme.baselines.store import Store
+from theme.pixels import images
 from tiny_article import run
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

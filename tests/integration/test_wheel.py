@@ -56,7 +56,7 @@ PAGE = REPO / "docs/getting-started.md"
 EXAMPLE = REPO / "tests/fixtures/distill-example"  # the runtime's own example article
 RUNTIME = REPO / "theme/init/distill/template.v2.js"  # which index.html loads from beside it
 KATEX = REPO / "article/dist/assets/katex"
-KATEX_VERSION = "0.19.1"  # what theme/init/vendor.py asks npm for, for the runtime's KaTeX address
+KATEX_VERSION = "0.19.1"  # what theme/capture/cdn.py names, for the runtime's KaTeX address
 SHIPS_NOT = ("tests/", "benchmarks/", "article/", "scss/", "docs/", "snapshots/", "scripts/")
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
+from theme.baselines.store import Store
 from theme.check import verdict
 from theme.check.entry import Entry
 from theme.config import Tolerance
 from theme.status import Status
-from theme.store import Store
 
 W, H = 200, 3000
 INSERT_AT, INSERTED = 700, 40

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from failed_page import page_pair
+from theme.baselines.store import Store
 from theme.check import verdict
 from theme.errors import StoreError
 from theme.review import accept, report
 from theme.review.server import Review
-from theme.store import Store
 
 KEY = "index/desktop-light/page.png"
 ENV = {"browser": "chromium 1"}
@@ -127,7 +127,7 @@ def test_the_cli_looks_in_the_configured_artefacts_folder_then_says_what_to_pass
 
 
 def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed, monkeypatch):
-    from theme.review import patch
+    from theme.check import patch
 
     root, entry, *_ = failed
     monkeypatch.setattr(patch, "PATCH_BYTES", 1)
@@ -140,7 +140,7 @@ def test_a_patch_past_its_budget_is_left_out_and_the_artefacts_are_needed(failed
 
 
 def test_the_patch_runs_copy_long_stretches_of_the_baseline():
-    from theme.review import patch
+    from theme.check import patch
 
     expected, actual = page_pair()
     runs = patch.runs(patch.sources(expected, actual))
@@ -150,15 +150,15 @@ def test_the_patch_runs_copy_long_stretches_of_the_baseline():
 
 
 def test_a_patch_run_never_runs_on_from_a_literal_row_into_a_copied_one():
-    from theme.review import patch
+    from theme.check import patch
 
     # rows: literal, then expected row 0 (which is -1 + 1), then 1, literal
     assert patch.runs(np.array([-1, 0, 1, -1, -1, 5])) == [[0, 1, -1], [1, 3, 0], [3, 5, -1], [5, 6, 5]]
 
 
 def test_a_row_whose_hash_matches_but_pixels_differ_is_stored_not_copied():
+    from theme.check import patch
     from theme.diff import shift
-    from theme.review import patch
 
     expected, actual = page_pair()
     hashes = (shift.row_hashes(expected), shift.row_hashes(actual))

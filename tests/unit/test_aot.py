@@ -11,8 +11,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from theme import aot
 from theme.diff import kernel
+from theme.pixels import aot
 
 pytest.importorskip("numba")
 
@@ -38,7 +38,7 @@ def test_a_second_process_loads_the_cached_module_without_importing_numba(built)
     code = textwrap.dedent("""
         import sys
         import numpy as np
-        from theme import aot
+        from theme.pixels import aot
         from theme.diff import kernel
         module = aot.load()
         a = np.full((40, 50, 4), 255, np.uint8)

@@ -1,4 +1,4 @@
-"""theme.build on temporary copies of the real scss/: bad input, determinism,
+"""theme.stylesheet.build on temporary copies of the real scss/: bad input, determinism,
 source maps, --check, the post-compile guard and the watch loop."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from theme import build, config
+from theme import config
 from theme.errors import BuildError
+from theme.stylesheet import build
 
 REPO = Path(__file__).resolve().parents[2]
 OUTPUTS = ["article/src/style.css", "article/dist/style.css"]

@@ -17,8 +17,9 @@ import pytest
 import tinycss2
 import tinycss2.color3
 
-from theme import build, config
+from theme import config
 from theme.errors import BuildError
+from theme.stylesheet import build
 
 REPO = Path(__file__).resolve().parents[2]
 IDENT = re.compile(r"-?[A-Za-z_][\w-]*\Z")

@@ -1,4 +1,4 @@
-"""capture_all's bookkeeping (schedule.Schedule) and its order of operations, with
+"""capture_all's bookkeeping (schedule.Schedule) and its order of operations (overlap.py), with
 fake pages instead of a browser: the next page loads while the current one's tiles
 are taken, one page is tiled at a time, a dark variant switches its light one's page."""
 
@@ -9,6 +9,7 @@ import types
 import pytest
 
 from theme.capture import lanes as lanes_mod
+from theme.capture import overlap as overlap_mod
 from theme.capture import session as session_mod
 from theme.capture.naming import Variant
 from theme.capture.schedule import Schedule
@@ -135,10 +136,11 @@ def traced(tmp_path, monkeypatch, todo, reads=(), fail_prepare=(), heights=()) -
         return shooting.ready.i
 
     monkeypatch.setattr(lanes_mod, "scheme_read", scheme_read)
-    monkeypatch.setattr(session_mod, "scheme_read", scheme_read)
+    monkeypatch.setattr(overlap_mod, "scheme_read", scheme_read)
     (tmp_path / "index.html").write_text("<p>x</p>")
     session = session_mod.Session(VisualConfig(root=tmp_path))
     session._browser = object()
+    session.server = types.SimpleNamespace()  # no server: only reader states use it
     session._lanes = FakeLanes()
     session._readiness = types.SimpleNamespace(prepare=prepare)
     session._shooter = types.SimpleNamespace(start=start, complete=complete)

@@ -84,7 +84,7 @@ class _ClipServer:
     def send(self, method, params, timeout=0):  # as CDPSession.send
         import base64
 
-        from theme import images
+        from theme.pixels import images
 
         clip = params["clip"]
         self.clips.append((clip["y"], clip["height"]))

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from theme import style_record as styles
+from theme.baselines import style_record as styles
 from theme.capture.model import Region
 from theme.check import causes
 from theme.check.entry import Entry, Styled, cause_groups
 from theme.review import report
-from theme.suite import Options, VisualRun
+from theme.runs.suite import Options, VisualRun
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
 DIFF = {"diff_pixels": 900, "ratio": 0.01, "failed_rule": "900 pixels differ", "boxes": []}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from theme import style_record as styles
+from theme.baselines import style_record as styles
 from theme.check import causes
 from theme.check.causes import Cause, Failed
 

@@ -1,5 +1,5 @@
 """Well-known CDN addresses as npm packages, without a network: which package, version (or
-range) and file each names (theme/init/vendor.py KNOWN), the folder of the package a hosted
+range) and file each names (theme/capture/cdn.py KNOWN), the folder of the package a hosted
 file is found in, the repository check of jsdelivr's GitHub addresses, and the one line an
 address gets when no package version serves it. The registry itself: test_init_files.py."""
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from theme.capture import cdn
 from theme.init import PackageUnavailable, vendor
 from theme.init.staging import Staging
 
@@ -19,7 +20,7 @@ HOSTED = ("", "dist", "build")
 NEWEST = "the newest {}.x, as d3js.org serves it"
 
 
-def row(lib: vendor.Library | None) -> tuple[object, ...] | None:
+def row(lib: cdn.Library | None) -> tuple[object, ...] | None:
     return lib and (lib.prefix, lib.name, lib.version, lib.file, lib.find, lib.look_in, lib.note, lib.repository)
 
 
@@ -82,7 +83,7 @@ def row(lib: vendor.Library | None) -> tuple[object, ...] | None:
     ("https://example.org/ajax/libs/jquery/3.7.1/jquery.min.js", None),
 ])
 def test_a_known_hosts_address_names_a_package_version_and_file(url, expected):
-    assert row(vendor.library_for(url)) == expected
+    assert row(cdn.library_for(url)) == expected
 
 
 @pytest.mark.parametrize("url, said", [
@@ -102,15 +103,15 @@ def test_a_known_hosts_address_names_a_package_version_and_file(url, expected):
      "or range) of github.com/someone/charts, not a release an npm package could be: not known"),
 ])
 def test_a_known_hosts_address_without_a_version_is_one_line_saying_so(url, said):
-    assert vendor.library_for(url) is None
-    assert vendor.lookup(url) == f"{said}; " + (
+    assert cdn.library_for(url) is None
+    assert cdn.lookup(url) == f"{said}; " + (
         "load a versioned address, or " if "is not a version" in said else "") + \
         "copy the file into the project and route its address there"
 
 
 def test_the_table_of_hosts_is_one_tuple_and_the_unknown_stays_unknown():
-    assert isinstance(vendor.KNOWN, tuple) and all(len(r) == 2 for r in vendor.KNOWN)
-    assert vendor.lookup("https://cdn.example.org/lib/hello.js") is None
+    assert isinstance(cdn.KNOWN, tuple) and all(len(r) == 2 for r in cdn.KNOWN)
+    assert cdn.lookup("https://cdn.example.org/lib/hello.js") is None
 
 
 @pytest.mark.parametrize("data, version", [
@@ -193,7 +194,7 @@ def test_a_file_the_package_lacks_and_an_address_without_a_version_are_one_line_
     assert staging.unserved == {
         "https://d3js.org/d3.v4.min.js": "d3 4.13.0 has no d3.min.js in dist/, build/ or its root; copy the file "
                                          "into the project and route its address there",
-        "https://cdn.plot.ly/plotly-latest.min.js": vendor.lookup("https://cdn.plot.ly/plotly-latest.min.js"),
+        "https://cdn.plot.ly/plotly-latest.min.js": cdn.lookup("https://cdn.plot.ly/plotly-latest.min.js"),
         "https://cdnjs.cloudflare.com/ajax/libs/d3/4.13.0/d3.v4.min.js":
             "d3 4.13.0 has no d3.v4.min.js in its root, dist/ or build/; copy the file into the project and route "
             "its address there",
@@ -205,7 +206,7 @@ def test_a_github_address_is_served_only_by_that_repositorys_package(tmp_path):
     """npm's `charts` is someone else's: jsdelivr's gh/someone/charts is not known, said in one line."""
     theirs = tarball(tmp_path / "theirs", {"name": "charts", "version": "2.0.0",
                                            "repository": "https://github.com/other/charts"}, {"dist/charts.js": ""})
-    lib = vendor.library_for("https://cdn.jsdelivr.net/gh/someone/charts@v2.0.0/dist/charts.js")
+    lib = cdn.library_for("https://cdn.jsdelivr.net/gh/someone/charts@v2.0.0/dist/charts.js")
     with pytest.raises(PackageUnavailable, match=r"charts-2\.0\.0\.tgz: its package.json names https://github.com/"
                                                  r"other/charts as its repository, not github\.com/someone/charts: "
                                                  r"not known as that repository's package$"):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from theme.baselines.store import Store
 from theme.check.verdict import CheckContext, Status, Update, artifact_paths, check
 from theme.config import Tolerance
-from theme.store import Store
 
 FP = {"browser": {"name": "chromium", "version": "156"}, "platform": "linux", "device_scale_factor": 1,
       "launch_flags": [], "fonts": {}}
@@ -82,7 +82,7 @@ def test_update_changed_rewrites_but_missing_mode_does_not(tmp_path):
     assert updated.status is Status.UPDATED
     assert np.array_equal(Store(tmp_path / "snapshots").read(KEY), new)
     # the report can show what the update replaced
-    from theme import images
+    from theme.pixels import images
     assert np.array_equal(images.read_png(updated.artifacts.expected), page())
     assert np.array_equal(images.read_png(updated.artifacts.actual), new)
     assert updated.artifacts.diff.is_file()
@@ -114,7 +114,7 @@ def test_drift_is_said_first(tmp_path):
 def test_a_baseline_with_the_same_pixels_matches_without_being_decoded(tmp_path, monkeypatch):
     """The manifest records each baseline's pixel digest: a 1280 x 127 000 page's PNG takes ~1 s
     to decode, hashing its actual image ~0.35 s (benchmarks/README.md)."""
-    from theme import images
+    from theme.pixels import images
 
     store = Store(tmp_path / "snapshots")
     store.write(KEY, page(), FP)
@@ -141,7 +141,7 @@ def test_a_digest_is_trusted_only_for_the_file_the_manifest_recorded(tmp_path):
 
 def test_a_manifest_merged_line_by_line_cannot_vouch_for_another_files_pixels(tmp_path):
     # one branch's "sha256" (the file on disk) with the other branch's "pixels": decoded, and it fails
-    from theme import images
+    from theme.pixels import images
 
     store, other = Store(tmp_path / "snapshots"), Store(tmp_path / "other")
     store.write(KEY, page(), FP)

@@ -1,4 +1,4 @@
-"""theme.contrast: WCAG 2.1 maths, compositing, var() chains and the pairs file."""
+"""theme.stylesheet.contrast: WCAG 2.1 maths, compositing, var() chains and the pairs file."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from theme import contrast
-from theme.contrast import ContrastError
+from theme.stylesheet import contrast
+from theme.stylesheet.contrast import ContrastError
 
 
 def rgb(hex_colour: str) -> tuple[float, float, float]:

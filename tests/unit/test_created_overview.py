@@ -9,14 +9,14 @@ import pytest
 from PIL import Image
 
 from failed_page import page_pair
-from theme import images
+from theme.baselines.store import Store
 from theme.capture.model import Region
 from theme.check import verdict
 from theme.check.entry import Entry
 from theme.config import Tolerance
+from theme.pixels import images
 from theme.review import report
 from theme.status import Status
-from theme.store import Store
 
 KEY = "index/desktop-light/page.png"
 FP = {"browser": {"name": "chromium", "version": "156.0.1"}, "platform": {"system": "Linux", "machine": "x86_64"}}
@@ -100,13 +100,13 @@ def test_the_checks_overview_is_the_page_reduced_whole_as_rgba(tmp_path, alpha, 
     reduced as RGBA by Pillow, also when only some bands are opaque."""
     from pathlib import Path
 
-    from theme.review import bands
+    from theme.check import bands
 
     monkeypatch.setattr(bands, "SCAN", 64)  # many bands on this page, at a multiple of the factor
     _, page = page_pair()
     if alpha != "opaque":
         page[(page.shape[0] // 2 if alpha == "both" else 0):, :, 3] = 200
-    made = report.page_overview(tmp_path / "check", KEY, page)
+    made = bands.page_overview(tmp_path / "check", KEY, page)
     factor = made["scale"]
     assert page.shape[0] > 4 * 64 and factor > 1
     whole = np.asarray(Image.fromarray(np.ascontiguousarray(page), "RGBA").reduce(factor))

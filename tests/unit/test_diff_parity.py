@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pixelmatch import pixelmatch as reference
 
 from theme.diff import available_engines, pixelmatch
-from theme.images import read_png
+from theme.pixels.images import read_png
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "diff"
 ENGINES = available_engines()

@@ -10,7 +10,8 @@ from pathlib import Path
 import regex
 import tinycss2
 
-from theme import build, config, tokens
+from theme import config
+from theme.stylesheet import build, tokens
 
 STACKS = {"body": "serif", "heading": "sans-serif", "code": "monospace"}
 # Emoji by default, or a joiner that is no emoji itself (ZWJ, VS16, keycap mark, tags).

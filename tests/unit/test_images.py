@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from theme import images
 from theme.errors import ImageError
+from theme.pixels import images
 
 
 def rgba(h=7, w=5, seed=0):
@@ -115,7 +115,7 @@ def test_the_fast_decoder_takes_only_8_bit_rgb_and_rgba(tmp_path):
     assert images._fast_decode((tmp_path / "p.png").read_bytes()) is None
 
 
-# --- the libdeflate + unfilter decoder (theme/pngfilter.py) -------------------------------
+# --- the libdeflate + unfilter decoder (theme/pixels/pngfilter.py) -------------------------------
 
 def _filter_bytes(data: bytes) -> set[int]:
     """The scanline filter types a PNG file uses (inflated independently of theme)."""
@@ -137,7 +137,7 @@ def _filter_bytes(data: bytes) -> set[int]:
 
 @pytest.fixture
 def kernels():
-    from theme import aot
+    from theme.pixels import aot
 
     module = aot.get()
     if module is None:
@@ -247,7 +247,7 @@ def test_artefact_palette_pngs_keep_colours_and_transparency(tmp_path):
 @pytest.mark.parametrize("mode", ["RGB", "RGBA"])
 def test_without_the_compiled_kernel_libspng_gives_the_same_rgba(tmp_path, monkeypatch, mode):
     pytest.importorskip("imagecodecs")
-    from theme import aot
+    from theme.pixels import aot
 
     monkeypatch.setattr(aot, "load", lambda: None)
     pixels = rgba(23, 17)[..., : len(mode)].copy()

@@ -10,11 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from theme import images
+from theme.baselines.store import Store, verify
 from theme.check.verdict import CheckContext, Status, Update, check
 from theme.config import Tolerance
 from theme.errors import ImageError, LfsPointerError, StoreError
-from theme.store import Store, verify
+from theme.pixels import images
 
 FP = {"browser": {"name": "chromium", "version": "156"}, "platform": "linux", "device_scale_factor": 1,
       "launch_flags": [], "fonts": {}}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from theme.baselines.store import Store
 from theme.capture import Variant
 from theme.capture.model import Capture, Region
 from theme.check.phase import phase_offset, realigned, recorded_boxes
-from theme.store import Store
 
 
 @pytest.mark.parametrize("baseline, current, expected", [

@@ -8,11 +8,11 @@ import hashlib
 import numpy as np
 
 from failed_page import BOX_Y, INSERT_AT, INSERTED, H, W, page_pair
-from theme import images
-from theme.check import verdict
+from theme.baselines.store import Store
+from theme.check import bands, verdict
 from theme.config import Tolerance
-from theme.review import bands, report
-from theme.store import Store
+from theme.pixels import images
+from theme.review import report
 
 
 def test_a_page_failure_is_written_as_aligned_bands_and_an_overview(failed):

@@ -52,10 +52,10 @@ def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(t
     """The page differs inside the code block (its rows snapped differently) and in the note;
     the code block's own check passes on its re-render at the baseline's phase, so the page
     card names the note only. Real store, real PNGs, the real check."""
+    from theme.baselines.store import Store
     from theme.check.pipeline import check_image
     from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
-    from theme.store import Store
 
     code = Region("code", "setup", (0, 100, 40, 50), "Setup", "pre", css_box=(0.0, 100.5, 40.0, 50.0))
     note = Region("note-box", "memory", (0, 300, 40, 50), "Memory", ".note-box", css_box=(0.0, 300.0, 40.0, 50.0))
@@ -95,11 +95,11 @@ def _resident_kb(path) -> int:
 def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     """Four tall pages read whole by their checks once held ~2 GB resident at a run's end: after
     its check a spilled page image is back on disk only, its pixels unchanged."""
-    from theme import images
+    from theme.baselines.store import Store
     from theme.check.pipeline import check_image, spill
     from theme.check.verdict import CheckContext
     from theme.config import VisualConfig
-    from theme.store import Store
+    from theme.pixels import images
 
     base = shot("light", 255, height=20000)
     base.image[5000:5100, 5:35, :3] = 20

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import tinycss2
 
-from theme import build, config, tokens
+from theme import config
+from theme.stylesheet import build, tokens
 
 REPO = Path(__file__).resolve().parents[2]
 SCSS = REPO / "scss"  # this repo's entry

@@ -2,7 +2,7 @@
 
 import pytest
 
-from theme.suite import balance, parse_shard
+from theme.runs.suite import balance, parse_shard
 
 
 def test_every_variant_lands_on_exactly_one_shard():

@@ -13,9 +13,9 @@ import threading
 import numpy as np
 import pytest
 
-from theme import images
+from theme.baselines.store import Store, check_key, describe_drift, verify
 from theme.errors import StoreError
-from theme.store import Store, check_key, describe_drift, verify
+from theme.pixels import images
 
 FP = {"browser": {"name": "chromium", "version": "156.0.1", "executable": "/usr/bin/chromium"},
       "platform": {"system": "Linux", "machine": "x86_64", "release": "6.1"}, "device_scale_factor": 1,
@@ -62,7 +62,7 @@ def test_the_same_pixels_in_other_bytes_are_kept_as_they_are(tmp_path):
     """A baseline an encoder of another version or level wrote: an update with the same
     pixels encodes nothing and leaves the bytes (nothing for git to show); other pixels are
     written. Also for a manifest from before entries bound their pixels (decoded once)."""
-    from theme import images
+    from theme.pixels import images
     store = Store(tmp_path)
     store.write("a/page.png", image(), FP)
     other = images.encode_png(image()[:, :, :3], level=9, optimize=True)
@@ -156,7 +156,7 @@ def test_kill_during_updates_leaves_old_or_new_files(tmp_path):
     """SIGKILL a process rewriting large baselines: each file is whole, the manifest is JSON."""
     script = textwrap.dedent(f"""
         import numpy as np, sys
-        from theme.store import Store
+        from theme.baselines.store import Store
         store = Store({str(tmp_path)!r})
         print("ready", flush=True)
         for i in range(10**6):
@@ -266,7 +266,7 @@ STYLE_FIXTURE = __import__("pathlib").Path(__file__).resolve().parents[1] / "fix
 
 
 def _records():
-    from theme import style_record as styles
+    from theme.baselines import style_record as styles
     data = json.loads(STYLE_FIXTURE.read_text(encoding="utf-8"))
     return [styles.from_page(r["styles"]) for r in data["before"].values()]
 
@@ -386,7 +386,7 @@ def test_an_rgba_view_is_encoded_without_its_alpha(tmp_path):
 
 def _encoding_threads(monkeypatch):
     """The threads store's encoder ran in, in order (the real encoder, only watched)."""
-    from theme import store as store_mod
+    from theme.baselines import store as store_mod
 
     seen, real = [], store_mod._encode_baseline
 

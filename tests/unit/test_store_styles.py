@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import style_record as styles
+from theme.baselines import style_record as styles
+from theme.baselines.store import STYLES, Store
 from theme.errors import StoreError
-from theme.store import STYLES, Store
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
 FP = {"browser": {"name": "chromium", "version": "156.0.1"}, "platform": {"system": "Linux", "machine": "x86_64"}}

@@ -1,4 +1,4 @@
-"""theme/style_record.py on real records: what computed_styles.js answered for regions of the
+"""theme/baselines/style_record.py on real records: what computed_styles.js answered for regions of the
 specimen, before and after one rule (tests/fixtures/styles/README.md says how they were made)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from theme import style_record as styles
+from theme.baselines import style_record as styles
 from theme.errors import StoreError
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"

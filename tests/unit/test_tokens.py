@@ -1,10 +1,10 @@
-"""theme.tokens: pure functions reading tokens back from CSS text."""
+"""theme.stylesheet.tokens: pure functions reading tokens back from CSS text."""
 
 import json
 
 import pytest
 
-from theme import tokens
+from theme.stylesheet import tokens
 
 CSS = """
 :root, [data-theme="light"] { --theme-text-color: #111; --theme-gap: 4px; color-scheme: light; }
@@ -72,7 +72,7 @@ def test_resolve_reports_unknown_and_cyclic_properties():
         tokens.resolve("var(--a)", {"--a": "var(--b)", "--b": "var(--a)"})
 
 
-# ------------------------------------------------------------ token page (theme.tokens_page)
+# ------------------------------------------------------------ token page (theme.stylesheet.tokens_page)
 
 PAGE_CSS = CSS + """
 :root { --theme-alias: var(--theme-text-color); }
@@ -83,7 +83,7 @@ PAGE_CSS = CSS + """
 
 
 def test_usages_follow_var_chains_and_media_blocks():
-    from theme import tokens_page
+    from theme.stylesheet import tokens_page
 
     uses = tokens_page.usages(PAGE_CSS)
     text_color = [(u.selector, u.property, u.media) for u in uses["--theme-text-color"]]
@@ -94,14 +94,14 @@ def test_usages_follow_var_chains_and_media_blocks():
 
 
 def test_font_sizes_lists_every_selector_per_size():
-    from theme import tokens_page
+    from theme.stylesheet import tokens_page
 
     assert tokens_page.font_sizes(PAGE_CSS) == {
         "12px": [".card", ".wide @media (min-width: 1000px)"], "1.04em": [".plain"]}
 
 
 def test_token_page_escapes_values_and_is_deterministic():
-    from theme import tokens_page
+    from theme.stylesheet import tokens_page
 
     css = ':root { --theme-font-family-body: "A<b>" , serif; --theme-x: #fff; }'
     page = tokens_page.render(css)

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from theme.contrast import contrast_ratio, parse_colour
+from theme.stylesheet.contrast import contrast_ratio, parse_colour
 
 # Text nodes in the composed tree (light DOM, shadow roots, slotted content), each with
 # its chain from the text's element up to <html>; `scope` limits it to one subtree.

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import style_record as styles
+from theme.baselines import style_record as styles
 from theme.capture import Session, Variant, bounded, screenshot, scripts
 from theme.capture.model import Failure
 from theme.capture.readiness import MASK_COLOR

@@ -17,13 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from theme.baselines.store import Store
 from theme.capture import Session, Variant
 from theme.capture.model import Target
 from theme.check import phase
 from theme.check.verdict import CheckContext, Status, Update, check
 from theme.config import Tolerance, VisualConfig
 from theme.diff import compare
-from theme.store import Store
 
 pytestmark = pytest.mark.browser
 

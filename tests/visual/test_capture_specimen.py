@@ -14,7 +14,7 @@ import pytest
 
 from theme import config
 from theme.capture import Session, Variant, variants
-from theme.images import encode_png
+from theme.pixels.images import encode_png
 
 pytestmark = pytest.mark.browser
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import tokens
 from theme.capture import Session, variants
 from theme.config import VisualConfig
+from theme.stylesheet import tokens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from test_long_runtime_page import DESKTOP, long_site
-from theme import images
+from theme.baselines.store import Store
 from theme.capture import Session
 from theme.check import verdict
 from theme.config import Tolerance
+from theme.pixels import images
 from theme.review import accept, report
-from theme.store import Store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -12,10 +12,10 @@ import re
 import numpy as np
 import pytest
 
+from theme.baselines.store import Store
 from theme.check import verdict
 from theme.config import Tolerance
 from theme.review import report
-from theme.store import Store
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser

@@ -22,7 +22,7 @@ import pytest
 from PIL import Image
 
 from subrun import PYTEST
-from theme.contrast import contrast_ratio, parse_colour
+from theme.stylesheet.contrast import contrast_ratio, parse_colour
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

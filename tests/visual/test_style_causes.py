@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from subrun import PYTEST
-from theme.style_record import PIXELS_ONLY
+from theme.baselines.style_record import PIXELS_ONLY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

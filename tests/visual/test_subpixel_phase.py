@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from theme.baselines.store import Store
 from theme.capture import Session, Variant
 from theme.check import phase
 from theme.check.verdict import CheckContext, Status, Update, check
 from theme.config import Tolerance, VisualConfig
 from theme.diff import compare
-from theme.store import Store
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +115,7 @@ def test_a_real_one_pixel_change_still_fails_when_the_phase_moved_too(session, s
     assert result.status is Status.FAILED and not result.realigned
     # the artefacts show the page as it really is, not the re-rendered copy
     actual = (tmp_path / "artifacts" / KEY).with_name("top.actual.png")
-    from theme import images
+    from theme.pixels import images
     assert np.array_equal(images.read_png(actual), crop(changed))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from theme import tokens
+from theme.stylesheet import tokens
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 

@@ -152,9 +152,9 @@ def _served_root(visual: VisualConfig | None, found: Found) -> Path:
 
 
 def _compile(files: dict[str, str]) -> bytes:
-    """libsass through theme.build, on the planned files in a temporary folder."""
-    from .. import build as builder
+    """libsass through theme.stylesheet.build, on the planned files in a temporary folder."""
     from ..config import BuildConfig, Config
+    from ..stylesheet import build as builder
 
     with tempfile.TemporaryDirectory(prefix="theme-adopt-scss-") as tmp:
         base = Path(tmp)
@@ -189,9 +189,9 @@ def _describe(adoption: Adoption, plan: Plan, source: Path, root: Path) -> None:
 
 def _write(root: Path, files: dict[str, str], outputs: list[str], compiled: bytes) -> None:
     """scss/, then [tool.theme], then the outputs through `theme build` (all atomic)."""
-    from .. import build as builder
     from .. import config as configuration
     from ..fsutil import atomic_write_text
+    from ..stylesheet import build as builder
     from . import project
 
     for path, text in sorted(files.items()):

@@ -51,7 +51,7 @@ def wanted_rows(nudges: Nudges | None) -> Rows | None:
 # or reads it back: values are whatever json.dumps takes.
 JsonObject = dict[str, Any]
 # A region's style record as computed_styles.js gives it: element (a selector relative to the
-# region, "" for its own) -> property -> computed value; theme/style_record.py reads it.
+# region, "" for its own) -> property -> computed value; theme/baselines/style_record.py reads it.
 PageStyles = dict[str, dict[str, str]]
 # The key of the page's text-flow record among a capture's records (theme/capture/js/flow_record.js):
 # its whole-page image's path, as a region's record is under its image's path.
@@ -155,12 +155,17 @@ class Failure:
     message: str
     kind: str = "capture"
     images: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (H, W, 4) RGBA
-    saved: dict[str, str] = field(default_factory=dict)  # name -> its PNG in the artefacts folder (theme.suite)
+    saved: dict[str, str] = field(default_factory=dict)  # name -> its PNG in the artefacts folder (theme.runs.suite)
     notes: list[str] = field(default_factory=list)
     # kind "broken": every resource that did not load (resources.Refusal): a run says a
     # page's list once (resources.PerPage rewrites `message` of its other variants)
     refusal: Refusal | None = None
     error: BaseException | None = field(default=None, repr=False, compare=False)  # what was raised
+
+
+# A variant's error as its own Failure, or None when it is not the page's alone (a config
+# mistake, an interrupt, a browser gone): what a run of variants asks of its Session.
+Judge = Callable[[Variant, BaseException], Failure | None]
 
 
 def label(variant: Variant) -> str:

@@ -17,16 +17,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Collection, Protocol
 
 from ..errors import CaptureError
 from . import bounded, scripts
 from .model import JsonObject
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Frame
-
-    from .lanes import Lane
+    from playwright.sync_api import BrowserContext, CDPSession, Frame, Page, Request
 
 # 2026-01-01T00:00:00Z: what `new Date()` says on every captured page, on every run.
 START_S = 1_767_225_600
@@ -42,6 +40,20 @@ def install(context: BrowserContext) -> None:
     called: an install() logged before it lets real time pass between the two calls into
     every later document's performance.now()."""
     context.clock.pause_at(START_S)
+
+
+class Lane(Protocol):
+    """What page time reads of a lane (lanes.Lane is one): its page, the page's DevTools
+    session, and its requests to 127.0.0.1 or a route not yet answered."""
+
+    @property
+    def page(self) -> Page: ...
+
+    @property
+    def cdp(self) -> CDPSession: ...
+
+    @property
+    def inflight(self) -> Collection[Request]: ...
 
 
 @dataclass

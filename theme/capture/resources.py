@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 from urllib.parse import unquote, urlsplit
 
-from .model import JsonObject
+from .cdn import Library, lookup  # the one table of CDN hosts
 
 # Playwright's resource types a render depends on (module imports are "script",
 # CSS @import "stylesheet").
@@ -160,7 +161,8 @@ class Hints:
                    owned=owned)
 
 
-def refusal(bad: list[Missed], askers: JsonObject, *, where: str, page: str, origin: str, hints: Hints) -> Refusal:
+def refusal(bad: list[Missed], askers: Mapping[str, Any], *, where: str, page: str, origin: str,
+            hints: Hints) -> Refusal:
     """The refusal of a render missing `bad` (by URL, broken()'s order), `askers` what
     scripts.WHO_ASKED said of them."""
     blocked = []
@@ -183,8 +185,6 @@ def _remedy(m: Missed, origin: str, hints: Hints) -> tuple[tuple[str, ...], str]
     ran and left the address blocked, or knows no package for it, saying to run it sends the
     user back to a command that has said it cannot help: then a `route` to a copy, or init
     given the package (`--package NAME=PATH`)."""
-    from ..init.vendor import Library, lookup  # the one table of CDN hosts
-
     if m.url.startswith(origin + "/"):
         return ("local", str(hints.root)), ""
     if any(m.url.startswith(p) for p in hints.owned):
@@ -244,7 +244,7 @@ def _short(url: str, origin: str) -> str:
     return url[len(origin):] if url.startswith(origin + "/") else url
 
 
-def asked_by(asker: JsonObject | None, *, page: str, root: Path, origin: str) -> str:
+def asked_by(asker: Mapping[str, Any] | None, *, page: str, root: Path, origin: str) -> str:
     """Who asked for a URL (scripts.WHO_ASKED's answer), with `file:line:col` when the
     page's own HTML or a local stylesheet says it."""
     if not asker:

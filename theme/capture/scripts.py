@@ -88,7 +88,7 @@ def init_script(name: str, *args: object) -> str:
 STABLE_CSS = read("stable.css")
 
 # A page whose pixels change with the fonts a browser falls back to, their hinting and
-# anti-aliasing: its hash stands for a remote browser's fonts (session.remote_fingerprint).
+# anti-aliasing: its hash stands for a remote browser's fonts (launch.remote_fingerprint).
 FONT_PROBE = read("font_probe.html")
 
 _VALUES = {"CHROME": ", ".join(CHROME), "TITLE": TITLE, "STABLE_CSS": STABLE_CSS, "LIVE_CANVAS": LIVE_CANVAS}
@@ -114,7 +114,7 @@ def data_theme(theme: str) -> str:
 ADOPT_CSS = link("adopt_css")
 AFTER_TILES = link("after_tiles", **_VALUES)
 CHECK_SELECTORS = link("check_selectors")
-COMPUTED_STYLES = link("computed_styles")  # the style record of regions (theme/style_record.py)
+COMPUTED_STYLES = link("computed_styles")  # the style record of regions (theme/baselines/style_record.py)
 FLOW_RECORD = link("flow_record")  # the style record of the page's text flow, by kinds of element
 COLLECT = link("collect")  # theme lint (theme/lint/render.py)
 DECODE_IMAGES = link("decode_images")
@@ -140,7 +140,7 @@ REGIONS = link("regions", **_VALUES)
 SCHEME_READ = link("scheme_read")
 STATE_CONTRAST = link("state_contrast")  # a reader state's colours (states.py)
 STATE_REGIONS = link("state_regions", **_VALUES)  # a reader state's captured elements (states.py)
-STATE_START = link("state_start")  # what a reader state starts from (session.py)
+STATE_START = link("state_start")  # what a reader state starts from (chain.py)
 STOP_ANIMATIONS = link("stop_animations")
 SURVEY = link("survey", **_VALUES)  # theme init (theme/init/survey.py)
 TEXT_LINES = link("text_lines")

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from ..baselines.style_record import MISSING
 from ..config import VisualConfig
 from ..errors import UnstableRender
-from ..resident import release
-from ..style_record import MISSING
+from ..pixels.resident import release
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched
 from .fonts import fallback_fonts, file_of, file_sha256, split_stack, web_fonts
@@ -171,7 +171,7 @@ def page_fingerprint(session: JsonObject, after: JsonObject, server: LocalServer
     its other families fall back to."""
     web = set(after["fonts"]["web"])
     families = sorted({f for stack in after["fonts"]["stacks"] for f in split_stack(stack)} - web)
-    # A remote browser's system fonts were measured in it (session.remote_fingerprint).
+    # A remote browser's system fonts were measured in it (launch.remote_fingerprint).
     system = session.get("system_fonts") or fallback_fonts(families)
     return {**session, "fonts": web_fonts(after["resources"], server, visual.route), "system_fonts": system}
 

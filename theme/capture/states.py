@@ -17,8 +17,8 @@ import time
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..config import VIEWPORT, StateConfig, Step
-from ..contrast import composite, contrast_ratio, parse_colour
 from ..errors import RenderError
+from ..stylesheet.contrast import composite, contrast_ratio, parse_colour
 from . import bounded, scripts, shoot
 from .bounded import evaluate, screenshot
 from .config_checks import config_position
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 TEXT_RATIO = 4.5  # WCAG 2 1.4.3, normal text
 FOCUS_RATIO = 3.0  # WCAG 2 1.4.11, a focus indicator against what is next to it
-WHITE = (1.0, 1.0, 1.0)  # sRGB channels 0..1, as theme.contrast works
+WHITE = (1.0, 1.0, 1.0)  # sRGB channels 0..1, as theme.stylesheet.contrast works
 
 
 class StateError(RenderError):

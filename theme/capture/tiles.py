@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from .. import images
 from ..errors import CaptureError, ImageError, RenderError
-from ..resident import file_backed as page_buffer  # large pages: file-backed (theme/resident.py)
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import file_backed as page_buffer  # large pages: file-backed (theme/pixels/resident.py)
+from ..pixels.resident import release
 from .bounded import AsyncSend, background_sender, late
 from .model import Rows
 
@@ -38,7 +38,7 @@ NUDGE_MARGIN = 2
 
 
 def decode_png(data: bytes, *, what: str = "screenshot", out: np.ndarray | None = None) -> np.ndarray:
-    """PNG bytes → (H, W, 4) uint8 RGBA, through theme.images (Pillow, or imagecodecs
+    """PNG bytes → (H, W, 4) uint8 RGBA, through theme.pixels.images (Pillow, or imagecodecs
     when installed); `out` as in images.decode_png."""
     try:
         return images.decode_png(data, name=what, out=out)

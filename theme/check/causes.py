@@ -1,6 +1,6 @@
 """Failures grouped by cause: "38 figures: `figcaption` font-size 12px → 14px, heights +2 to +27 px".
 
-Pure: failed items (what changed in each one's style record, theme/style_record.py, and its CSS
+Pure: failed items (what changed in each one's style record, theme/baselines/style_record.py, and its CSS
 box before and now) in, groups, their one-line summaries and a terminal listing of bounded
 length out. One token changed reads as one group, however many images it reached.
 
@@ -42,7 +42,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..style_record import (
+from ..baselines.style_record import (
     StyleChange,
     no_style,
     number,

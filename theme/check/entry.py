@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from ..status import Status
-from ..style_record import (
+from ..baselines.style_record import (
     StyleChange,
     StyleRecord,
     changes,
@@ -17,6 +16,7 @@ from ..style_record import (
     to_json,
     translucent,
 )
+from ..status import Status
 from .causes import UNSTEADY, Box, Failed, Group, explain, group
 
 if TYPE_CHECKING:
@@ -54,8 +54,8 @@ class Entry:
     bands: tuple[Mapping[str, Any], ...] = ()
     overview: Mapping[str, Any] | None = None
     actual_sha256: str = ""
-    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/review/patch.py)
-    # A differing region whose style was recorded on both sides (theme/style_record.py): what
+    patch: Mapping[str, Any] | None = None  # the actual as a patch on the baseline (theme/check/patch.py)
+    # A differing region whose style was recorded on both sides (theme/baselines/style_record.py): what
     # changed, as (selector, property, before, after), and the one line that says it
     # ("note-box in “…”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px").
     style_changes: tuple[tuple[str, str, str | None, str | None], ...] = ()

@@ -1,4 +1,4 @@
-"""Where expected images come from (ExpectedImages): the committed baselines (theme.store.Store)
+"""Where expected images come from (ExpectedImages): the committed baselines (theme.baselines.store.Store)
 for pytest, or a base revision's captures (CapturedImages) for `theme compare`. The verdict
 (theme.check.verdict) reads either the same way, by key."""
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
 import numpy as np
 
-from ..style_record import StyleRecord, from_page
+from ..baselines.style_record import StyleRecord, from_page
 
 if TYPE_CHECKING:
     from ..capture.model import Capture, Frames, Region
@@ -36,7 +36,7 @@ class ExpectedImages(Protocol):
         """Whether the image of `key` is known to have the pixels whose digest `pixels()` gives."""
 
     def style(self, key: str) -> StyleRecord | None:
-        """The style record of `key`'s region (theme/style_record.py); None when none was
+        """The style record of `key`'s region (theme/baselines/style_record.py); None when none was
         recorded (a baseline made before records were, or a page image)."""
 
 

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from .. import images
+from ..baselines.store import Store, drift_view
 from ..capture.fonts import fallback_fonts
 from ..capture.lanes import routed_file
 from ..capture.model import Capture, JsonObject
@@ -34,7 +34,7 @@ from ..capture.naming import Variant
 from ..capture.server import resolve
 from ..config import VisualConfig
 from ..fsutil import sha256_file
-from ..store import Store, drift_view
+from ..pixels import images
 
 # 2: a record says whether its render was reproduced (theme/check/steady.py); a record of
 # format 1 does not hold, so its variant is rendered again once.

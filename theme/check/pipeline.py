@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping
 
 import numpy as np
 
-from .. import images
-from .. import style_record as styles
+from ..baselines import style_record as styles
 from ..capture.model import FLOW, Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
 from ..config import VisualConfig
 from ..errors import ImageError, ThemeError
-from ..resident import release
-from . import attribution, phase, steady, verdict
+from ..pixels import images
+from ..pixels.resident import release
+from . import attribution, bands, phase, steady, verdict
 from .entry import Entry, Styled
 from .expected import ExpectedImages
 
@@ -62,7 +62,7 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
     in its place instead, and the others go on.
     captured: called with each capture as soon as its page image is taken (and spilled),
     before the next variant's: what only needs the page image (encoding it, comparing it)
-    can start beside the next render rather than after the last (theme/suite.py).
+    can start beside the next render rather than after the last (theme/runs/suite.py).
     reproduce: with `expected`, whether a capture would write a baseline (an update); each such
     variant is rendered a second time and becomes a Failure unless both renders agree
     (theme/check/steady.py; `mask_at` is where its message points for `mask`).
@@ -130,7 +130,7 @@ def _spilled(shot: Capture | Failure, folder: Path | None, todo: list[Variant]) 
 
 def spill(path: Path, image: np.ndarray) -> str:
     """np.save, a band of rows at a time, each band dropped from resident memory once
-    written (a tall page's pixels are file-backed: theme.resident.release).
+    written (a tall page's pixels are file-backed: theme.pixels.resident.release).
     Returns images.pixels_sha256 of the image, hashed on the way while the browser
     takes the next variant's tiles, so its check need not read it again."""
     band = max(1, (64 * 2**20) // max(1, image.strides[0]))
@@ -233,9 +233,7 @@ def _page_review(actual_path: Path, expected: np.ndarray, actual: np.ndarray, re
                  pixels: str | None, written: Callable[[], object]) -> None:
     """A failed page's bands, overview and patch, from the pixels and the comparison its check
     holds: no full-size expected or diff image is written, nor decoded, aligned or hashed again
-    for the report (theme/review/bands.py)."""
-    from ..review import bands  # Pillow: only when a page failed
-
+    for the report (theme/check/bands.py)."""
     bands.write_review(actual_path, expected, actual, result, pixels, written)
 
 

@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from .. import diff
-from .. import style_record as styles
+from ..baselines import style_record as styles
 from ..capture.model import Capture, Failure
 from ..config import VisualConfig
 

@@ -17,26 +17,27 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from .. import diff, images
+from .. import diff
+from ..baselines.store import Store, describe_drift
 from ..config import Tolerance
 from ..errors import ImageError, LfsPointerError
 from ..fsutil import atomic_open
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import release
 from ..status import Status
-from ..store import Store, describe_drift
-from . import phase
+from . import bands, phase
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
+    from ..baselines.style_record import StyleRecord
     from ..capture.model import Frames
     from ..diff import DiffResult
-    from ..style_record import StyleRecord
 
 Box = tuple[float, float, float, float]
 # What a failed page check leaves for review instead of its full-size expected and diff images,
 # from the pixels it holds: (its actual's artefact path, expected, actual, the comparison, the
 # actual's pixel digest if known, a call that returns once the actual's artefact is written) ->
-# written beside it (theme/review/bands.py, write_review).
+# written beside it (theme/check/bands.py, write_review).
 Review = Callable[[Path, np.ndarray, np.ndarray, "DiffResult", "str | None", Callable[[], object]], None]
 
 
@@ -135,7 +136,7 @@ def check(ctx: CheckContext, key: str, actual: np.ndarray, tolerance: Tolerance,
     """Compare `actual` with the baseline of `key` and apply the update policy.
 
     box: the region's CSS box, recorded with the baseline whenever one is written;
-    style: its style record (theme/style_record.py), recorded with it the same way;
+    style: its style record (theme/baselines/style_record.py), recorded with it the same way;
     frames: its frames' corners (theme/check/phase.py), recorded with the box.
     realigned: the same region re-rendered at its baseline's sub-pixel phase
     (theme/check/phase.py); when `actual` differs but this matches, the region only
@@ -281,7 +282,7 @@ def _drift(ctx: CheckContext, key: str) -> str | None:
 def _failure_message(key: str, result: DiffResult, drift: str | None, arts: Artifacts) -> str:
     lines = [drift] if drift else []
     lines.append(f"{key}: {result.summary()}")
-    if arts.expected:  # a page's is its bands, beside its actual (theme/review/bands.py)
+    if arts.expected:  # a page's is its bands, beside its actual (theme/check/bands.py)
         lines.append(f"  expected: {arts.expected}")
     lines.append(f"  actual:   {arts.actual}")
     if arts.diff:
@@ -328,9 +329,7 @@ def _overview(ctx: CheckContext, key: str, actual: np.ndarray) -> Mapping[str, A
     None for an image not named like a page's (the report then uses none)."""
     if key.rsplit("/", 1)[-1] != "page.png":
         return None
-    from ..review import report
-
-    return report.page_overview(ctx.artifacts_dir, key, actual)
+    return bands.page_overview(ctx.artifacts_dir, key, actual)
 
 
 def _created(ctx: CheckContext, store: Store, key: str) -> Artifacts:

@@ -1,4 +1,4 @@
-"""`theme build` and `theme tokens`: argument handling around theme.build and theme.tokens.
+"""`theme build` and `theme tokens`: argument handling around theme/stylesheet/ (build.py, tokens.py).
 
 The library modules are imported inside the commands, so `theme --help` and the
 other commands never pay for libsass, and `theme build` never pays for anything
@@ -16,9 +16,9 @@ from ..config import Config
 from ..errors import BuildError
 from . import LoadConfig, main, project_options
 
-if TYPE_CHECKING:  # theme.build (and sass) load when a command runs
-    from ..build import BuildResult
-    from ..tokens import Primitive
+if TYPE_CHECKING:  # theme.stylesheet.build (and sass) load when a command runs
+    from ..stylesheet.build import BuildResult
+    from ..stylesheet.tokens import Primitive
 
 
 @main.command("build")
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # theme.build (and sass) load when a command runs
 def build_command(load_config: LoadConfig, check: bool, watch_: bool, style: str | None,
                   source_map: bool | None, compiler: str) -> None:
     """Compile the SCSS entry once and write the same bytes to every output."""
-    from .. import build as build_mod
+    from ..stylesheet import build as build_mod
 
     if check and watch_:
         raise click.UsageError("--check and --watch cannot be combined")
@@ -57,7 +57,7 @@ def build_command(load_config: LoadConfig, check: bool, watch_: bool, style: str
 
 
 def _check(cfg: Config, style: str | None, source_map: bool | None, compiler: str | None) -> None:
-    from .. import build as build_mod
+    from ..stylesheet import build as build_mod
 
     stale = build_mod.check(cfg, style=style, source_map=source_map, compiler=compiler)
     for item in stale:
@@ -71,7 +71,7 @@ def _check(cfg: Config, style: str | None, source_map: bool | None, compiler: st
 
 def _report(result: BuildResult | BuildError) -> None:
     """One line per build; errors go to stderr (watch mode keeps going after them)."""
-    from .. import build as build_mod
+    from ..stylesheet import build as build_mod
 
     if isinstance(result, BuildError):
         click.echo(f"theme: {result}", err=True)
@@ -95,8 +95,8 @@ def _report(result: BuildResult | BuildError) -> None:
 def tokens_command(load_config: LoadConfig, as_json: bool, check_contrast: bool, pairs_file: Path | None,
                    html_out: Path | None) -> None:
     """List every design token with its light and dark value."""
-    from .. import build as build_mod
-    from .. import tokens as tokens_mod
+    from ..stylesheet import build as build_mod
+    from ..stylesheet import tokens as tokens_mod
 
     if as_json and check_contrast:
         raise click.UsageError("--json and --check-contrast cannot be combined (both print to stdout)")
@@ -125,8 +125,8 @@ def tokens_command(load_config: LoadConfig, as_json: bool, check_contrast: bool,
 
 
 def _write_token_page(css: str, out: Path, scale: list[Primitive]) -> None:
-    from .. import tokens_page
     from ..fsutil import atomic_write_text
+    from ..stylesheet import tokens_page
 
     page = tokens_page.render(css, scale=scale)
     try:
@@ -140,7 +140,7 @@ def _write_token_page(css: str, out: Path, scale: list[Primitive]) -> None:
 
 
 def _check_contrast(css: str, pairs_path: Path) -> None:
-    from .. import contrast
+    from ..stylesheet import contrast
 
     try:
         text = pairs_path.read_text(encoding="utf-8")

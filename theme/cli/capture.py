@@ -23,7 +23,7 @@ from ..check import inputs, pipeline
 from ..config import VisualConfig, keep_tile_height
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
-from ..images import write_png
+from ..pixels.images import write_png
 from . import LoadConfig, main, project_options
 
 # zlib level 1: these are throw-away artifacts, so encoding speed beats file size
@@ -49,7 +49,7 @@ def _write(capture: Capture, folder: Path) -> int:
 def _copy(visual: VisualConfig, same: inputs.Unchanged, folder: Path) -> int:
     """Copy an unchanged variant's baselines (the recorded render's images) under `folder`, with
     the environment they were made in; remove PNGs a previous run left that this one did not write."""
-    from ..store import Store
+    from ..baselines.store import Store
 
     store, source = Store(visual.snapshots), same.variant.folder.as_posix()
     written = set()
@@ -88,7 +88,7 @@ def capture(load_config: LoadConfig, out: Path | None, explain: bool, rerender: 
     cfg = load_config()
     if cfg.visual is None:
         raise ConfigError(f"{cfg.source}: no [tool.theme.visual] table; add one to capture (see README)")
-    from ..store import Store
+    from ..baselines.store import Store
 
     # Taken as its baselines were (config.keep_tile_height), so that they compare with them.
     visual, note = keep_tile_height(cfg.visual, Store(cfg.visual.snapshots).recorded_tile_height())
@@ -122,7 +122,7 @@ def capture(load_config: LoadConfig, out: Path | None, explain: bool, rerender: 
 
 def _copy_unchanged(visual: VisualConfig, todo: list[Variant], fingerprint: JsonObject, out: Path) -> list[Variant]:
     """Copy the images of the variants whose inputs did not change, one line each; the rest, to render."""
-    from ..store import Store
+    from ..baselines.store import Store
 
     found = inputs.unchanged(Store(visual.snapshots), visual, todo, fingerprint)
     for same in found:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def compare(base: str, head: str | None, out: Path | None, load_config: LoadConfig) -> None:
     """Build and capture both revisions in temporary worktrees and report every difference."""
     from ..review.report import append_step_summary
-    from ..revision_compare import compare_revisions
+    from ..runs.revision_compare import compare_revisions
     from ..status import Status
 
     cfg = load_config()

@@ -1,7 +1,7 @@
 """`theme diff A.png B.png`: pixelmatch semantics; exit 0 if they match, 1 if not, 2 on a missing or bad PNG.
 
 A short-lived process timed end to end against odiff (benchmarks/diff_bench.py), so fixed costs matter: only
-numpy and imagecodecs are imported (images.py), and the kernel is the ahead-of-time compiled one (see _engine).
+numpy and imagecodecs are imported (pixels/images.py), and the kernel is the ahead-of-time compiled one (see _engine).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # imported while the images decode (see diff)
 def diff(load_config: LoadConfig, expected: Path, actual: Path, out: Path | None, threshold: float,
          include_aa: bool, as_json: bool) -> None:
     """Compare EXPECTED and ACTUAL PNG images; exit 1 if they differ."""
-    from .. import images
+    from ..pixels import images
 
     with ThreadPoolExecutor(2) as pool:  # the decoder releases the GIL: one image per core
         decoded = pool.map(images.read_png, (expected, actual))
@@ -62,7 +62,7 @@ def diff(load_config: LoadConfig, expected: Path, actual: Path, out: Path | None
         raise SystemExit(1)
 
 
-# Which kernel: the ahead-of-time compiled one (theme/aot.py), which loads in about a millisecond;
+# Which kernel: the ahead-of-time compiled one (theme/pixels/aot.py), which loads in about a millisecond;
 # else the numba JIT once numpy's estimated extra time exceeds the JIT's start-up, else numpy.
 # Costs per pixel from benchmarks/diff_bench.py (measured: benchmarks/README.md).
 JIT_START_S = 0.6
@@ -75,7 +75,7 @@ def _engine(img_a: np.ndarray, img_b: np.ndarray) -> str:
     than the JIT's start-up, else "numpy"."""
     import numpy as np
 
-    from .. import aot
+    from ..pixels import aot
 
     if aot.load() is None:
         name = aot.module_name()
@@ -115,6 +115,6 @@ def _faded(img: np.ndarray, engine: str) -> IndexedImage:
 def _write_diff(path: Path, image: IndexedImage) -> None:
     """A throw-away artefact: an 8-bit palette PNG (a quarter of the bytes of RGBA to
     filter and deflate), written by images' fast encoder."""
-    from .. import images
+    from ..pixels import images
 
     images.write_png(path, image.indices, palette=image.palette, artefact=True)

@@ -38,8 +38,8 @@ def _artifacts(given: tuple[Path, ...], cfg: Config) -> tuple[Path, ...]:
 def accept(report_dir: Path, only: tuple[str, ...], force: bool, artifacts: tuple[Path, ...],
            load_config: LoadConfig) -> None:
     """Copy the actual images of a finished run's report into the baselines."""
+    from ..baselines.store import Store
     from ..review.accept import accept as run_accept
-    from ..store import Store
 
     cfg = load_config()
     store = Store(cfg.visual.snapshots if cfg.visual else cfg.project_dir / "snapshots")
@@ -66,10 +66,10 @@ def merge(folders: tuple[Path, ...], out: Path, load_config: LoadConfig) -> None
 
     Baselines in the project's snapshots/ that no shard checked are reported as unused.
     """
+    from ..baselines.store import Store
     from ..errors import ConfigError
     from ..review import report as report_mod
     from ..review.accept import load_report
-    from ..store import Store
 
     try:
         cfg = load_config()
@@ -117,8 +117,8 @@ def review(report_dir: Path | None, port: int, no_open: bool, force: bool, artif
     import threading
     import webbrowser
 
+    from ..baselines.store import Store
     from ..review.server import Review, serve
-    from ..store import Store
 
     cfg = load_config()
     folder = report_dir or (cfg.visual.report if cfg.visual else cfg.project_dir / "visual-report")

@@ -14,7 +14,7 @@ from . import main
 def setup(no_playwright: bool) -> None:
     """Make this machine able to render (a browser, the system fonts), fetch LFS baselines,
     and compile the kernels (idempotent)."""
-    from ..provision import setup as run_setup
+    from ..init.provision import setup as run_setup
 
     for step in run_setup(lambda line: click.echo(line, err=True), try_playwright=not no_playwright):
         click.echo(f"{step.name}: {step.done}")

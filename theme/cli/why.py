@@ -79,9 +79,9 @@ def pytest_id(key: str) -> str:
 
 def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
     """What `theme why` prints for one failed image."""
+    from ..baselines.style_record import no_style, phrase, style_changes
     from ..check.causes import explain as sentence
     from ..check.entry import ARTEFACT_KINDS
-    from ..style_record import no_style, phrase, style_changes
 
     lines = [f"{pytest_id(entry.key)}  ({entry.key})"]
     mine = next((g for g in groups if entry.key in g.ids), None)
@@ -104,7 +104,7 @@ def explain(entry: Entry, groups: list[Group], folder: Path) -> list[str]:
 
 
 def _box(entry: Entry) -> str:
-    from ..style_record import number
+    from ..baselines.style_record import number
 
     before, after = entry.expected_box, entry.box
     if before is None or after is None:

@@ -289,7 +289,7 @@ class Tally:
 
 class RowKernel(Protocol):
     """A module whose diff_rows runs the whole kernel over a band of rows: theme.diff.jit
-    (numba), or the one aot.py compiled ahead of time. Its arguments are as _numba_band
+    (numba), or the one pixels/aot.py compiled ahead of time. Its arguments are as _numba_band
     passes them (their C types: aot.EXPORTS); it returns (count, first counted pixel)."""
 
     diff_rows: Callable[..., tuple[int, int]]
@@ -305,8 +305,8 @@ def _jit() -> RowKernel | None:
 
 
 def _aot() -> RowKernel | None:
-    """The kernel compiled ahead of time (aot.py; built on first use), or None."""
-    from .. import aot
+    """The kernel compiled ahead of time (pixels/aot.py; built on first use), or None."""
+    from ..pixels import aot
 
     return aot.get()
 

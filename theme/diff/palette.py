@@ -1,6 +1,6 @@
 """A diff image as palette indices: it has few colours (27 greys at alpha 0.1, plus
 the aa and diff colours), and an 8-bit palette PNG is a quarter of the bytes to
-compress (images.py: ~4x faster to write than RGBA)."""
+compress (pixels/images.py: ~4x faster to write than RGBA)."""
 
 from __future__ import annotations
 

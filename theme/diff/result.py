@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import Tolerance
-from ..resident import file_backed, release
+from ..pixels.resident import file_backed, release
 from . import kernel, shift
 from .boxes import boxes_of
 
@@ -52,7 +52,7 @@ class DiffResult:
     boxes_truncated: int = 0  # boxes left out of `boxes` (there were too many)
     threshold: float = 0.1
     # How the rows were aligned, and the pixels counted in each actual row (inserted rows in full):
-    # what a failed page's review needs (theme/review/bands.py), without aligning or scanning again.
+    # what a failed page's review needs (theme/check/bands.py), without aligning or scanning again.
     alignment: shift.Alignment | None = field(default=None, repr=False, compare=False)
     row_counts: np.ndarray | None = field(default=None, repr=False, compare=False)
 
@@ -158,7 +158,7 @@ def _check(img: np.ndarray, name: str) -> None:
 
 
 # An indexed diff image this large (a page's: 1280 x 132 000 is 169 MB) is file-backed and written
-# a band at a time, each band dropped from resident memory (theme/resident.py); the review reads
+# a band at a time, each band dropped from resident memory (theme/pixels/resident.py); the review reads
 # its bands back.
 DIFF_FILE_BACKED_BYTES = 64 * 2**20
 
@@ -198,7 +198,7 @@ def _aligned(expected: np.ndarray, actual: np.ndarray, all_pairs: np.ndarray, re
              diff_image: bool | str, tally: kernel.Tally, engine: str) -> tuple[int, np.ndarray | IndexedImage | None]:
     """Diff each actual row against its paired expected row (`all_pairs`, as shift.Alignment's),
     band by band: each band's rows of a file-backed image are dropped from memory once done
-    (theme/resident.py), so two whole pages are never resident at once.
+    (theme/pixels/resident.py), so two whole pages are never resident at once.
 
     Inserted rows (no partner) count as different in full and are drawn in the
     diff colour; `removed` expected rows count in full too.

@@ -16,6 +16,7 @@ from typing import Any
 
 import tomlkit
 
+from ..capture.cdn import Library, script_service
 from ..capture.naming import LIVE_CANVAS
 from ..capture.resources import ESSENTIAL, allowed
 from ..check import steady
@@ -26,7 +27,7 @@ from . import files
 from .errors import InitError
 from .staging import Staging
 from .survey import DESKTOP, PageSurvey, Survey, failing_states, survey, twice
-from .vendor import BUNDLED, Library, Vendored, banner_version, script_service, vendored_md
+from .vendor import BUNDLED, Vendored, banner_version, vendored_md
 
 # The page server's origin as allow_blocked reads the page's own files against (any port).
 LOCAL = "http://127.0.0.1"

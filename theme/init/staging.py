@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..capture.cdn import Library, lookup
 from ..capture.lanes import routed_file
 from .errors import PackageUnavailable
-from .vendor import Library, Package, Vendored, fetch, lookup
+from .vendor import Package, Vendored, fetch
 
 # What to do about an address whose package could not be had, after the reason.
 WHAT_TO_DO = ("pass --package {name}=PATH (a tarball or package folder of it), route the address to your own "

@@ -1,3 +1,3 @@
-"""What a reviewer reads and does: the report folder (report.py), a page's changed bands
-and overview (bands.py), the lossless patch that carries a page's actual (patch.py),
-taking actual images as baselines (accept.py) and the review server (server.py)."""
+"""What a reviewer reads and does: the report folder (report.py), taking actual images as
+baselines (accept.py) and the review server (server.py). The page images they show (a
+page's changed bands, overview and patch) are made by the check: theme/check/bands.py."""

@@ -15,15 +15,16 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .. import images
-from .. import style_record as styles
+from ..baselines import style_record as styles
+from ..baselines.store import Store, describe_drift
+from ..check import patch
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
 from ..errors import StoreError
 from ..fsutil import sha256_file
+from ..pixels import images
 from ..status import Status
-from ..store import Store, describe_drift
-from . import patch, report
+from . import report
 
 ACCEPTABLE = (Status.FAILED,)  # created/updated baselines were already written by that run
 

@@ -2,7 +2,7 @@
 
 Pure except write(). Self-contained (no CDN; the page of theme/review/app/ with its CSS and JS inline; images
 under images/<key stem>.*): a region's images are copied whole, a page's changed bands cropped with an overview
-(theme/review/bands.py); its full-size images stay in the artefacts folder, where `theme accept` looks for them
+(theme/check/bands.py); its full-size images stay in the artefacts folder, where `theme accept` looks for them
 (theme/review/accept.py).
 """
 
@@ -16,16 +16,13 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json
 from ..fsutil import atomic_write_text, sha256_file
 from ..status import ORDER as STATUS_ORDER
 from ..status import REVIEW as REVIEW_STATUSES
 from ..status import Status, unused_baselines
-
-if TYPE_CHECKING:
-    import numpy as np
 
 FORMAT = 1  # report.json's "format"
 @dataclass(frozen=True)
@@ -91,7 +88,7 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
     if e.bands or e.overview:
         return _copy_bands(folder, e)
     if e.is_page and ("actual" in e.images or "expected" in e.images):
-        from . import bands  # numpy, Pillow: only when there is a page to crop
+        from ..check import bands  # numpy, Pillow: only when there is a page to crop
 
         full = {kind: _source(folder, src) for kind, src in e.images.items()}
         actual = full.get("actual")
@@ -114,20 +111,8 @@ def _copy_images(folder: Path, e: Entry) -> Entry:
     return Entry(**{**asdict(e), "images": copied})
 
 
-def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, Any]:
-    """The overview of a new page image (created, or added in a comparison), made from its
-    pixels while the check has them and written beside its artefacts (<key stem>.overview.png);
-    the entry carries it (its image's absolute path), and write() copies it in, as page_fields
-    would have made it from the full-size PNG, but without decoding that."""
-    from . import bands  # numpy, Pillow: only when there is a page
-
-    rel = Path(key[:-len(".png")])
-    fields = bands.overview(artifacts_dir, rel, page)  # a band at a time, each dropped once reduced
-    return {**fields, "image": str(artifacts_dir / fields["image"])}
-
-
 def _with_overview(folder: Path, e: Entry) -> Entry | None:
-    """A new page's entry with the overview its check made (page_overview) copied into `folder`,
+    """A new page's entry with the overview its check made (check/bands.py, page_overview) copied into `folder`,
     as page_fields would write it, and its full-size actual left in the artefacts; None when
     either file is gone (_copy_images then has page_fields make it from the actual)."""
     assert e.overview is not None  # the caller's condition

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from ..baselines.store import Snapshot, Store
 from ..errors import StoreError
-from ..store import Snapshot, Store
 from . import accept
 
 VERDICTS = ("accepted", "rejected")

@@ -1,5 +1,5 @@
 // uses: recordProps
-// The style record of regions (theme/style_record.py reads it): for each region,
+// The style record of regions (theme/baselines/style_record.py reads it): for each region,
 // its element's computed style for the properties a theme changes, and the same
 // for the elements inside it that hold text, so a failed image can be explained
 // in CSS terms ("`.note-box-content` font-size 12px → 13px") rather than pixels.
@@ -10,7 +10,7 @@
 // found by a Playwright selector that may reach into shadow roots); `masks`, the
 // selectors painted over. Output: {key: {"": props, "<relative selector>": props, …}},
 // or null for a key whose element is not there. Values are the browser's computed
-// (resolved) strings; theme/style_record.py compacts them.
+// (resolved) strings; theme/baselines/style_record.py compacts them.
 //
 // Properties: record_props.js's list; width/height say how the box followed (a
 // resolved width/height is the used size, "auto" for an inline box).

@@ -1,5 +1,5 @@
 // uses: recordProps
-// The page's text flow as kinds of element (theme/style_record.py reads it as the
+// The page's text flow as kinds of element (theme/baselines/style_record.py reads it as the
 // record of the whole page image, "page.png"): the body text no region covers,
 // so a change to `d-article p` is told in CSS terms, once, with how many elements
 // it reached. Input: {masks: [selector]}. Output: {kind: props}, props as
@@ -15,7 +15,7 @@
 // A kind's record is the style most of its elements compute, with `count` (all
 // of them), `sections` (how many of the page's h1/h2 sections hold one) and
 // `within`, the kind most of them sit in (their nearest ancestor recorded too),
-// so a change they inherit is told as their parent's (theme/style_record.py).
+// so a change they inherit is told as their parent's (theme/baselines/style_record.py).
 // At most MAX_KINDS kinds, the most numerous: the same page, the same record.
 ({ masks }) => {
   const PROPS = recordProps().filter((p) => p !== 'width' && p !== 'height');

@@ -1,4 +1,4 @@
-// The computed properties a style record keeps (theme/style_record.py): what theme
+// The computed properties a style record keeps (theme/baselines/style_record.py): what theme
 // tokens set (type, colour, background, border, radius, spacing, colour scheme),
 // what draws text (decoration, transform, alignment, opacity, shadow), and the
 // used width and height. One list for the regions' records (computed_styles.js)

@@ -4,7 +4,7 @@
 // window's scroll, the focused element, the selection, and how many elements are hovered,
 // active or focus-visible. A state is taken on the page its variant's state before it used
 // only when this, the layout and the first screen are what the first state started from
-// (session.py, _states); anything a step left behind differs here, and the state loads anew.
+// (chain.py); anything a step left behind differs here, and the state loads anew.
 // Masked elements are left out with all they hold: what a script keeps changing is masked.
 (masks) => {
   const masked = (el) => masks.some((sel) => { try { return el.matches(sel); } catch (e) { return false; } });

@@ -58,7 +58,7 @@ function card(e) {
   // The failed rule already says how many pixels differ; the bare numbers are for the rest.
   const meta = [where(e), e.diff && e.diff.failed_rule ? e.diff.failed_rule : numbers(e)].filter(Boolean).join(" · ");
   c.append(el("div", {class: "meta", text: meta}));
-  if (e.why) c.append(el("div", {class: "meta why", text: "why: " + e.why}));  // in CSS terms (theme/style_record.py)
+  if (e.why) c.append(el("div", {class: "meta why", text: "why: " + e.why}));  // in CSS terms (theme/baselines/style_record.py)
   for (const line of e.attribution || []) if (line !== e.why) c.append(el("div", {class: "meta", text: "in: " + line}));
   const shifts = e.diff && e.diff.shifts ? e.diff.shifts : [];
   if (page && shifts.some(s => typeof s === "object" && s.by)) c.append(shiftTable(e));

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import images
 from ..diff import shift
 from ..fsutil import atomic_write_bytes
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import release
 
 PATCH_BYTES = 4 << 20  # a bigger patch is left out: accept then needs the artefacts folder
 CHUNK = 2048  # rows compared at a time

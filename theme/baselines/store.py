@@ -22,11 +22,11 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from . import images
+from ..errors import ImageError, StoreError
+from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from ..pixels import images
+from ..pixels.resident import release
 from . import style_record as styles
-from .errors import ImageError, StoreError
-from .fsutil import atomic_write_bytes, atomic_write_text, sha256_file
-from .resident import release
 from .style_record import StyleRecord
 
 # Layout, shared with `theme capture`: <page>/<viewport>-<scheme>/page.png and .../<region-key>/<name>.png,
@@ -35,7 +35,7 @@ from .style_record import StyleRecord
 # variant folder what its last written render depended on ("inputs": theme/check/inputs.py)
 MANIFEST = "manifest.json"
 _LOCK = ".manifest.lock"
-# Each region baseline's style record (theme/style_record.py), one region a line, keys sorted:
+# Each region baseline's style record (theme/baselines/style_record.py), one region a line, keys sorted:
 # written with its baseline, under the manifest's lock, so the two always agree.
 STYLES = "styles.json"
 _FORMAT = 1
@@ -63,7 +63,7 @@ def drift_view(fp: Mapping[str, Any]) -> dict[str, Any]:
         "flags": fp.get("launch_flags", fp.get("flags")),
         "fonts": fp.get("fonts"),
         # The fonts fontconfig falls back to, by their bytes (not their paths), or a remote
-        # browser's, as the pixels of a probe page (capture/session.py).
+        # browser's, as the pixels of a probe page (capture/launch.py, remote_fingerprint).
         "system_fonts": _font_bytes(fp.get("system_fonts")),
         # Where the tiles' clips start can move a pixel (benchmarks/README.md).
         "tile_height": fp.get("tile_height"),

@@ -20,6 +20,7 @@ from typing import Protocol, cast
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent  # theme/: the diff kernel's source, and the cache beside the code
 PREFIX = "_theme_kernels_"
 # export name -> (module holding the numba function, its C signature). The arrays
 # are C-contiguous: the callers check contiguity before choosing this module.
@@ -29,16 +30,16 @@ EXPORTS = {
                   "u4[:, ::1], u1[:, :, ::1], u1[:, ::1], b1, b1, i8, i8, f8, b1, f8, u1[::1], "
                   "u1[::1], b1, b1, i4[::1], i4[:, ::1], i8)"),
     # as images._inflate_png passes them
-    "unfilter": ("theme.pngfilter", "i8(u1[::1], i8, i8, i8)"),
+    "unfilter": ("theme.pixels.pngfilter", "i8(u1[::1], i8, i8, i8)"),
 }
-SOURCES = [HERE / "diff" / "jit.py", HERE / "pngfilter.py"]
+SOURCES = [PACKAGE / "diff" / "jit.py", HERE / "pngfilter.py"]
 
 
 class Kernels(Protocol):
     """The compiled module: each of EXPORTS, called with the C types its signature names."""
 
     diff_rows: Callable[..., tuple[int, int]]  # theme.diff.jit.diff_rows: (count, first counted pixel)
-    unfilter: Callable[[np.ndarray, int, int, int], int]  # theme.pngfilter.unfilter: -1, or a bad row
+    unfilter: Callable[[np.ndarray, int, int, int], int]  # theme.pixels.pngfilter.unfilter: -1, or a bad row
 
 
 BUILD_TIMEOUT = 600  # s; generous: a first build takes seconds (measured: benchmarks/README.md)
@@ -92,7 +93,7 @@ def module_name() -> str | None:
 def cache_dirs() -> list[Path]:
     """Where compiled modules live, in order of preference (the first writable one is built into)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return [HERE / "__pycache__", Path(base) / "theme"]
+    return [PACKAGE / "__pycache__", Path(base) / "theme"]
 
 
 def _file(folder: Path, name: str) -> Path:
@@ -182,7 +183,7 @@ def _build_into(folder: Path, name: str) -> tuple[bool, str | None]:
     except OSError:
         return False, None  # not writable: try the next folder
     try:
-        res = subprocess.run([sys.executable, "-m", "theme.aot", name, str(work)],
+        res = subprocess.run([sys.executable, "-m", "theme.pixels.aot", name, str(work)],
                              capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         built = _file(work, name)
         if res.returncode != 0 or not built.is_file():

@@ -1,7 +1,7 @@
 """Colour contrast of declared foreground/background role pairs (`scss/contrast-pairs.toml`), per WCAG 2.1.
 
 Pure: CSS and pairs-file text in, results out (nothing compiled or opened). Values come from the compiled
-CSS (theme.tokens): `!default` overrides and map-merges applied, var() chains resolved in each scheme.
+CSS (tokens.py): `!default` overrides and map-merges applied, var() chains resolved in each scheme.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 import tinycss2.color3
 import tinycss2.color4
 
+from ..errors import ThemeError
 from . import tokens as tokens_mod
-from .errors import ThemeError
 
 # WCAG 2.1 success criteria 1.4.3 (large text: >= 18pt, or >= 14pt bold) and 1.4.11 (UI components).
 # Formulas: https://www.w3.org/TR/WCAG21/#dfn-relative-luminance and #dfn-contrast-ratio.

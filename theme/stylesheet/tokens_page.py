@@ -1,6 +1,6 @@
 """The token documentation page: one self-contained HTML file (no scripts or URLs) from the compiled CSS.
 
-Pure, and like theme.tokens it reads the CSS the browser gets, so it cannot drift: each token's light and dark
+Pure, and like tokens.py it reads the CSS the browser gets, so it cannot drift: each token's light and dark
 values (swatches, font specimens), the rules that read it through any var() chain, and every font-size set.
 """
 
@@ -115,7 +115,7 @@ def render(css: str, title: str = "Design tokens", prefix: str = tokens_mod.PREF
     sizes = "\n".join(_size_row(size, selectors) for size, selectors in font_sizes(css).items())
     e = html.escape
     # The page and its own look (plain, readable in either scheme, no external resources).
-    page = Template((files("theme") / "tokens_page.html").read_text(encoding="utf-8"))
+    page = Template((files("theme.stylesheet") / "tokens_page.html").read_text(encoding="utf-8"))
     return page.substitute(title=e(title), count=len(found), prefix=e(prefix), rows=rows, sizes=sizes,
                            scale=_scale_section(scale or []))
 

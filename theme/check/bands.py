@@ -17,12 +17,12 @@ from typing import Any, Callable, TypedDict
 
 import numpy as np
 
-from .. import images
 from ..diff import shift
 from ..diff.kernel import DIFF_INDEX, Style
 from ..diff.result import DiffResult, IndexedImage
 from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
-from ..resident import release
+from ..pixels import images
+from ..pixels.resident import release
 from . import patch
 
 CONTEXT = 40  # px of unchanged page shown above, below and beside a change
@@ -37,7 +37,7 @@ SCAN = 4096  # rows looked at a time: bounded temporaries on 130 000-row pages
 def page_fields(folder: Path, stem: str, full: dict[str, Path]) -> dict[str, Any]:
     """Write the bands and overview of one page entry under `folder`/images/`stem`.*;
     returns the entry's new fields: bands, overview, the actual's sha256 (which `theme accept`
-    checks the full-size actual it finds against) and, when small, a patch (theme/patch.py)."""
+    checks the full-size actual it finds against) and, when small, a patch (patch.py)."""
     main = full.get("actual") or full.get("expected")
     if main is None:
         return {}
@@ -128,9 +128,19 @@ def overview(folder: Path, rel: Path, page: np.ndarray) -> dict[str, Any]:
     return {"image": path.as_posix(), "height": int(height), "width": int(width), "scale": factor}
 
 
+def page_overview(artifacts_dir: Path, key: str, page: np.ndarray) -> dict[str, Any]:
+    """The overview of a new page image (created, or added in a comparison), made from its
+    pixels while the check has them and written beside its artefacts (<key stem>.overview.png);
+    the entry carries it (its image's absolute path), and the report copies it in, as page_fields
+    would have made it from the full-size PNG, but without decoding that."""
+    rel = Path(key[:-len(".png")])
+    fields = overview(artifacts_dir, rel, page)  # a band at a time, each dropped once reduced
+    return {**fields, "image": str(artifacts_dir / fields["image"])}
+
+
 def _reduced(page: np.ndarray, y0: int, y1: int, factor: int) -> np.ndarray:
     """Rows y0..y1 of `page` shrunk by `factor`; a file-backed page's rows are then dropped
-    from memory (theme/resident.py), so an overview never holds the page resident.
+    from memory (theme/pixels/resident.py), so an overview never holds the page resident.
 
     An opaque band is reduced as RGB from its own memory (images.rgb_view): Pillow reduces
     RGBA through a premultiplied copy, which for alpha 255 changes nothing and cost ~1 s CPU

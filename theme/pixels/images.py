@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import ImageError, LfsPointerError
-from .fsutil import atomic_open
+from ..errors import ImageError, LfsPointerError
+from ..fsutil import atomic_open
 
 if TYPE_CHECKING:
     from hashlib import _Hash
@@ -121,7 +121,7 @@ LFS_ADVICE = ("run `git lfs pull` (after `git lfs install`), and check out with 
 
 
 def _room(data: bytes) -> np.ndarray | None:
-    """A file-backed buffer to decode a page-sized image into (theme/resident.py), released
+    """A file-backed buffer to decode a page-sized image into (theme/pixels/resident.py), released
     once decoded: a failed page check then holds its baseline a band of rows at a time, not
     as 650 MB more of anonymous memory beside the page captured. None for smaller images."""
     if len(data) < 24 or data[12:16] != b"IHDR":
@@ -157,7 +157,7 @@ def decode_room(width: int, height: int) -> int:
 def _fast_decode(data: bytes, out: np.ndarray | None = None) -> np.ndarray | None:
     """The common 8-bit RGB/RGBA case without Pillow; None means "ask Pillow".
 
-    Fastest first: libdeflate (imagecodecs) plus theme's unfilter kernel (theme/pngfilter.py),
+    Fastest first: libdeflate (imagecodecs) plus theme's unfilter kernel (theme/pixels/pngfilter.py),
     which also turns RGB into RGBA in place, else libspng. Both are faster than Pillow and
     release the GIL, so two images decode on two cores at once (measured: benchmarks/README.md).
     """
@@ -174,7 +174,7 @@ def _fast_decode(data: bytes, out: np.ndarray | None = None) -> np.ndarray | Non
 def _inflate_and_unfilter(data: bytes, out: np.ndarray | None = None) -> np.ndarray | None:
     """Chunks parsed here, IDAT inflated by libdeflate into the output buffer, the
     filters undone and RGB widened to RGBA in place by the compiled kernel
-    (theme/pngfilter.py): (H, W, 4), or None for anything unusual (interlaced, a
+    (theme/pixels/pngfilter.py): (H, W, 4), or None for anything unusual (interlaced, a
     bad CRC, a short stream), which the slower decoders then decode or name as broken."""
     import imagecodecs
 

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from .errors import ThemeError
+from ..errors import ThemeError
 
 APT_BROWSER = ("chromium",)
 APT_FONTS = ("fontconfig", "fonts-noto-color-emoji")
@@ -44,14 +44,14 @@ def _ensure_bytecode() -> Step:
     import compileall
     from pathlib import Path
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # theme/
     # quiet=1: errors only; a read-only install cannot be helped and loses only speed
     ok = compileall.compile_dir(str(package), quiet=1)
     return Step("bytecode", f"compiled {package}" if ok else f"{package} partly not writable (slower start-up)")
 
 
 def _ensure_kernels(log: Callable[[str], None]) -> Step:
-    from . import aot
+    from ..pixels import aot
 
     if aot.load() is not None:
         return Step("kernels", "found the compiled diff and PNG kernels")
@@ -64,8 +64,8 @@ def _ensure_kernels(log: Callable[[str], None]) -> Step:
 
 
 def _ensure_browser(log: Callable[[str], None], try_playwright: bool) -> Step:
-    from .capture import find_browser
-    from .errors import BrowserNotFound
+    from ..capture import find_browser
+    from ..errors import BrowserNotFound
 
     try:
         found = find_browser()

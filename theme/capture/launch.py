@@ -1,0 +1,138 @@
+"""The browser a Session renders with: launched here (browser.py finds it and its flags), or a
+browser server connected to (`theme browser serve`, remote.py); and the environment every
+capture of the session is made in, its fingerprint, which a baseline records."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import platform
+import threading
+from typing import TYPE_CHECKING, Iterator
+
+from .. import __version__
+from ..config import VisualConfig
+from ..errors import CaptureError
+from . import bounded, remote, scripts
+from .browser import BrowserInfo, find_browser, launch_flags
+from .model import JsonObject
+from .picture import screenshot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
+
+_THREAD = threading.local()
+CONNECT_TIMEOUT_MS = 30_000
+
+
+@contextlib.contextmanager
+def shared_playwright() -> Iterator[Playwright]:
+    """One Playwright driver per thread, shared by nested Sessions.
+
+    Playwright's sync API refuses to start a second instance while one runs in
+    the same thread, so a second Session (another config) reuses the first's.
+    """
+    from playwright.sync_api import sync_playwright
+
+    if getattr(_THREAD, "users", 0) == 0:
+        _THREAD.manager = sync_playwright()
+        _THREAD.playwright = _THREAD.manager.__enter__()
+    _THREAD.users = getattr(_THREAD, "users", 0) + 1
+    try:
+        yield _THREAD.playwright
+    finally:
+        _THREAD.users -= 1
+        if _THREAD.users == 0:
+            manager, _THREAD.manager, _THREAD.playwright = _THREAD.manager, None, None
+            manager.__exit__(None, None, None)
+
+
+def launch(pw: Playwright, visual: VisualConfig, executable: str | None) -> tuple[Browser, BrowserInfo, JsonObject]:
+    """A headless Chromium started here (`executable`, else find_browser()), what was found,
+    and its fingerprint."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    info = find_browser(executable, playwright=pw)
+    flags = launch_flags(offline=visual.offline)
+    try:
+        browser = pw.chromium.launch(executable_path=str(info.executable), args=flags, headless=True)
+    except PlaywrightError as err:
+        raise CaptureError(
+            f"{info.executable}: the browser did not start ({first_line(err)}); "
+            "set THEME_BROWSER to a working Chromium"
+        ) from None
+    return browser, info, local_fingerprint(browser, info, flags, visual)
+
+
+def connect(pw: Playwright, endpoint: str, visual: VisualConfig) -> tuple[Browser, JsonObject]:
+    """A browser server's Chromium, by Playwright's own protocol, and its fingerprint.
+    `<loopback>` lets a browser on another machine (a container) reach this machine's
+    127.0.0.1 server through the connection."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        browser = pw.chromium.connect(endpoint, timeout=CONNECT_TIMEOUT_MS, expose_network="<loopback>")
+    except PlaywrightError as err:
+        raise CaptureError(f"{remote.mask(endpoint)}: cannot connect to the browser server "
+                           f"({remote.scrub(first_line(err), (endpoint,))}); start one with "
+                           f"`theme browser serve` or fix {remote.ENV} / [tool.theme.visual.browser]") from None
+    return browser, remote_fingerprint(browser, endpoint, visual)
+
+
+def local_fingerprint(browser: Browser, info: BrowserInfo, flags: list[str], visual: VisualConfig) -> JsonObject:
+    """The environment every capture of a session is made in (Capture.fingerprint adds its fonts)."""
+    return {
+        "browser": {
+            "name": browser.browser_type.name,
+            "version": browser.version,
+            "executable": str(info.executable),
+            "found_by": info.source,
+        },
+        "playwright": playwright_version(),
+        "platform": {"system": platform.system(), "release": platform.release(),
+                     "machine": platform.machine(), "libc": "-".join(platform.libc_ver())},
+        "device_scale_factor": 1,
+        "launch_flags": flags,
+        # Pixels can depend on where the clips start (benchmarks/README.md), so the
+        # tile height is part of the environment a baseline was made in.
+        "tile_height": visual.tile_height,
+        "theme_version": __version__,
+    }
+
+
+def remote_fingerprint(browser: Browser, endpoint: str, visual: VisualConfig) -> JsonObject:
+    """What a remote browser renders with, measured in it: its version, its platform as it
+    reports it, and a hash of a font-probe page's pixels (the server's fonts cannot be
+    hashed from this machine's disk). Its launch flags are the server's own."""
+    with browser.new_context(viewport={"width": 640, "height": 160}, device_scale_factor=1) as ctx:
+        page = ctx.new_page()
+        bounded.hold(page, ctx.new_cdp_session(page), seconds=bounded.ANSWER_S,
+                     where=f"the browser at {remote.mask(endpoint)} (its font probe)")
+        page.set_content(scripts.FONT_PROBE)
+        platform_ = bounded.evaluate(page, "() => navigator.platform")
+        probe = hashlib.sha256(screenshot(page).tobytes()).hexdigest()
+    system, _, machine = platform_.partition(" ")
+    return {
+        "browser": {"name": browser.browser_type.name, "version": browser.version,
+                    "executable": "remote", "found_by": remote.mask(endpoint)},
+        "playwright": playwright_version(),
+        "platform": {"system": system, "machine": machine},
+        "device_scale_factor": 1,
+        "launch_flags": "set by the browser server",
+        "system_fonts": {"font_probe": probe},
+        "tile_height": visual.tile_height,
+        "theme_version": __version__,
+    }
+
+
+def playwright_version() -> str:
+    try:
+        return importlib.metadata.version("playwright")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
+        return "unknown"
+
+
+def first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
