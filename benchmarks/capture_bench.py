@@ -14,6 +14,8 @@
     taking the same tiles as its own process; all four variants (target < 60 s);
     peak RSS of pytest and its browser (target < 2 GiB).
 (a') the specimen captured with and without the style record of its regions.
+(f) the long runtime page (desktop, light) captured with and without the record of its text
+    flow (theme/capture/js/flow_record.js, issue 49); target <= 1.02x.
 (c) N consecutive captures of the specimen (desktop, light): differing pixels
     against the first (target 0).
 Tile heights are passed explicitly (--tile-height), not read from the config.
@@ -294,6 +296,44 @@ def bench_styles(visual, rounds: int) -> None:
     print(f"RATIO specimen capture with style records / without = {with_ / without:.2f}x (best of {rounds} each)")
 
 
+def bench_flow(workdir: Path, rounds: int) -> None:
+    """(f) the long runtime page's desktop-light capture with and without the record of its
+    text flow, alternating, in one warm browser; the record's own time beside it."""
+    from theme.capture import shoot
+
+    visual = config.load(long_project(workdir, "flow", "{ desktop = [1280, 800] }") / "pyproject.toml").visual
+    visual = dataclasses_replace(visual, color_schemes=("light",))
+    (todo,) = variants(visual)
+    recorded = shoot.flow_record
+    took: dict[bool, list[float]] = {True: [], False: []}
+    reading: list[float] = []
+
+    def timed_record(*args: object) -> object:
+        t0 = time.perf_counter()
+        try:
+            return recorded(*args)
+        finally:
+            reading.append(time.perf_counter() - t0)
+
+    with Session(visual) as session:
+        session.capture(todo)  # warm
+        try:
+            for _ in range(rounds):
+                for flow in (False, True):
+                    shoot.flow_record = timed_record if flow else (lambda *args: {})
+                    t0 = time.perf_counter()
+                    cap = session.capture(todo)
+                    took[flow].append(time.perf_counter() - t0)
+        finally:
+            shoot.flow_record = recorded
+    with_, without = min(took[True]), min(took[False])
+    kinds = len(cap.styles.get("page.png", {}))
+    print(f"(f) long page {cap.image.shape[1]}x{cap.image.shape[0]}, best of {rounds}: with its flow record "
+          f"{with_:.2f} s, without {without:.2f} s; reading it {min(reading):.2f} s ({kinds} kinds of element)")
+    print(f"RATIO long-page capture with its flow record / without = {with_ / without:.2f}x "
+          f"({with_:.1f} s vs {without:.1f} s, best of {rounds} each; target <= 1.02x)")
+
+
 def bench_long(workdir: Path, rounds: int) -> None:
     """(b) the long runtime page: the whole check (pytest: capture, compare, report) against
     the bare DevTools calls for the same tiles; then all four variants; peak RSS of each."""
@@ -390,6 +430,7 @@ def main() -> None:
                         help="px per capture call, for every part (default 32768; the config's default is 16384)")
     parser.add_argument("--rounds", type=int, default=2, help="engine/peer pairs measured back to back; best of each")
     parser.add_argument("--styles-only", action="store_true", help="only part (a'): the style record's cost")
+    parser.add_argument("--flow-only", action="store_true", help="only part (f): the flow record's cost")
     parser.add_argument("--bare-script", type=Path, help=argparse.SUPPRESS)  # part (b)'s peer, run as its own process
     args = parser.parse_args()
     if args.bare_script:
@@ -400,12 +441,16 @@ def main() -> None:
         sys.exit("article/dist/index.html is missing: the specimen must exist")
     if args.styles_only:
         return bench_styles(visual, args.rounds)
+    if args.flow_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            return bench_flow(Path(tmp), args.rounds)
     bench_specimen(visual, args.rounds)
     bench_styles(visual, args.rounds)
     bench_remote(visual, args.rounds)
     if not args.skip_tall:
         with tempfile.TemporaryDirectory() as tmp:
             bench_long(Path(tmp), args.rounds)
+            bench_flow(Path(tmp), args.rounds)
     bench_repeat(visual, args.repeats)
 
 
