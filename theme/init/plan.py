@@ -119,7 +119,7 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
         staging = Staging(Path(folder), packages or {}, mine)
         found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
-        masks = sorted({s for p in found.pages for s in p.moving})
+        masks = sorted({s for p in found.pages for s in p.moving} | set(_blocked_masks(found.pages)))
         allowed_now = sorted({*found.aborted, *(m[0] for p in found.pages for m in p.missing)})
         held = twice(served, pages, staging.route(), masks=masks, allowed=allowed_now)
         failing = failing_states(served, pages, staging.route(), _proposed(found.pages), masks=masks,
@@ -480,6 +480,19 @@ def _blocked(url: str, element: dict[str, Any] | None, staging: Staging) -> tupl
     if routed_file(staging.targets, url)[0]:
         return None, "its package has no such file (the CDN makes it); copy it into the project and route it"
     return _mask_for(element)
+
+
+def _blocked_masks(pages: list[PageSurvey]) -> list[str]:
+    """The masks init will propose for what blocked requests would have drawn (an embed's frame,
+    a script service's slot): the pages are rendered twice with them painted over, as an update
+    will, so a blocked frame's error page that draws differently on each load is not unsteady."""
+    out = []
+    for page in pages:
+        for url in page.aborted:
+            element = page.blocked.get(url)
+            mask = _slot(element) if script_service(url) is not None else _mask_for(element)[0]
+            out += [mask] if mask else []
+    return out
 
 
 def _slot(element: dict[str, Any] | None) -> str | None:
