@@ -364,3 +364,15 @@ def test_one_body_text_rule_at_two_widths_is_one_group_of_both_pages():
     assert only.cause is Cause.STYLE and only.count == 2
     assert only.summary.startswith(
         "2 whole pages: `d-article > p` line-height 22.4px or 28.832px → 26.6px or 32.224px"), only.summary
+
+
+def test_a_kind_only_one_flow_record_has_beside_one_that_changed_is_grouped():
+    """A page whose flow lost one kind of element (after: None) and gained another of the same
+    last step (after: a value): their facets meet in a sort. It raised TypeError on the t-SNE
+    article with `dt-article p { line-height: 2 }`."""
+    page = Failed("index/desktop-light/page.png", changes=(
+        styles.StyleChange("dt-article > ul > li", "", "", None),
+        styles.StyleChange("dt-article li", "", None, ""),
+        styles.StyleChange("dt-article > p", "line-height", "26.35px", "34px")))
+    (only,) = causes.group([page])
+    assert "line-height 26.35px → 34px" in only.summary, only.summary

@@ -200,6 +200,12 @@ def facets(item: Failed) -> set[Facet]:
             | {(ANY, c.prop, _change(c)) for c in changes} | flow)
 
 
+def _order(f: tuple[str, str, str | None]) -> tuple[str, str, str, bool]:
+    """A facet's sort key: a value that is absent (an element only one record has) sorts as ""
+    before any, and never meets a string in a comparison."""
+    return f[0], f[1], f[2] or "", f[2] is not None
+
+
 def _change(c: StyleChange) -> str:
     return f"{c.before or '—'} → {c.after or '—'}"
 
@@ -216,12 +222,12 @@ def _joined(items: Sequence[Failed]) -> list[list[Failed]]:
         return f
 
     for item in items:
-        first, *rest = sorted(facets(item))
+        first, *rest = sorted(facets(item), key=_order)
         for f in rest:
             parent[root(f)] = root(first)
     together: dict[Facet, list[Failed]] = {}
     for item in items:
-        together.setdefault(root(min(facets(item))), []).append(item)
+        together.setdefault(root(min(facets(item), key=_order)), []).append(item)
     return list(together.values())
 
 
@@ -239,7 +245,7 @@ def shared(items: Sequence[Failed]) -> Signature:
         most = max(counts.values())
         common = {f for f, n in counts.items() if n == most}
     out = []
-    for element, prop, after in sorted(f for f in common if f[0] != ANY):
+    for element, prop, after in sorted((f for f in common if f[0] != ANY), key=_order):
         found = [c for i in items for c in style_changes(i.changes)
                  if (_element(c.selector, i.region), c.prop, c.after) == (element, prop, after)]
         befores = sorted({c.before or "—" for c in found})
@@ -248,7 +254,7 @@ def shared(items: Sequence[Failed]) -> Signature:
         shown_as = paths.pop() if len(paths) == 1 else element
         out.append((shown_as, prop, " or ".join(befores), after))
     said = {(prop, before, after) for _, prop, before, after in out}
-    for _, prop, change in sorted(f for f in common if f[0] == ANY):
+    for _, prop, change in sorted((f for f in common if f[0] == ANY), key=_order):
         before, after = str(change).split(" → ", 1)
         if (prop, before, after) in said:  # an element facet names it already
             continue
@@ -284,7 +290,7 @@ def _flow_only(pages: Sequence[Failed], out: list[tuple[str, str, str, str | Non
     said = {(prop, after) for _, prop, _, after in out}
     every = set.intersection(*({(c.selector, c.prop, c.after) for c in style_changes(p.changes)} for p in pages))
     extra = []
-    for selector, prop, after in sorted(every):
+    for selector, prop, after in sorted(every, key=_order):
         if (prop, after) in said:
             continue
         befores = sorted({c.before or "—" for p in pages for c in p.changes

@@ -20,8 +20,10 @@
 ({ masks }) => {
   const PROPS = recordProps().filter((p) => p !== 'width' && p !== 'height');
   const MAX_KINDS = 60;
+  // the Distill runtime's, v2 then v1 (dt-*: t-SNE's), then HTML's own
   const LANDMARKS = new Set(['d-title', 'd-byline', 'd-article', 'd-appendix', 'd-footnote-list',
-                             'd-citation-list', 'header', 'nav', 'main', 'article', 'aside', 'footer']);
+                             'd-citation-list', 'dt-byline', 'dt-article', 'dt-appendix',
+                             'header', 'nav', 'main', 'article', 'aside', 'footer']);
   const SKIP = new Set(['style', 'script', 'template', 'link', 'meta', 'noscript', 'svg', 'math']);
   const computed = window.__themeStyleOf || getComputedStyle;
   const masked = new Set();
