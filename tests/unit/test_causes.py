@@ -376,3 +376,28 @@ def test_a_kind_only_one_flow_record_has_beside_one_that_changed_is_grouped():
         styles.StyleChange("dt-article > p", "line-height", "26.35px", "34px")))
     (only,) = causes.group([page])
     assert "line-height 26.35px → 34px" in only.summary, only.summary
+
+
+def test_a_focused_link_whose_line_height_came_from_its_paragraph_says_inherited():
+    """Issue 49: `d-article p { line-height: 1.9 }` reaches a focused link (a reader state's
+    image) through inheritance: it joins the paragraphs' group and says where its change came
+    from; a hover box whose colour changed on its own says nothing of the kind, and the same
+    change on another variant's page is not its source."""
+    rule = styles.StyleChange("d-article > p", "line-height", "22.4px", "26.6px")
+    page = Failed("index/mobile-light/page.png", changes=(rule,))
+    other = Failed("index/desktop-light/page.png",
+                   changes=(styles.StyleChange("d-article > p", "line-height", "28.832px", "32.224px"),))
+    link = Failed("index/mobile-light/state/link-focus/focused/link.png", "focused", "Introduction",
+                  (styles.StyleChange("a", "line-height", "22.4px", "26.6px"),), box(10, 20), box(10, 24))
+    far = Failed("index/desktop-light/state/link-focus/focused/link.png", "focused", "Introduction",
+                 (styles.StyleChange("a", "line-height", "22.4px", "26.6px"),), box(10, 20), box(10, 24))
+    tint = Failed("index/mobile-light/state/cite-hover/hover-box/panel.png", "hover-box", "",
+                  (styles.StyleChange("d-hover-box .panel", "color", "rgb(1, 1, 1)", "rgb(2, 2, 2)"),),
+                  box(100, 50), box(100, 50))
+    groups = causes.group([page, other, link, far, tint])
+    (mine,) = [g for g in groups if link in g.items]
+    assert page in mine.items and mine.number == 1
+    assert causes.explain(link, groups) == ("focused in “Introduction”: `a` line-height 22.4px → 26.6px, "
+                                           "inherited from `d-article > p`; height 20 → 24 px")
+    assert causes.explain(far, groups).endswith("height 20 → 24 px"), causes.explain(far, groups)
+    assert "inherited" not in causes.explain(tint, groups)

@@ -114,3 +114,22 @@ def test_merged_shards_do_not_call_a_failed_render_unused():
     assert {e.key: e.status for e in merged.entries} == {
         "index/desktop-light/page.png": "matched", "index/desktop-light/box/gone.png": "unused"}
     assert merged.unchecked == ("index/desktop-dark",)
+
+
+def test_a_focused_link_says_in_report_json_that_it_inherited_its_paragraphs_change():
+    """Issue 49: an entry's `why` is written before the run's other failures are known; the
+    report tells it with its group, so the card and report.json say where it came from."""
+    page = report.Entry(key="index/mobile-light/page.png", status="failed", page="index", diff=DIFF,
+                        style_changes=(("d-article > p", "line-height", "22.4px", "26.6px"),),
+                        why="index/mobile-light/page.png: whole page: `d-article > p` line-height 22.4px → 26.6px")
+    link = report.Entry(key="index/mobile-light/state/link-focus/focused/link.png", status="failed", page="index",
+                        region_key="focused", heading="Introduction", diff=DIFF,
+                        style_changes=(("a", "line-height", "22.4px", "26.6px"),),
+                        why="focused in “Introduction”: `a` line-height 22.4px → 26.6px")
+    written = json.loads(report.to_json(report.Report((page, link), {}, None)))
+    whys = {e["key"]: e["why"] for e in written["entries"]}
+    assert whys[link.key] == ("focused in “Introduction”: `a` line-height 22.4px → 26.6px, "
+                              "inherited from `d-article > p`")
+    assert whys[page.key] == page.why
+    again = report.to_json(report.from_json(report.to_json(report.Report((page, link), {}, None))))
+    assert json.loads(again)["entries"] == written["entries"]  # a report read back and written says it once

@@ -441,21 +441,23 @@ def box_phrase(before: Sequence[float] | None, after: Sequence[float] | None) ->
 
 
 def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[float] | None = None,
-             after_box: Sequence[float] | None = None, texts: bool = True, through: str = "") -> str:
+             after_box: Sequence[float] | None = None, texts: bool = True, through: str = "",
+             source: str = "") -> str:
     """"note-box in “Memory usage”: `.note-box-content` font-size 12px → 13px; height 84 → 91 px".
 
     `label` names the region (theme.check.attribution.label), `found` is changes() of its
     records, the boxes its CSS box in the baseline and now. Without a box, the region's own
     element's recorded width and height stand in. `texts`: whether both records hold text
     (has_text); when not, "pixels changed" cannot rule out its words. `through`: its
-    translucent background (translucent()), which shows what changed behind it."""
+    translucent background (translucent()), which shows what changed behind it. `source`:
+    where its changes came from, said after them (", inherited from `d-article > p`")."""
     causes = style_changes(found)
     box = box_phrase(before_box, after_box) if before_box and after_box else _own_size(found)
     if not causes:
         if box:
             return f"{label}: {no_style(texts)}; {box}"
         return f"{label}: {pixels_only(texts, through)}"
-    return f"{label}: {phrase(causes)}" + (f"; {box}" if box else "")
+    return f"{label}: {phrase(causes)}{source}" + (f"; {box}" if box else "")
 
 
 def flow_changes(before: StyleRecord, after: StyleRecord) -> tuple[list[StyleChange], dict[str, list[str]]]:

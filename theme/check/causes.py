@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..baselines.style_record import (
+    INHERITED,
     StyleChange,
     no_style,
     number,
@@ -469,7 +470,24 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
         pushed = _pushers(Cause.MOVED, [item], _buckets(groups), _numbers(groups))
         by = f" {signed(d)} px" if (d := item.dy) is not None else ""
         return f"{item.label} only moved{by}: content above it changed{_groups(pushed)}"
-    return sentence(item.label, item.changes, item.before_box, item.after_box, item.texts, item.through)
+    return sentence(item.label, item.changes, item.before_box, item.after_box, item.texts, item.through,
+                    inherited(item, mine))
+
+
+def inherited(item: Failed, mine: Group) -> str:
+    """", inherited from `d-article > p`": for a region whose element changed an inherited
+    property (line-height, color, …) exactly as a kind of its own page's text flow did, in
+    the same group (a focused link in a paragraph whose rule changed). "" for anything else."""
+    if not item.region:
+        return ""
+    own = {(c.prop, c.before, c.after) for c in style_changes(item.changes) if c.prop in INHERITED}
+    kinds = [c.selector for p in mine.items if not p.region and p.folder == item.folder
+             for c in style_changes(p.changes) if (c.prop, c.before, c.after) in own]
+    kinds = list(dict.fromkeys(kinds))
+    if not kinds:
+        return ""
+    more = f" and {len(kinds) - 2} more" if len(kinds) > 2 else ""
+    return ", inherited from " + " or ".join(f"`{k}`" for k in kinds[:2]) + more
 
 
 def _buckets(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], list[Failed]]:

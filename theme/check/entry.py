@@ -3,7 +3,7 @@ what the terminal, the report, `theme accept` and `theme review` read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..baselines.style_record import (
@@ -17,7 +17,7 @@ from ..baselines.style_record import (
     translucent,
 )
 from ..status import Status
-from .causes import UNSTEADY, Box, Failed, Group, explain, group
+from .causes import UNSTEADY, Box, Failed, Group, explain, group, inherited
 
 if TYPE_CHECKING:
     from ..capture.model import Region
@@ -169,6 +169,18 @@ def cause_groups(entries: Iterable[Entry]) -> list[Group]:
     the terminal, summary.md and report.json show first. An image with nothing to compare
     against (no baseline, a render that failed) is a failure of another kind, left out."""
     return group(e.failed() for e in entries if e.status is Status.FAILED and e.diff is not None)
+
+
+def told_in_groups(entries: Sequence[Entry], groups: Sequence[Group]) -> list[Entry]:
+    """`entries` with each failed region's `why` as its group tells it: a focused link whose
+    line-height changed as its paragraph's did says ", inherited from `d-article > p`" (an
+    entry's own `why` was written before the run's other failures were known)."""
+    items = {i.id: (i, g) for g in groups for i in g.items}
+    out = []
+    for e in entries:
+        found = items.get(e.key) if e.why and e.region_key else None
+        out.append(replace(e, why=explain(found[0], groups)) if found and inherited(*found) else e)
+    return out
 
 
 def group_json(g: Group) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json
+from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json, told_in_groups
 from ..fsutil import atomic_write_text, sha256_file
 from ..status import ORDER as STATUS_ORDER
 from ..status import REVIEW as REVIEW_STATUSES
@@ -152,6 +152,7 @@ def _copy_bands(folder: Path, e: Entry) -> Entry:
 
 
 def to_json(report: Report) -> str:
+    groups = cause_groups(report.entries)
     data = {
         "format": FORMAT,
         "counts": report.counts(),
@@ -160,8 +161,8 @@ def to_json(report: Report) -> str:
         "collected": list(report.collected),
         "pages": list(report.pages),
         "unchecked": list(report.unchecked),
-        "entries": [asdict(e) for e in report.entries],
-        "groups": [group_json(g) for g in cause_groups(report.entries)],  # failures by cause
+        "entries": [asdict(e) for e in told_in_groups(report.entries, groups)],
+        "groups": [group_json(g) for g in groups],  # failures by cause
     }
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
