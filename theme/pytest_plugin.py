@@ -126,7 +126,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     if config.getoption("visual_only"):
         items.clear()  # not a deselection: the run is still complete for unused detection
-    mine = visual_run.variants()
+    mine = [v for v in visual_run.variants() if _may_select(config, v)]
     if config.option.collectonly:
         items.extend(item for v in mine for item in _collected(session, _collector(session, v, None)))
         return
@@ -142,6 +142,49 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         visual_run.mark_partial("the visual checks could not start")
     finally:
         visual_run.close_browser()  # every variant is on disk now; tests that drive their own Playwright may run
+
+
+def _may_select(config: pytest.Config, variant: Variant) -> bool:
+    """Whether `-k` can select an item of `variant`, whatever its regions turn out to be named:
+    `-k "not state"` selects no item of a reader state's variant (each is named
+    `index[desktop-light]::state/NAME/…`), so that variant is not rendered at all. pytest's
+    own deselection still decides each item of the variants that are rendered."""
+    expr = config.getoption("keyword", "").strip()
+    if not expr:
+        return True
+    from _pytest.mark.expression import Expression
+
+    try:
+        compiled = Expression.compile(expr)
+    except SyntaxError:
+        return True  # pytest says what is wrong with it
+    # What every item of the variant is named by (KeywordMatcher.from_item), lower-cased; the
+    # rest of an item's name (its region, "page") is not known before the render.
+    known = (f"{variant.page_name}[{variant.id}]".lower(), variant.prefix.lower(), "visual")
+    return _satisfiable(compiled, known, {})
+
+
+def _satisfiable(expr: Any, known: tuple[str, ...], fixed: dict[str, bool], depth: int = 0) -> bool:
+    """Whether `expr` is true for some item whose names hold `known`: a word found in them
+    matches; any other word may or may not (a region's name), and each is tried both ways."""
+    unknown: list[str] = []
+
+    def match(word: str, /, **_: object) -> bool:
+        word = word.lower()
+        if any(word in name for name in known):
+            return True
+        if word not in fixed and not unknown:
+            unknown.append(word)
+        return fixed.get(word, False)
+
+    if expr.evaluate(match):
+        return True
+    if not unknown:
+        return False
+    if depth >= 12:  # an expression of that many words: render it, pytest deselects its items
+        return True
+    word = unknown[0]
+    return any(_satisfiable(expr, known, {**fixed, word: value}, depth + 1) for value in (True, False))
 
 
 def _collected(session: pytest.Session, collector: "VariantCollector") -> list[VisualItem]:

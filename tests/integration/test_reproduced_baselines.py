@@ -182,3 +182,24 @@ def test_an_update_renders_again_only_what_is_not_already_its_baseline(tmp_path)
     assert again.returncode == 0, again.stdout[-3000:]
     assert not noted.exists() or noted.read_text().split() == []
     assert {p: p.read_bytes() for p in (root / "snapshots").rglob("*.png")} == pixels
+
+
+def test_k_renders_no_variant_whose_every_item_it_deselects(tmp_path):
+    """`-k "not state"` selects no item of a reader state's variant (each is named
+    `index[desktop-light]::state/hovered/…`): that variant is not rendered, its page is, and
+    the run is partial (no baseline is called unused). `-k hovered` cannot rule the page's
+    variant out before it is rendered (a region of it could be named so): both render."""
+    root = project(tmp_path, HOVERED)
+    assert run(root, "--update-snapshots").returncode == 0
+    notes = root / "rendered.txt"
+    notes.unlink()  # the update's
+    pages = run(root, "--rerender", "-k", "not state")
+    assert pages.returncode == 0, pages.stdout[-3000:]
+    assert notes.read_text().split() == ["index/desktop-light"]
+    assert sorted(outcomes(pages)) == ["index[desktop-light]::figure/draws", "index[desktop-light]::page"]
+    assert "unused-baseline check skipped: partial run (-k)" in pages.stdout
+    notes.unlink()
+    states = run(root, "--rerender", "-k", "hovered")
+    assert states.returncode == 0, states.stdout[-3000:]
+    assert sorted(notes.read_text().split()) == ["index/desktop-light", "index/desktop-light/state/hovered"]
+    assert list(outcomes(states)) == ["index[desktop-light]::state/hovered/heading/top"]
