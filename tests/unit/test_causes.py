@@ -387,17 +387,21 @@ def test_a_focused_link_whose_line_height_came_from_its_paragraph_says_inherited
     page = Failed("index/mobile-light/page.png", changes=(rule,))
     other = Failed("index/desktop-light/page.png",
                    changes=(styles.StyleChange("d-article > p", "line-height", "28.832px", "32.224px"),))
-    link = Failed("index/mobile-light/state/link-focus/focused/link.png", "focused", "Introduction",
-                  (styles.StyleChange("a", "line-height", "22.4px", "26.6px"),), box(10, 20), box(10, 24))
-    far = Failed("index/desktop-light/state/link-focus/focused/link.png", "focused", "Introduction",
-                 (styles.StyleChange("a", "line-height", "22.4px", "26.6px"),), box(10, 20), box(10, 24))
+    own = (styles.StyleChange("", "line-height", "22.4px", "26.6px"),)  # the region's element: the link
+    link = Failed("index/mobile-light/state/link-focus/focused/link.png", "focused", "Introduction", own,
+                  box(10, 20), box(10, 24), selector="body > d-article > p:nth-of-type(2) > a")
+    far = Failed("index/desktop-light/state/link-focus/focused/link.png", "focused", "Introduction", own,
+                 box(10, 20), box(10, 24), selector="body > d-article > p:nth-of-type(2) > a")
+    # a link outside any paragraph whose line-height changed by as much (its own rule) says nothing
+    alone = Failed("index/mobile-light/state/link-focus/focused/title.png", "focused", "", own,
+                   box(10, 20), box(10, 24), selector="body > d-title > a")
     tint = Failed("index/mobile-light/state/cite-hover/hover-box/panel.png", "hover-box", "",
                   (styles.StyleChange("d-hover-box .panel", "color", "rgb(1, 1, 1)", "rgb(2, 2, 2)"),),
                   box(100, 50), box(100, 50))
-    groups = causes.group([page, other, link, far, tint])
+    groups = causes.group([page, other, link, far, tint, alone])
     (mine,) = [g for g in groups if link in g.items]
     assert page in mine.items and mine.number == 1
-    assert causes.explain(link, groups) == ("focused in “Introduction”: `a` line-height 22.4px → 26.6px, "
+    assert causes.explain(link, groups) == ("focused in “Introduction”: line-height 22.4px → 26.6px, "
                                            "inherited from `d-article > p`; height 20 → 24 px")
     assert causes.explain(far, groups).endswith("height 20 → 24 px"), causes.explain(far, groups)
-    assert "inherited" not in causes.explain(tint, groups)
+    assert "inherited" not in causes.explain(tint, groups) and "inherited" not in causes.explain(alone, groups)

@@ -124,6 +124,7 @@ def test_a_focused_link_says_in_report_json_that_it_inherited_its_paragraphs_cha
                         why="index/mobile-light/page.png: whole page: `d-article > p` line-height 22.4px → 26.6px")
     link = report.Entry(key="index/mobile-light/state/link-focus/focused/link.png", status="failed", page="index",
                         region_key="focused", heading="Introduction", diff=DIFF,
+                        selector="body > d-article > p:nth-of-type(4) > span",
                         style_changes=(("a", "line-height", "22.4px", "26.6px"),),
                         why="focused in “Introduction”: `a` line-height 22.4px → 26.6px")
     written = json.loads(report.to_json(report.Report((page, link), {}, None)))

@@ -103,6 +103,7 @@ class Failed:
     through: str = ""  # its translucent background now (style_record.translucent): the page behind shows
     unsteady: bool = False  # its page was rendered from its baselines' own inputs (Cause.UNSTEADY)
     rows: tuple[tuple[int, int], ...] = ()  # a page's changed rows, [y0, y1) (Entry.changed_rows)
+    selector: str = ""  # a region's element as a path from the page (`body > d-article > p > a`)
 
     @property
     def folder(self) -> str:
@@ -476,18 +477,31 @@ def explain(item: Failed, groups: Sequence[Group]) -> str:
 
 def inherited(item: Failed, mine: Group) -> str:
     """", inherited from `d-article > p`": for a region whose element changed an inherited
-    property (line-height, color, …) exactly as a kind of its own page's text flow did, in
-    the same group (a focused link in a paragraph whose rule changed). "" for anything else."""
-    if not item.region:
+    property (line-height, color, …) exactly as a kind of element it sits in did in its own
+    page's text flow, in the same group (a focused link in a paragraph whose rule changed).
+    "" for anything else, and for a kind the element is itself (its own rule changed)."""
+    if not item.region or not item.selector:
         return ""
-    own = {(c.prop, c.before, c.after) for c in style_changes(item.changes) if c.prop in INHERITED}
-    kinds = [c.selector for p in mine.items if not p.region and p.folder == item.folder
-             for c in style_changes(p.changes) if (c.prop, c.before, c.after) in own]
+    kinds = []
+    for c in style_changes(item.changes):
+        if c.prop not in INHERITED:
+            continue
+        path = [_tag(step) for step in re.split(r"\s*>\s*|\s+", f"{item.selector} > {c.selector}".strip(" >"))]
+        kinds += [f.selector for p in mine.items if not p.region and p.folder == item.folder
+                  for f in style_changes(p.changes)
+                  if (f.prop, f.before, f.after) == (c.prop, c.before, c.after)
+                  and _tag(_element(f.selector, "")) in path[:-1]]
     kinds = list(dict.fromkeys(kinds))
     if not kinds:
         return ""
     more = f" and {len(kinds) - 2} more" if len(kinds) > 2 else ""
     return ", inherited from " + " or ".join(f"`{k}`" for k in kinds[:2]) + more
+
+
+def _tag(step: str) -> str:
+    """The element name of one selector step: `p` of `p:nth-of-type(3)`, `figure` of `figure.wide`."""
+    m = re.match(r"[A-Za-z][\w-]*", step)
+    return m.group(0).lower() if m else ""
 
 
 def _buckets(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], list[Failed]]:

@@ -102,7 +102,7 @@ class Entry:
         """What grouping by cause reads of it (theme/check/causes.py)."""
         return Failed(self.key, self.region_key, self.heading, self.changes(), self.expected_box, self.box,
                       recorded=bool(self.why), texts=self.texts, through=self.through, unsteady=self.unsteady,
-                      rows=self.changed_rows)
+                      rows=self.changed_rows, selector=self.selector)
 
     @classmethod
     def from_check(cls, result: CheckResult, variant: Variant | None = None, region: Region | None = None,
