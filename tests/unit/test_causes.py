@@ -405,3 +405,18 @@ def test_a_focused_link_whose_line_height_came_from_its_paragraph_says_inherited
                                            "inherited from `d-article > p`; height 20 → 24 px")
     assert causes.explain(far, groups).endswith("height 20 → 24 px"), causes.explain(far, groups)
     assert "inherited" not in causes.explain(tint, groups) and "inherited" not in causes.explain(alone, groups)
+
+
+def test_regions_whose_own_element_changed_are_named_by_the_pages_kind():
+    """Issue 49: `d-article a { color: #c00 }` fails two whole pages and the focused link (a
+    region whose element is the link: its change has no selector of its own). The group's line
+    names the rule's kind, `d-article a`, as the pages' text flow has it."""
+    flow = (styles.StyleChange("d-article a", "color", "rgba(0, 0, 0, 0.8)", "rgb(204, 0, 0)"),)
+    pages = [Failed(f"index/{v}-light/page.png", changes=flow) for v in ("desktop", "mobile")]
+    own = (styles.StyleChange("", "color", "rgba(0, 0, 0, 0.8)", "rgb(204, 0, 0)"),)
+    links = [Failed(f"index/{v}-light/state/link-focus/focused/gist.png", "focused", "Inference", own,
+                    box(10, 20), box(10, 20), selector="body > d-article > p > a") for v in ("desktop", "mobile")]
+    (only,) = causes.group([*pages, *links])
+    assert only.summary == ("4 images (2 focuseds, 2 whole pages): `d-article a` color rgba(0, 0, 0, 0.8) → "
+                            "rgb(204, 0, 0), heights unchanged"), only.summary
+    assert "inherited" not in causes.explain(links[0], [only])  # the link's own rule

@@ -302,6 +302,20 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
         [e["why"] for e in pages]
     assert not any("outside any region" in e["message"] for e in pages)
 
+    # Two more rules no region holds (issue 49), each one group that names it, first. Pages only:
+    # a rule changes every variant alike; `-k "not state"` renders no reader state's variant.
+    rules = {"d-article h2 { letter-spacing: 0.05em }": r"`d-article > h2` letter-spacing normal → [\d.]+px or [\d.]+",
+             "d-article a { color: #c00 }": r"`d-article a` .*color rgba\(0, 0, 0, 0\.8\) → rgb\(204, 0, 0\)"}
+    for rule, said in rules.items():
+        (article / "index.html").write_text(html.replace("</head>", f"<style>{rule}</style></head>", 1),
+                                            encoding="utf-8")
+        one = run_pytest(article, "-k", "not state")
+        assert one.returncode == 1, one.stdout[-3000:]
+        lines = one.stdout.split(" theme snapshots ", 1)[1].splitlines()
+        start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+        assert re.match(r"\s+1\. 2 whole pages: " + said, lines[start + 1]), (rule, lines[start:start + 4])
+    (article / "index.html").write_text(html, encoding="utf-8")
+
 
 TYPED = """
 [[tool.theme.visual.states]]

@@ -254,7 +254,7 @@ def shared(items: Sequence[Failed]) -> Signature:
         # The whole selector when every item has it (`.note-box-content > p`), else the step they share.
         paths = {_placeless(c.selector) for c in found}
         shown_as = paths.pop() if len(paths) == 1 else element
-        out.append((shown_as, prop, " or ".join(befores), after))
+        out.append((shown_as or _kind_of(pages, prop, after), prop, " or ".join(befores), after))
     said = {(prop, before, after) for _, prop, before, after in out}
     for _, prop, change in sorted((f for f in common if f[0] == ANY), key=_order):
         before, after = str(change).split(" → ", 1)
@@ -264,6 +264,13 @@ def shared(items: Sequence[Failed]) -> Signature:
                         if c.prop == prop and _change(c) == change})
         out.append((", ".join(kinds), prop, before, after))
     return _merged(tuple(out) + (_flow_only(pages, out) if pages and pages != items else ()))
+
+
+def _kind_of(pages: Sequence[Failed], prop: str, after: str | None) -> str:
+    """How to name a change of regions' own elements (a focused link: no selector of its own):
+    the kind of the pages' text flow that changed the same way (`d-article a`), or ""."""
+    kinds = sorted({c.selector for p in pages for c in style_changes(p.changes) if (c.prop, c.after) == (prop, after)})
+    return " or ".join(kinds[:2])
 
 
 def _merged(sig: Signature) -> Signature:
