@@ -48,21 +48,53 @@ def shared_playwright() -> Iterator[Playwright]:
             manager.__exit__(None, None, None)
 
 
+@contextlib.contextmanager
+def kept_browsers() -> Iterator[None]:
+    """Inside it, the Sessions this thread opens one after another share one Playwright
+    driver and the browsers they launch (one per executable and flags), closed when it ends.
+    `theme init` looks, renders twice and tries reader states in three Sessions of three
+    configs: one driver and one browser instead of a start and a stop each."""
+    with shared_playwright():
+        outer = getattr(_THREAD, "kept", None)
+        if outer is None:
+            _THREAD.kept = {}
+        try:
+            yield
+        finally:
+            if outer is None:
+                browsers, _THREAD.kept = _THREAD.kept, None
+                for browser in browsers.values():
+                    browser.close()
+
+
 def launch(pw: Playwright, visual: VisualConfig, executable: str | None) -> tuple[Browser, BrowserInfo, JsonObject]:
     """A headless Chromium started here (`executable`, else find_browser()), what was found,
-    and its fingerprint."""
+    and its fingerprint. Inside kept_browsers(), the one it keeps for the same executable and
+    flags (its owner closes it: see owns())."""
     from playwright.sync_api import Error as PlaywrightError
 
     info = find_browser(executable, playwright=pw)
     flags = launch_flags(offline=visual.offline)
-    try:
-        browser = pw.chromium.launch(executable_path=str(info.executable), args=flags, headless=True)
-    except PlaywrightError as err:
-        raise CaptureError(
-            f"{info.executable}: the browser did not start ({first_line(err)}); "
-            "set THEME_BROWSER to a working Chromium"
-        ) from None
+    kept = getattr(_THREAD, "kept", None)
+    key = (str(info.executable), *flags)
+    browser = kept.get(key) if kept is not None else None
+    if browser is None or not browser.is_connected():
+        try:
+            browser = pw.chromium.launch(executable_path=str(info.executable), args=flags, headless=True)
+        except PlaywrightError as err:
+            raise CaptureError(
+                f"{info.executable}: the browser did not start ({first_line(err)}); "
+                "set THEME_BROWSER to a working Chromium"
+            ) from None
+        if kept is not None:
+            kept[key] = browser
     return browser, info, local_fingerprint(browser, info, flags, visual)
+
+
+def owns(browser: Browser) -> bool:
+    """Whether the Session that launched `browser` closes it: not when kept_browsers() does."""
+    kept = getattr(_THREAD, "kept", None)
+    return kept is None or all(b is not browser for b in kept.values())
 
 
 def connect(pw: Playwright, endpoint: str, visual: VisualConfig) -> tuple[Browser, JsonObject]:

@@ -25,7 +25,7 @@ from .browser import BrowserInfo
 from .chain import Chain
 from .config_checks import check_config
 from .lanes import Lanes, Pending
-from .launch import connect, first_line, launch, shared_playwright
+from .launch import connect, first_line, launch, owns, shared_playwright
 from .model import Capture, Failure, JsonObject, Nudges, Progress, label
 from .naming import Variant
 from .overlap import Overlap
@@ -94,7 +94,8 @@ class Session:
         else:
             browser, self.browser_info, self.fingerprint = launch(pw, self.visual, self._browser_arg)
         self._browser = browser
-        self._stack.callback(browser.close)
+        if self.endpoint or owns(browser):
+            self._stack.callback(browser.close)
         self._lanes = Lanes(browser, self.server, self.visual)
         self._stack.callback(self._lanes.close)
         self._shooter = Shooter(self.visual, self._readiness, self.server, self.fingerprint)

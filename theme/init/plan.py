@@ -17,6 +17,7 @@ from typing import Any
 import tomlkit
 
 from ..capture.cdn import Library, script_service
+from ..capture.launch import kept_browsers
 from ..capture.naming import LIVE_CANVAS
 from ..capture.resources import ESSENTIAL, allowed
 from ..check import steady
@@ -115,7 +116,8 @@ def make_plan(project: Path, *, root: Path | None = None, lfs: bool = False, for
     route = existing.get("route")
     theirs = route if isinstance(route, dict) else {}
     mine = {prefix: project / str(target) for prefix, target in theirs.items() if prefix not in owned}
-    with tempfile.TemporaryDirectory(prefix="theme-init-") as folder:
+    # One browser for every look below (kept_browsers): each is a Session of its own config.
+    with tempfile.TemporaryDirectory(prefix="theme-init-") as folder, kept_browsers():
         staging = Staging(Path(folder), packages or {}, mine)
         found = _survey_routed(served, pages, staging, {} if force else existing)
         vendored = staging.vendored(found.routed)
