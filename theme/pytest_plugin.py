@@ -10,32 +10,26 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
-from . import __version__
 from .config import Config, Tolerance
 from .errors import ThemeError
-from .runs.suite import Options, VisualRun
+from .runs.suite import Options, VisualRun, parse_shard
 from .status import Status
 
 if TYPE_CHECKING:  # numpy and Playwright load only for visual checks
     from collections.abc import Callable, Sequence
 
-    import numpy as np
     from _pytest._code.code import TerminalRepr, TracebackStyle
-    from playwright.sync_api import Locator, Page
 
-    from .capture.model import Capture, Failure, JsonObject, Region
+    from .capture.model import Capture, Failure, Region
     from .capture.naming import Variant
+    from .capture.picture import Snapshotable
     from .check.inputs import Unchanged
     from .check.pipeline import Checked
-
-    # What assert_snapshot takes: an RGBA array, or a page or element Playwright can screenshot.
-    Snapshotable = np.ndarray | Page | Locator
 
 STATUS_PROP = "theme_status"
 RESULT_PROP = "theme_result"
@@ -86,13 +80,28 @@ def _run(config: pytest.Config) -> VisualRun:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "visual: a visual snapshot check collected from [tool.theme.visual]")
-    config.stash[_RUN] = visual_run = VisualRun(_load_project(config), config.rootpath, Options.of(config))
+    config.stash[_RUN] = visual_run = VisualRun(_load_project(config), config.rootpath, _options(config))
     shared = getattr(config, "workerinput", {}).get(SHARED_INPUT)
     if shared is not None:  # an xdist worker: each variant rendered once, by one worker
         from .runs.sharing import SharedRenders
 
         visual_run.shared = SharedRenders(Path(shared))
     config.pluginmanager.register(_Results(visual_run), "theme-results")
+
+
+def _options(config: pytest.Config) -> Options:
+    """The run's options from pytest's command line (and CI from the environment)."""
+    shard = config.getoption("visual_shard")
+    if shard:
+        try:
+            parse_shard(shard)
+        except ValueError as err:
+            raise pytest.UsageError(str(err)) from None
+    report = config.getoption("visual_report")
+    return Options(update=config.getoption("update_snapshots"), warn_unused=config.getoption("snapshot_warn_unused"),
+                   prune=config.getoption("prune_snapshots"), allow_ci_update=config.getoption("allow_ci_update"),
+                   report=Path(report) if report else None, shard=shard,
+                   ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"), rerender=config.getoption("rerender"))
 
 
 def _load_project(config: pytest.Config) -> Config | None:
@@ -395,7 +404,9 @@ def assert_snapshot(request: pytest.FixtureRequest) -> Callable[..., None]:
     def assert_snapshot(target: Snapshotable, name: str, **tolerances: float) -> None:
         import numpy as np
 
-        image, fingerprint = _image_of(target)
+        from .capture.picture import image_of
+
+        image, fingerprint = image_of(target)
         ctx = visual_run.context(fingerprint)
         key = name if name.endswith(".png") else f"{name}.png"
         base = visual_run.visual.tolerance if visual_run.visual else Tolerance()
@@ -412,32 +423,6 @@ def assert_snapshot(request: pytest.FixtureRequest) -> Callable[..., None]:
         _record(request.node, Checked(result, Entry.from_check(result)))
 
     return assert_snapshot
-
-
-def _image_of(target: Snapshotable) -> tuple[np.ndarray, JsonObject]:
-    """An RGBA array and the environment it was made in, from an array, a Page or a Locator."""
-    import numpy as np
-    from playwright.sync_api import Locator
-
-    if isinstance(target, np.ndarray):
-        if target.ndim != 3 or target.shape[2] != 4 or target.dtype != np.uint8:
-            raise TypeError(f"assert_snapshot: expected an (H, W, 4) uint8 RGBA array, got "
-                            f"{target.dtype} {target.shape}")
-        return target, _plain_fingerprint()
-    from . import capture
-
-    page = target.page if isinstance(target, Locator) else target
-    browser = page.context.browser
-    fingerprint = {**_plain_fingerprint()}
-    if browser is not None:
-        fingerprint["browser"] = {"name": browser.browser_type.name, "version": browser.version}
-    return capture.screenshot(target), fingerprint
-
-
-def _plain_fingerprint() -> JsonObject:
-    """An in-memory image has no browser; record only what made it."""
-    return {"platform": {"system": platform.system(), "machine": platform.machine()},
-            "theme_version": __version__}
 
 
 # ---------------------------------------------------------------- results

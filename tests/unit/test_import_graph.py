@@ -98,3 +98,22 @@ def test_the_rooms_at_the_top_stand_in_floors():
         rooms[room(module)] |= {room(t) for t in targets if t != "theme" and room(t) != room(module)}
     assert circles(rooms) == []
 
+
+
+def outside_imports(path: Path) -> set[str]:
+    """The top-level names of the packages `path` imports from outside theme (`pytest`, `playwright`…)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_shells_hold_their_own_libraries_and_no_other():
+    """The pytest shell is the only module that imports pytest, and it drives no browser:
+    Playwright is the capture room's (assert_snapshot's picture is theme/capture/picture.py)."""
+    by = {name: outside_imports(path) for name, (path, _) in modules().items()}
+    assert sorted(n for n, names in by.items() if names & {"pytest", "_pytest"}) == ["theme.pytest_plugin"]
+    assert sorted(n for n, names in by.items() if "playwright" in names and not n.startswith("theme.capture.")) == []

@@ -1,7 +1,10 @@
 """--visual-shard: deterministic, balanced assignment of page variants to machines."""
 
+import subprocess
+
 import pytest
 
+from subrun import PYTEST
 from theme.runs.suite import balance, parse_shard
 
 
@@ -22,9 +25,19 @@ def test_one_huge_page_gets_a_machine_to_itself():
 
 
 @pytest.mark.parametrize("text", ["0/2", "3/2", "a/b", "1", "1/2/3"])
-def test_bad_shard_is_a_usage_error(text):
-    with pytest.raises(pytest.UsageError, match="--visual-shard"):
+def test_bad_shard_says_what_is_wrong(text):
+    with pytest.raises(ValueError, match="--visual-shard"):
         parse_shard(text)
+
+
+def test_a_bad_shard_stops_pytest_as_a_usage_error_before_anything_runs(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.theme.visual]\npages = ["index.html"]\n')
+    (tmp_path / "index.html").write_text("<!doctype html><p>x</p>")
+    done = subprocess.run([*PYTEST, "-n", "0", "--visual-shard", "3/2"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
+    assert "--visual-shard '3/2': i must be between 1 and n" in done.stderr
+    assert not (tmp_path / "snapshots").exists()
 
 
 def test_good_shard():

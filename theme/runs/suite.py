@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-import pytest
-
 from ..config import Config, VisualConfig
 from ..errors import ConfigError, ThemeError
 from ..status import Status, unused_baselines
@@ -47,14 +45,6 @@ class Options:
     ci: bool = False  # CI=true in the environment
     rerender: bool = False  # --rerender: render every variant, even those whose inputs did not change
 
-    @classmethod
-    def of(cls, config: pytest.Config) -> "Options":
-        report = config.getoption("visual_report")
-        return cls(update=config.getoption("update_snapshots"), warn_unused=config.getoption("snapshot_warn_unused"),
-                   prune=config.getoption("prune_snapshots"), allow_ci_update=config.getoption("allow_ci_update"),
-                   report=Path(report) if report else None, shard=config.getoption("visual_shard"),
-                   ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
-                   rerender=config.getoption("rerender"))
 
 
 class VisualRun:
@@ -582,13 +572,14 @@ def summary_line(counts: dict[Status, int], unchanged: int = 0) -> str:
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    """`i/n` with 1 <= i <= n, as given to --visual-shard."""
+    """`i/n` with 1 <= i <= n, as given to --visual-shard; ValueError says what is wrong
+    (the pytest plugin turns it into a usage error before anything runs)."""
     try:
         i, n = (int(part) for part in text.split("/"))
     except ValueError:
-        raise pytest.UsageError(f"--visual-shard {text!r}: expected i/n, e.g. 1/2") from None
+        raise ValueError(f"--visual-shard {text!r}: expected i/n, e.g. 1/2") from None
     if not 1 <= i <= n:
-        raise pytest.UsageError(f"--visual-shard {text!r}: i must be between 1 and n")
+        raise ValueError(f"--visual-shard {text!r}: i must be between 1 and n")
     return i, n
 
 
