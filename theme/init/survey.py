@@ -85,9 +85,8 @@ def survey(root: Path, pages: list[str], route: dict[str, Path], *,
     visual = VisualConfig(root=root, pages=tuple(pages), viewports={name: (w, h) for name, w, h, _ in looks},
                           color_schemes=tuple(dict.fromkeys(s for *_, s in looks)), route=dict(route),
                           settle_timeout=timeout)
-    endpoints = remote.endpoints(())
     out = Survey()
-    with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
+    with _session(visual) as session:
         for page in pages:
             seen: PageSurvey | None = None
             for look in looks:
@@ -97,6 +96,13 @@ def survey(root: Path, pages: list[str], route: dict[str, Path], *,
             if seen is not None:  # None: no look
                 out.pages.append(seen)
     return out
+
+
+def _session(visual: VisualConfig) -> Session:
+    """A Session for one of init's looks: on the first browser endpoint the environment names
+    (remote.endpoints), else a Chromium here (kept across looks: launch.kept_browsers)."""
+    endpoints = remote.endpoints(())
+    return Session(visual, endpoint=endpoints[0] if endpoints else None)
 
 
 def _look(job: Pending, page_name: str, timeout: int, viewport: str = DESKTOP[0], watch: bool = True) -> PageSurvey:
@@ -139,9 +145,8 @@ def twice(root: Path, pages: list[str], route: dict[str, Path], *, masks: list[s
     visual = VisualConfig(root=root, pages=tuple(pages), viewports={DESKTOP[0]: SURVEY_VIEWPORT},
                           color_schemes=(DESKTOP[3],), route=dict(route), mask=tuple(masks),
                           allow_blocked=tuple(allowed), settle_timeout=timeout)
-    endpoints = remote.endpoints(())
     out: dict[str, list[steady.Part] | str] = {}
-    with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
+    with _session(visual) as session:
         for page in pages:
             variant = Variant(page, *DESKTOP)
             try:
@@ -168,9 +173,8 @@ def failing_states(root: Path, pages: list[str], route: dict[str, Path], states:
                                  route=dict(route), mask=tuple(masks), allow_blocked=tuple(allowed),
                                  settle_timeout=timeout)
     todo = [v for v in variants(visual) if v.state]
-    endpoints = remote.endpoints(())
     out: dict[tuple[str, str], str] = {}
-    with Session(visual, endpoint=endpoints[0] if endpoints else None) as session:
+    with _session(visual) as session:
         for shot in session.capture_all(todo, failures=True):
             # the state's own failure (steps, capture, contrast), not the page's (a script blocked)
             if isinstance(shot, Failure) and shot.variant.state is not None and shot.kind == "state":
