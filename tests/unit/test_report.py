@@ -134,3 +134,25 @@ def test_a_focused_link_says_in_report_json_that_it_inherited_its_paragraphs_cha
     assert whys[page.key] == page.why
     again = report.to_json(report.from_json(report.to_json(report.Report((page, link), {}, None))))
     assert json.loads(again)["entries"] == written["entries"]  # a report read back and written says it once
+
+
+def test_pages_whose_baselines_predate_flow_records_are_said_once(tmp_path):
+    """Issue 49: a failed page whose baseline was recorded before theme kept its text flow is
+    told by rows; the run says so once, whatever the number of such pages, and says how to
+    record them. A page with both records says nothing of it."""
+    from theme.baselines import style_record as styles
+    from theme.check.causes import unrecorded_flow
+    from theme.check.entry import Styled
+
+    flow = styles.from_page({"d-article > p": {"line-height": "27px", "count": "40", "sections": "3"}})
+    assert Styled(None, flow).fields("index/desktop-light/page.png", None).get("flow_unrecorded") is True
+    assert "flow_unrecorded" not in Styled(flow, flow).fields("index/desktop-light/page.png", None)
+
+    pages = tuple(report.Entry(key=f"index/{v}/page.png", status="failed", page="index", diff=DIFF,
+                               flow_unrecorded=True) for v in ("desktop-light", "mobile-light"))
+    text = report.to_markdown(report.Report(pages, {}, None))
+    line = unrecorded_flow(2)
+    assert line.startswith("2 failed whole pages: their baselines were recorded before theme kept a page's "
+                           "text-flow record") and "--update-snapshots=all" in line
+    assert text.count("text-flow record") == 1 and line in text
+    assert unrecorded_flow(0) == ""

@@ -511,6 +511,17 @@ def _tag(step: str) -> str:
     return m.group(0).lower() if m else ""
 
 
+def unrecorded_flow(pages: int) -> str:
+    """The one line a run says when `pages` failed whole pages have baselines made before their
+    text flow was recorded: their changes are told by rows, not by rule, until recorded."""
+    if not pages:
+        return ""
+    whose = "its baseline was" if pages == 1 else "their baselines were"
+    return (f"{pages} failed whole {plural('page', pages)}: {whose} recorded before theme kept a page's "
+            "text-flow record, so body-text changes there are told by rows, not by rule; "
+            "pytest --update-snapshots=all records it without changing an image")
+
+
 def _buckets(groups: Sequence[Group]) -> dict[tuple[Cause, Signature], list[Failed]]:
     return {(g.cause, g.signature): list(g.items) for g in groups}
 

@@ -66,6 +66,9 @@ class Entry:
     style: Mapping[str, Mapping[str, str]] | None = None  # its record now (styles.to_json), for `theme accept`
     unchanged: bool = False  # matched without rendering: its inputs did not change (theme/check/inputs.py)
     unsteady: bool = False  # failed, rendered from its baselines' own inputs (causes.Cause.UNSTEADY)
+    # A page whose baseline has no text-flow record (made before theme kept one): its change is
+    # told by rows, not rules, until `--update-snapshots=all` records it (causes.unrecorded_flow).
+    flow_unrecorded: bool = False
     # A failed page's changed rows, merged ([y0, y1) in page px): which regions' groups the page
     # shows (causes._pushers); a page joins no group whose elements lie outside them.
     changed_rows: tuple[tuple[int, int], ...] = ()
@@ -208,6 +211,8 @@ class Styled:
         if self.after is not None:
             out["style"] = to_json(self.after)
         if self.before is None or self.after is None:
+            if region is None and self.before is None and self.after is not None:
+                out["flow_unrecorded"] = True
             return out
         inherited: dict[str, list[str]] = {}
         if region is None:

@@ -509,6 +509,8 @@ class VisualRun:
         lines += [(f"{status:>8}  {key}", _COLOUR[status]) for key, status in sorted(self.statuses.items())
                   if status in _COLOUR]
         lines += [(line, {}) for line in self._causes()]
+        if said := self._unrecorded_flow():
+            lines.append((said, {"yellow": True}))
         lines.append((summary_line(counts, skipped), {"bold": True}))
         if counts.get(Status.UNUSED) and self.visual:
             hint = ("--snapshot-warn-unused was given" if self.options.warn_unused
@@ -530,6 +532,13 @@ class VisualRun:
             lines.append((f"unused-baseline check skipped: partial run ({', '.join(reasons)})", {}))
         return lines
 
+
+    def _unrecorded_flow(self) -> str:
+        """Once a run: how many failed pages have baselines older than text-flow records."""
+        from ..check.causes import unrecorded_flow
+
+        return unrecorded_flow(sum(1 for e in self.entries.values()
+                                   if e.get("flow_unrecorded") and e.get("status") == Status.FAILED))
 
     def _causes(self) -> list[str]:
         """The failed images grouped by cause (theme/check/causes.py), in at most 25 lines
