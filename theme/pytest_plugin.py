@@ -232,6 +232,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         if config.getoption(option, False):
             visual_run.mark_partial(flag)
     visual_run.collected = {i.key for i in session.items if isinstance(i, VisualItem)}
+    _refusals_said_once(session.items)
+
+
+def _refusals_said_once(items: Sequence[pytest.Item]) -> None:
+    """Each page's blocked resources named in full by the first of its refused variants that
+    is still selected: `-k dark` may deselect the variant that named them at render time, and
+    the others only point at it. The same order in every pytest-xdist worker, as at render."""
+    from .capture.resources import PerPage
+
+    said = PerPage()
+    for item in items:
+        if isinstance(item, FailedRenderItem) and item.failure.refusal is not None:
+            item.failure = dataclasses.replace(item.failure, message=said.message(item.failure.refusal))
 
 
 class VariantCollector(pytest.Collector):

@@ -168,6 +168,13 @@ def test_a_pages_blocked_scripts_are_named_once_in_a_run_of_two_variants(tmp_pat
     assert '`route = { "https://cdn.example.invalid/lib/" = "FOLDER" }`' in light and "allow_blocked" in light
     assert "theme init" not in update.stdout
     assert baselines(project) == []
+    # `-k dark` deselects the light page's item, which named them at render: the dark one does.
+    dark_only = run(project, "--update-snapshots", "-k", "dark")
+    assert outcomes(dark_only) == {"index[desktop-dark]::page": "FAILED"}, dark_only.stdout[-3000:]
+    said = failure_text(dark_only, "index[desktop-dark]::page")
+    assert all(f"  - the page's script {url} did not load: it was blocked" in said for url in urls), said
+    assert "named with what to do at" not in dark_only.stdout
+    assert baselines(project) == []
 
 
 def test_one_broken_page_fails_alone_and_the_others_are_written(tmp_path):
