@@ -258,3 +258,19 @@ def test_a_translucent_own_background_says_the_page_behind_may_be_what_changed()
                            through=styles.translucent(panel))
     assert line == ("hover-box in “Inference”: pixels changed, no computed style or text did: the page behind its "
                     "translucent background (rgba(250, 250, 250, 0.95)), an image, a canvas or a font file")
+
+
+def test_a_border_colour_that_only_followed_color_is_not_a_cause_of_its_own():
+    """`d-article a { color: #c00 }`: the link's underline is currentColor, so its border-color
+    changed on the sides it has, from the old colour to the new. The cause is `color` alone; a
+    border-color set by a rule of its own (another value) stays a cause."""
+    old, new = "rgba(0, 0, 0, 0.8)", "rgb(204, 0, 0)"
+    colour = styles.StyleChange("d-article a", "color", old, new)
+    underline = styles.StyleChange("d-article a", "border-color", f"{old} {old} rgba(0, 0, 0, 0.4) {old}",
+                                   f"{new} {new} rgba(0, 0, 0, 0.4) {new}")
+    assert styles.style_changes([underline, colour]) == [colour]
+    own = styles.StyleChange("d-article a", "border-color", f"{old} {old} {old} {old}", "rgb(0, 0, 204) " * 3 + new)
+    assert styles.style_changes([own, colour]) == [own, colour]
+    alone = styles.StyleChange("", "border-color", old, new)  # no color change beside it
+    assert styles.style_changes([alone]) == [alone]
+    assert styles.phrase(styles.style_changes([underline, colour])) == f"`d-article a` color {old} → {new}"

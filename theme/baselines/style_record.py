@@ -287,9 +287,29 @@ def _without_inherited(found: list[StyleChange], recorded: set[str]) -> list[Sty
     return out
 
 
+# Colours that are `currentColor` unless set: a rule that changes `color` changes them too.
+FOLLOWS_COLOR = frozenset({"border-color", "outline-color", "text-decoration-color", "column-rule-color",
+                           "caret-color"})
+_COLOUR_PART = re.compile(r"[\w-]+\([^)]*\)|#[0-9a-fA-F]+|[\w-]+")
+
+
 def style_changes(found: Iterable[StyleChange]) -> list[StyleChange]:
-    """The changes that are causes: all but the sizes (SIZES)."""
-    return [c for c in found if not c.is_size]
+    """The changes that are causes: all but the sizes (SIZES) and a colour that only followed
+    its element's `color` (FOLLOWS_COLOR: a link's underline when `a { color }` changed)."""
+    found = list(found)
+    colours = {c.selector: c for c in found if c.prop == "color"}
+    return [c for c in found if not c.is_size and not _follows_colour(c, colours.get(c.selector))]
+
+
+def _follows_colour(c: StyleChange, colour: StyleChange | None) -> bool:
+    """Whether every part of `c` (a border's four sides) that changed went from the old
+    `color` to the new one: it was currentColor, and says nothing `color` does not."""
+    if colour is None or c.prop not in FOLLOWS_COLOR or not c.before or not c.after:
+        return False
+    before, after = _COLOUR_PART.findall(c.before), _COLOUR_PART.findall(c.after)
+    changed = [(b, a) for b, a in zip(before, after, strict=False) if b != a]
+    return len(before) == len(after) and bool(changed) and all(
+        (b, a) == (colour.before, colour.after) for b, a in changed)
 
 
 # ------------------------------------------------------------------ in words
