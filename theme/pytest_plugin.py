@@ -135,7 +135,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     if config.getoption("visual_only"):
         items.clear()  # not a deselection: the run is still complete for unused detection
-    mine = [v for v in visual_run.variants() if _may_select(config, v)]
+    mine = _selectable(config, visual_run.variants())
     if config.option.collectonly:
         items.extend(item for v in mine for item in _collected(session, _collector(session, v, None)))
         return
@@ -153,24 +153,24 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         visual_run.close_browser()  # every variant is on disk now; tests that drive their own Playwright may run
 
 
-def _may_select(config: pytest.Config, variant: Variant) -> bool:
-    """Whether `-k` can select an item of `variant`, whatever its regions turn out to be named:
+def _selectable(config: pytest.Config, variants: list[Variant]) -> list[Variant]:
+    """The variants `-k` can select an item of, whatever their regions turn out to be named:
     `-k "not state"` selects no item of a reader state's variant (each is named
     `index[desktop-light]::state/NAME/…`), so that variant is not rendered at all. pytest's
     own deselection still decides each item of the variants that are rendered."""
     expr = config.getoption("keyword", "").strip()
     if not expr:
-        return True
+        return variants
     from _pytest.mark.expression import Expression
 
     try:
         compiled = Expression.compile(expr)
     except SyntaxError:
-        return True  # pytest says what is wrong with it
-    # What every item of the variant is named by (KeywordMatcher.from_item), lower-cased; the
+        return variants  # pytest says what is wrong with it
+    # What every item of a variant is named by (KeywordMatcher.from_item), lower-cased; the
     # rest of an item's name (its region, "page") is not known before the render.
-    known = (f"{variant.page_name}[{variant.id}]".lower(), variant.prefix.lower(), "visual")
-    return _satisfiable(compiled, known, {})
+    return [v for v in variants
+            if _satisfiable(compiled, (f"{v.page_name}[{v.id}]".lower(), v.prefix.lower(), "visual"), {})]
 
 
 def _satisfiable(expr: Any, known: tuple[str, ...], fixed: dict[str, bool], depth: int = 0) -> bool:

@@ -1,12 +1,12 @@
 """Which page variants a `-k` expression lets a run skip rendering (theme/pytest_plugin.py
-_may_select): only those none of whose items it could select, whatever their regions are named."""
+_selectable): only those none of whose items it could select, whatever their regions are named."""
 
 from __future__ import annotations
 
 import pytest
 
 from theme.capture.naming import Variant
-from theme.pytest_plugin import _may_select
+from theme.pytest_plugin import _selectable
 
 PAGE = Variant("index.html", "desktop", 1280, 800, "light")
 DARK = Variant("index.html", "mobile", 390, 844, "dark")
@@ -37,4 +37,4 @@ class Options:
     ("not (", STATE, True),  # pytest itself says what is wrong with it
 ])
 def test_a_variant_is_rendered_unless_k_deselects_every_item_it_can_have(expr, variant, rendered):
-    assert _may_select(Options(expr), variant) is rendered  # type: ignore[arg-type]
+    assert _selectable(Options(expr), [variant]) == ([variant] if rendered else [])  # type: ignore[arg-type]

@@ -94,7 +94,7 @@ class Session:
         else:
             browser, self.browser_info, self.fingerprint = launch(pw, self.visual, self._browser_arg)
         self._browser = browser
-        if self.endpoint or owns(browser):
+        if owns(browser):  # a connected browser is never kept
             self._stack.callback(browser.close)
         self._lanes = Lanes(browser, self.server, self.visual)
         self._stack.callback(self._lanes.close)

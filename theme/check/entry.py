@@ -17,7 +17,7 @@ from ..baselines.style_record import (
     translucent,
 )
 from ..status import Status
-from .causes import UNSTEADY, Box, Failed, Group, explain, group, inherited
+from .causes import UNSTEADY, Box, Failed, Group, explain, group, inherited, unrecorded_flow
 
 if TYPE_CHECKING:
     from ..capture.model import Region
@@ -172,6 +172,12 @@ def cause_groups(entries: Iterable[Entry]) -> list[Group]:
     the terminal, summary.md and report.json show first. An image with nothing to compare
     against (no baseline, a render that failed) is a failure of another kind, left out."""
     return group(e.failed() for e in entries if e.status is Status.FAILED and e.diff is not None)
+
+
+def unrecorded_flow_line(entries: Iterable[Entry]) -> str:
+    """The run's one line on failed pages whose baselines predate text-flow records, or ""
+    (causes.unrecorded_flow words it): the terminal and summary.md both say it."""
+    return unrecorded_flow(sum(1 for e in entries if e.flow_unrecorded and e.status is Status.FAILED))
 
 
 def told_in_groups(entries: Sequence[Entry], groups: Sequence[Group]) -> list[Entry]:

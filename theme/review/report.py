@@ -18,8 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..check.causes import unrecorded_flow
-from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json, told_in_groups
+from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json, told_in_groups, unrecorded_flow_line
 from ..fsutil import atomic_write_text, sha256_file
 from ..status import ORDER as STATUS_ORDER
 from ..status import REVIEW as REVIEW_STATUSES
@@ -235,9 +234,8 @@ def _groups_md(report: Report) -> list[str]:
         more = f" and {g.count - 3} more" if g.count > 3 else ""
         ids = ", ".join(f"`{i}`" for i in g.ids[:3])
         out.append(f"{g.number}. {_md(g.summary)}  \n   {ids}{more}")
-    unrecorded = sum(1 for e in report.entries if e.flow_unrecorded and e.status is Status.FAILED)
-    if unrecorded:
-        out += ["", _md(unrecorded_flow(unrecorded))]
+    if said := unrecorded_flow_line(report.entries):
+        out += ["", _md(said)]
     return out + [""]
 
 

@@ -508,9 +508,7 @@ class VisualRun:
         skipped = sum(1 for e in self.entries.values() if e.get("unchanged"))
         lines += [(f"{status:>8}  {key}", _COLOUR[status]) for key, status in sorted(self.statuses.items())
                   if status in _COLOUR]
-        lines += [(line, {}) for line in self._causes()]
-        if said := self._unrecorded_flow():
-            lines.append((said, {"yellow": True}))
+        lines += self._causes()
         lines.append((summary_line(counts, skipped), {"bold": True}))
         if counts.get(Status.UNUSED) and self.visual:
             hint = ("--snapshot-warn-unused was given" if self.options.warn_unused
@@ -532,21 +530,18 @@ class VisualRun:
             lines.append((f"unused-baseline check skipped: partial run ({', '.join(reasons)})", {}))
         return lines
 
-
-    def _unrecorded_flow(self) -> str:
-        """Once a run: how many failed pages have baselines older than text-flow records."""
-        from ..check.causes import unrecorded_flow
-
-        return unrecorded_flow(sum(1 for e in self.entries.values()
-                                   if e.get("flow_unrecorded") and e.get("status") == Status.FAILED))
-
-    def _causes(self) -> list[str]:
+    def _causes(self) -> list[tuple[str, Markup]]:
         """The failed images grouped by cause (theme/check/causes.py), in at most 25 lines
-        however many failed; pytest's own FAILED lines (-rf, -v) still list every item."""
+        however many failed (pytest's own FAILED lines, -rf and -v, still list every item),
+        then the one line on pages whose baselines predate text-flow records."""
         from ..check import causes
-        from ..check.entry import Entry, cause_groups
+        from ..check.entry import Entry, cause_groups, unrecorded_flow_line
 
-        return causes.terminal_lines(cause_groups(Entry.from_json(e) for e in self.entries.values()))
+        entries = [Entry.from_json(e) for e in self.entries.values()]
+        lines: list[tuple[str, Markup]] = [(line, {}) for line in causes.terminal_lines(cause_groups(entries))]
+        if said := unrecorded_flow_line(entries):
+            lines.append((said, {"yellow": True}))
+        return lines
 
 
 def _swap_in(fresh: Path, folder: Path) -> None:
