@@ -86,7 +86,7 @@ def test_five_captures_of_the_long_page_are_identical_and_whole(session):
     Five, not twenty: each takes a minute of a shared core in the suite, and page time with
     seeded numbers (issue 48) leaves chance fewer ways in; a capture that lost rows is refused
     by the guard every capture runs (the last test here), not left to this count to find.
-    test_real_distill.py keeps twenty captures of a short runtime page for rare faults."""
+    test_real_distill.py takes forty renders of a short runtime page for rare faults."""
     first = session.capture(DESKTOP)
     height = first.image.shape[0]
     assert height >= 120_000

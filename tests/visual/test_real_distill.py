@@ -62,12 +62,13 @@ def digests(captures) -> dict[str, str]:
     return out
 
 
-def test_twenty_captures_of_the_example_article_are_identical(session):
+def test_ten_captures_of_the_example_article_are_identical(session):
+    """Forty renders (ten of each variant): before the reader's view, 3 runs of 5 differed."""
     todo = variants(session.visual)
     first = list(session.capture_all(todo))
     expected = digests(first)
     assert len(todo) == 4 and len(expected) == 4 * (1 + 2 + 2 + 1 + 1)  # page, 2 maths, 2 code, figure, table
-    for _ in range(19):
+    for _ in range(9):
         assert digests(session.capture_all(todo)) == expected
 
 

@@ -47,6 +47,7 @@ FONTS = DIST / "assets" / "fonts"
 CHART = "assets/images/bubble-fraction.svg"  # Figure 5's image, under “How big is the bubble”
 RECOLOURED_LINE = ('fill="#d9822b"', 'fill="#b9422b"')  # one of its four curves' colour
 BODY_TEXT = "\nd-article p { line-height: 1.9; }\n"  # issue 49: the body text, which no region covers
+SCALED = "\nd-article { font-size: 1.1em; }\n"  # the seeds' first change, the other way: the specimen's is 1.04em
 
 
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -243,6 +244,42 @@ def test_a_change_to_body_text_is_told_by_its_kind_of_element_first(project, flo
         assert "inherited from `d-article p` by " in e["why"] and "outside any region" not in e["message"]
     groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]
     assert groups[0]["number"] == 1 and set(pages) <= set(groups[0]["ids"])
+
+
+@pytest.fixture(scope="module")
+def scaled(project: Path, flowed) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
+    """One run with the article's font scale changed (issue 49): its output and failed entries."""
+    css = project / "dist" / "style.css"
+    original = css.read_text(encoding="utf-8")
+    css.write_text(original + SCALED, encoding="utf-8")
+    try:
+        done = pytest_run(project)
+        assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+        return done, failed_entries(project)
+    finally:
+        css.write_text(original, encoding="utf-8")
+
+
+def test_the_articles_font_scale_is_one_group_and_says_how_far_the_page_grew(project, scaled):
+    """Issue 49: `d-article { font-size }` is the whole text flow, not a component. Every failed
+    image, both whole pages and each block of maths that scales with the text, is in one group,
+    which names the paragraphs' font size, old and new; each page says how many elements the
+    change reached and how tall the page grew, never a line of coordinates."""
+    done, failed = scaled
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    assert lines[start].endswith(f"{len(failed)} failed images in 1 group by cause:"), lines[start]
+    assert re.match(r"  1\. \d+ images \(\d+ maths, 2 whole pages\): `[^`]*d-article p` font-size 17\.68px → 18\.7px",
+                    lines[start + 1]), lines[start + 1]
+    pages = {k: e for k, e in failed.items() if k.endswith("/page.png")}
+    assert sorted(pages) == ["index/desktop-dark/page.png", "index/desktop-light/page.png"]
+    for e in pages.values():
+        grew = re.search(r"height (\d+) → (\d+) px \(`d-article p`: (\d+) elements, in (\d+) sections", e["why"])
+        assert grew and int(grew[2]) > int(grew[1]) and int(grew[3]) > 20, e["why"]
+        assert "outside any region" not in e["message"]
+    assert {e["region_key"] for k, e in failed.items() if k not in pages} == {"math"}
+    groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]
+    assert len(groups) == 1 and set(groups[0]["ids"]) == set(failed), [g["summary"] for g in groups]
 
 
 def test_a_colour_change_names_background_color_and_no_height(recoloured):

@@ -4,10 +4,16 @@ on every run.
 A lane's context starts Playwright's clock paused at START (`Lanes`): the page's `Date`,
 `performance.now`, timers and `requestAnimationFrame` all read it, and nothing the page
 scheduled runs until advance() moves it. advance() alternates: it lets the page's requests
-to 127.0.0.1 and to routes finish, then moves page time one fixed STEP_MS (or straight to the
-step holding the next timer) while a timer is due within the budget (`page_time`); then
+to 127.0.0.1 and to routes finish, then moves page time one step (or straight to the end of
+the step holding the next timer) while a timer is due within the budget (`page_time`); then
 page time stays paused. So a loop is captured at a fixed phase, and an animation that ends
-within the budget at its end. theme's own scripts keep the browser's real timers
+within the budget at its end.
+
+Steps are STEP_MS for the first FINE_MS of a wait, when a page's fetches start, then
+LONG_STEP_MS: each step costs a round trip and a frame (~5–25 ms), and a figure that moves
+for ever would take 30 of them at every wait (the CTC article's typed title: a check of its
+two page variants 10.9 s → 8.3 s, the same pixels). The sizes depend on page time alone, so
+every run steps alike. theme's own scripts keep the browser's real timers
 (js/keep_real_time.js). Pages listed in `real_time` get lanes without the clock or the
 seeded random numbers (js/seeded.js) and are checked in real time.
 """
@@ -29,8 +35,11 @@ if TYPE_CHECKING:
 # 2026-01-01T00:00:00Z: what `new Date()` says on every captured page, on every run.
 START_S = 1_767_225_600
 # Page time moved per step (or straight to the step holding the next timer): a request a step
-# starts is answered before the next step; one question to the page a step.
+# starts is answered before the next step; one question to the page a step. FINE_MS into a
+# wait, steps grow to LONG_STEP_MS: a request started then is answered within 4 s of page time.
 STEP_MS = 1000
+FINE_MS = 4000
+LONG_STEP_MS = 4000
 POLL_S = 0.02
 PENDING_NAMED = 3  # timers an error names
 
@@ -87,12 +96,14 @@ def _api(kind: str) -> str:
             "IdleCallback": "requestIdleCallback"}.get(kind, kind)
 
 
-def advance(lane: Lane, budget_ms: int, timeout_s: float, where: str) -> Moved:
-    """Move `lane`'s page time while a timer is due within `budget_ms`; see the module docstring."""
+def advance(lane: Lane, budget_ms: int, timeout_s: float, where: str, already_ms: int = 0) -> Moved:
+    """Move `lane`'s page time while a timer is due within `budget_ms`; see the module docstring.
+    `already_ms`: page time this wait moved before (its steps are then long sooner)."""
     moved = Moved()
     while True:
         _network_done(lane, timeout_s, where)
-        state = _clock(lane, lane.page.main_frame, STEP_MS, max(0, budget_ms - moved.ms), where)
+        step = STEP_MS if already_ms + moved.ms < FINE_MS else LONG_STEP_MS
+        state = _clock(lane, lane.page.main_frame, step, max(0, budget_ms - moved.ms), where)
         if state is None:  # no page clock: a real_time page's lane
             return moved
         moved.pending, moved.count = list(state["timers"]), int(state["count"])

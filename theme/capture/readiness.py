@@ -120,7 +120,8 @@ def settle(page: Page, lane: Lane, mode: Mode, *, timeout_s: float | None = None
     moved = pagetime.Moved()
     done: Settled | None = None
     while True:
-        more = pagetime.advance(lane, page_time_ms - moved.ms, limit, where) if lane.paged else pagetime.Moved()
+        more = (pagetime.advance(lane, page_time_ms - moved.ms, limit, where, moved.ms) if lane.paged
+                else pagetime.Moved())
         moved = moved.then(more)
         if done is not None and not more.steps:
             break
