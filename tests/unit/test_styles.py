@@ -274,3 +274,38 @@ def test_a_border_colour_that_only_followed_color_is_not_a_cause_of_its_own():
     alone = styles.StyleChange("", "border-color", old, new)  # no color change beside it
     assert styles.style_changes([alone]) == [alone]
     assert styles.phrase(styles.style_changes([underline, colour])) == f"`d-article a` color {old} → {new}"
+
+
+def flow(kinds: dict[str, dict[str, str]]) -> styles.StyleRecord:
+    return styles.from_page({k: {"count": "1", "sections": "1", **v} for k, v in kinds.items()})
+
+
+
+def test_a_landmarks_font_size_is_told_as_its_own_and_inherited_by_its_text():
+    """Issue 49: `d-article { font-size }` reaches every paragraph. The flow record keeps each
+    landmark as a kind of its own (flow_record.js), so the change is d-article's, once, and
+    the paragraphs and list items are named as inheriting it, the most numerous first; a heading
+    with its own size is not."""
+    def record(article: str, h3: str) -> styles.StyleRecord:
+        return flow({"d-article": {"font-size": article, "within": "body", "count": "90"},
+                     "d-article > p": {"font-size": article, "within": "d-article", "count": "60"},
+                     "d-article li": {"font-size": article, "within": "d-article", "count": "20"},
+                     "d-article > h3": {"font-size": h3, "within": "d-article"}})
+
+    found, inherited = styles.flow_changes(record("17.68px", "22.1px"), record("18.7px", "23.375px"))
+    assert [(c.selector, c.prop, c.before, c.after) for c in found] == [
+        ("d-article", "font-size", "17.68px", "18.7px"), ("d-article > h3", "font-size", "22.1px", "23.375px")]
+    assert inherited == {"d-article": ["d-article > p", "d-article li"]}
+
+
+def test_a_flow_record_from_before_landmark_kinds_is_compared_without_them():
+    """A baseline recorded before landmarks were kinds: the new record's landmarks are no change
+    ("present"), nor is the `within` their text now names; the paragraphs' change is told."""
+    old = flow({"d-article > p": {"font-size": "17.68px", "within": ""}})
+    new = flow({"d-article": {"font-size": "18.7px", "within": "body"}, "body": {"font-size": "17px", "within": ""},
+                "d-article > p": {"font-size": "18.7px", "within": "d-article"}})
+    found, inherited = styles.flow_changes(old, new)
+    assert [(c.selector, c.prop, c.before, c.after) for c in found] == [
+        ("d-article > p", "font-size", "17.68px", "18.7px")]
+    assert inherited == {}
+    assert styles.is_landmark("d-article") and styles.is_landmark("body") and not styles.is_landmark("d-article > p")

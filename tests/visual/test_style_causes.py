@@ -263,19 +263,21 @@ def scaled(project: Path, flowed) -> tuple[subprocess.CompletedProcess[str], dic
 def test_the_articles_font_scale_is_one_group_and_says_how_far_the_page_grew(project, scaled):
     """Issue 49: `d-article { font-size }` is the whole text flow, not a component. Every failed
     image, both whole pages and each block of maths that scales with the text, is in one group,
-    which names the paragraphs' font size, old and new; each page says how many elements the
-    change reached and how tall the page grew, never a line of coordinates."""
+    which names d-article's font size, old and new (a landmark is a kind of its own in the
+    page's flow record); each page says how many elements the change reached, how tall the page
+    grew and that the paragraphs inherited it, never a line of coordinates."""
     done, failed = scaled
     lines = done.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if " by cause:" in line)
     assert lines[start].endswith(f"{len(failed)} failed images in 1 group by cause:"), lines[start]
-    assert re.match(r"  1\. \d+ images \(\d+ maths, 2 whole pages\): `[^`]*d-article p` font-size 17\.68px → 18\.7px",
+    assert re.match(r"  1\. \d+ images \(\d+ maths, 2 whole pages\): `d-article` font-size 17\.68px → 18\.7px",
                     lines[start + 1]), lines[start + 1]
     pages = {k: e for k, e in failed.items() if k.endswith("/page.png")}
     assert sorted(pages) == ["index/desktop-dark/page.png", "index/desktop-light/page.png"]
     for e in pages.values():
-        grew = re.search(r"height (\d+) → (\d+) px \(`d-article p`: (\d+) elements, in (\d+) sections", e["why"])
+        grew = re.search(r"height (\d+) → (\d+) px \(`d-article`: (\d+) elements, in (\d+) sections", e["why"])
         assert grew and int(grew[2]) > int(grew[1]) and int(grew[3]) > 20, e["why"]
+        assert re.search(r"inherited from `d-article` by [^;]*`d-article (> )?p`", e["why"]), e["why"]
         assert "outside any region" not in e["message"]
     assert {e["region_key"] for k, e in failed.items() if k not in pages} == {"math"}
     groups = json.loads((project / "visual-report" / "report.json").read_text(encoding="utf-8"))["groups"]

@@ -248,12 +248,13 @@ def loads(text: str, where: str = "style records") -> dict[str, StyleRecord]:
 # ------------------------------------------------------------------ what changed
 
 
-def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
+def changes(before: StyleRecord, after: StyleRecord, *, by_path: bool = True) -> list[StyleChange]:
     """Every element's changed properties, elements in selector order, properties by name.
 
     A text holder's change of an inherited property that repeats its parent's (the same
-    before and after) is left out: it follows from the parent's, which is named. Text and
-    files are compared when both records hold them."""
+    before and after) is left out: it follows from the parent's, which is named (`by_path`:
+    the parent by its selector's path, as a region's record has it). Text and files are
+    compared when both records hold them."""
     out: list[StyleChange] = []
     b, a = before.elements, after.elements
     missing = {extra for extra in EXTRAS if not (_holds(before, extra) and _holds(after, extra))}
@@ -268,7 +269,7 @@ def changes(before: StyleRecord, after: StyleRecord) -> list[StyleChange]:
             old, new = b[selector].get(prop), a[selector].get(prop)
             if old != new:
                 out.append(StyleChange(selector, prop, old, new))
-    return _without_inherited(out, b.keys() | a.keys())
+    return _without_inherited(out, b.keys() | a.keys()) if by_path else out
 
 
 def _without(elements: Mapping[str, Props], props: set[str]) -> dict[str, Props]:
@@ -483,8 +484,12 @@ def sentence(label: str, found: Sequence[StyleChange], before_box: Sequence[floa
 def flow_changes(before: StyleRecord, after: StyleRecord) -> tuple[list[StyleChange], dict[str, list[str]]]:
     """changes() of two flow records, less what a kind inherits (an INHERITED property changed
     just as in the kind it sits in, `within`): the changes, and for each kind they came from,
-    the kinds that inherited them (`d-article > p` -> [`d-article p > code`, …])."""
-    found = changes(before, after)
+    the kinds that inherited them (`d-article > p` -> [`d-article p > code`, …]). A record
+    made before landmarks were kinds of their own is compared with the other's landmarks and
+    `within` left out."""
+    if any(map(is_landmark, before.elements)) != any(map(is_landmark, after.elements)):
+        before, after = _without_landmarks(before), _without_landmarks(after)
+    found = changes(before, after, by_path=False)  # a kind's parent is its `within`
     seen = {(c.selector, c.prop): c for c in found}
     kept: list[StyleChange] = []
     inherited: dict[str, list[str]] = {}
@@ -495,11 +500,25 @@ def flow_changes(before: StyleRecord, after: StyleRecord) -> tuple[list[StyleCha
         elif c.selector not in (names := inherited.setdefault(source, [])):
             names.append(c.selector)
 
-    def reach(c: StyleChange) -> tuple[int, str, str]:  # the kinds with the most elements first
-        count = after.elements.get(c.selector, {}).get("count", "0")
-        return -int(count) if count.isdigit() else 0, c.selector, c.prop
+    def size(kind: str) -> int:
+        count = after.elements.get(kind, {}).get("count", "0")
+        return int(count) if count.isdigit() else 0
 
-    return sorted(kept, key=reach), inherited
+    def reach(c: StyleChange) -> tuple[int, str, str]:  # the kinds with the most elements first
+        return -size(c.selector), c.selector, c.prop
+
+    return sorted(kept, key=reach), {k: sorted(v, key=lambda kind: (-size(kind), kind)) for k, v in inherited.items()}
+
+
+def is_landmark(kind: str) -> bool:
+    """A flow record's landmark kind (`d-article`, `footer`): the only kinds named without a space."""
+    return " " not in kind
+
+
+def _without_landmarks(record: StyleRecord) -> StyleRecord:
+    kept = {k: {p: v for p, v in props.items() if p != "within"} for k, props in record.elements.items()
+            if not is_landmark(k)}
+    return StyleRecord(kept)
 
 
 def _inherited_from(c: StyleChange, after: StyleRecord, seen: Mapping[tuple[str, str], StyleChange]) -> str | None:
