@@ -19,7 +19,7 @@ import regex  # the stdlib's unicodedata has no emoji properties
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from theme.fsutil import atomic_write_text  # noqa: E402
+from theme.core.fsutil import atomic_write_text  # noqa: E402
 
 PARTIAL = REPO / "theme/scss/theme/_font-face.scss"
 START, END = "// emoji-range:start", "// emoji-range:end"

@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from theme import config  # noqa: E402
+from theme.core import config  # noqa: E402
 from theme.stylesheet import build, tokens, tokens_page  # noqa: E402
 
 LIB = REPO / "theme/scss/theme"

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
-from .config import Config, Tolerance
-from .errors import ThemeError
+from .core.config import Config, Tolerance
+from .core.errors import ThemeError
+from .core.status import Status
 from .runs.suite import Options, VisualRun, parse_shard
-from .status import Status
 
 if TYPE_CHECKING:  # numpy and Playwright load only for visual checks
     from collections.abc import Callable, Sequence
@@ -105,7 +105,7 @@ def _options(config: pytest.Config) -> Options:
 
 
 def _load_project(config: pytest.Config) -> Config | None:
-    from . import config as config_mod
+    from .core import config as config_mod
 
     try:
         return config_mod.load(cwd=config.rootpath)

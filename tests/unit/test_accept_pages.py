@@ -13,7 +13,7 @@ import pytest
 from failed_page import page_pair
 from theme.baselines.store import Store
 from theme.check import verdict
-from theme.errors import StoreError
+from theme.core.errors import StoreError
 from theme.review import accept, report
 from theme.review.server import Review
 

@@ -223,7 +223,7 @@ def test_pyproject_entry_is_replaced_and_the_other_keys_kept(tmp_path):
 
 def test_pyproject_is_created_when_absent(tmp_path):
     project.set_build(tmp_path / "pyproject.toml", "scss/style.scss", ["style.css"])
-    from theme.config import load
+    from theme.core.config import load
     cfg = load(tmp_path / "pyproject.toml")
     assert cfg.build.entry == tmp_path / "scss/style.scss" and cfg.build.outputs == (tmp_path / "style.css",)
 

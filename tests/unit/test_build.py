@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from theme import config
-from theme.errors import BuildError
+from theme.core import config
+from theme.core.errors import BuildError
 from theme.stylesheet import build
 
 REPO = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ import pytest
 import tinycss2
 import tinycss2.color3
 
-from theme import config
-from theme.errors import BuildError
+from theme.core import config
+from theme.core.errors import BuildError
 from theme.stylesheet import build
 
 REPO = Path(__file__).resolve().parents[2]

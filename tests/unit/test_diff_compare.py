@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from theme.config import Tolerance
+from theme.core.config import Tolerance
 from theme.diff import available_engines, compare, pixelmatch
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from theme.errors import LintError
+from theme.core.errors import LintError
 from theme.lint.css import classes_in_css, classes_in_files
 
 CSS = """/* .in-a-comment { } */

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import tinycss2
 
-from theme import config
+from theme.core import config
 from theme.stylesheet import build, tokens
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from subrun import PYTEST
 from theme.adopt import adopt_stylesheet
 from theme.adopt.render import SCHEMES, VIEWPORTS, compare_renders
 from theme.capture import Session, variants
-from theme.config import Tolerance, VisualConfig
+from theme.core.config import Tolerance, VisualConfig
 from theme.diff import compare
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -22,7 +22,7 @@ from theme.capture import Session, Variant
 from theme.capture.model import Target
 from theme.check import phase
 from theme.check.verdict import CheckContext, Status, Update, check
-from theme.config import Tolerance, VisualConfig
+from theme.core.config import Tolerance, VisualConfig
 from theme.diff import compare
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import config
 from theme.capture import Session, Variant, variants
+from theme.core import config
 from theme.pixels.images import encode_png
 
 pytestmark = pytest.mark.browser

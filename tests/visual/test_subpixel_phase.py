@@ -19,7 +19,7 @@ from theme.baselines.store import Store
 from theme.capture import Session, Variant
 from theme.check import phase
 from theme.check.verdict import CheckContext, Status, Update, check
-from theme.config import Tolerance, VisualConfig
+from theme.core.config import Tolerance, VisualConfig
 from theme.diff import compare
 
 pytestmark = pytest.mark.browser

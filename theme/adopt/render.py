@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Tolerance, VisualConfig
+from ..core.config import Tolerance, VisualConfig
 from ..diff import compare
 
 VIEWPORTS = {"mobile": (390, 844), "desktop": (1280, 800)}

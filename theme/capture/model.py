@@ -13,7 +13,7 @@ import numpy as np
 from .naming import Variant, safe_segment
 
 if TYPE_CHECKING:
-    from ..config import VisualConfig
+    from ..core.config import VisualConfig
     from .resources import Refusal
 
 Progress = Callable[[str], None]

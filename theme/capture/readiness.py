@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
-from ..config import VisualConfig
-from ..errors import CaptureError, RenderError, UnstableRender
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError, RenderError, UnstableRender
 from . import bounded, pagetime, resources, scripts
 from .bounded import ask, evaluate, screenshot
 from .config_checks import check_selectors, config_position

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.fsutil import atomic_write_bytes
 from ..diff import shift
-from ..fsutil import atomic_write_bytes
 from ..pixels import images
 from ..pixels.resident import release
 

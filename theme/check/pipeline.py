@@ -14,8 +14,8 @@ import numpy as np
 from ..baselines import style_record as styles
 from ..capture.model import FLOW, Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
-from ..config import VisualConfig
-from ..errors import ImageError, ThemeError
+from ..core.config import VisualConfig
+from ..core.errors import ImageError, ThemeError
 from ..pixels import images
 from ..pixels.resident import release
 from . import attribution, bands, phase, steady, verdict

@@ -14,7 +14,7 @@ import numpy as np
 from .. import diff
 from ..baselines import style_record as styles
 from ..capture.model import Capture, Failure
-from ..config import VisualConfig
+from ..core.config import VisualConfig
 
 HOLDS_STILL = "does not hold still between two renders of the same page (not your change)"
 NAMED = 4  # parts a failure names

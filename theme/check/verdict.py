@@ -19,12 +19,12 @@ import numpy as np
 
 from .. import diff
 from ..baselines.store import Store, describe_drift
-from ..config import Tolerance
-from ..errors import ImageError, LfsPointerError
-from ..fsutil import atomic_open
+from ..core.config import Tolerance
+from ..core.errors import ImageError, LfsPointerError
+from ..core.fsutil import atomic_open
+from ..core.status import Status
 from ..pixels import images
 from ..pixels.resident import release
-from ..status import Status
 from . import bands, phase
 from .expected import ExpectedImages
 

@@ -39,7 +39,7 @@ def diff(load_config: LoadConfig, expected: Path, actual: Path, out: Path | None
     with ThreadPoolExecutor(2) as pool:  # the decoder releases the GIL: one image per core
         decoded = pool.map(images.read_png, (expected, actual))
         # meanwhile this thread does the imports the rest needs (~50 ms hidden)
-        from ..config import Tolerance
+        from ..core.config import Tolerance
         from ..diff import IndexedImage, compare
         img_a, img_b = decoded
 

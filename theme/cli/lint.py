@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from .. import lint as lint_mod
-from ..config import Config
-from ..errors import ConfigError
+from ..core.config import Config
+from ..core.errors import ConfigError
 from ..lint.model import display
 from . import LoadConfig, main, project_options
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..config import Tolerance
+from ..core.config import Tolerance
 from ..pixels.resident import file_backed, release
 from . import kernel, shift
 from .boxes import boxes_of

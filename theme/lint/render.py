@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import unquote, urlsplit
 
-from ..config import VisualConfig
-from ..errors import LintError, ThemeError
+from ..core.config import VisualConfig
+from ..core.errors import LintError, ThemeError
 from . import cache
 from .css import ClassDef, parse_sheet
 from .model import display

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import quote
 
-from ..config import Config
-from ..errors import LintError
+from ..core.config import Config
+from ..core.errors import LintError
 from . import checks
 from . import render as render_mod
 from .css import classes_in_files

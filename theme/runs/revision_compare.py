@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
-from .. import config as config_mod
 from ..check import pipeline
 from ..check.entry import Entry
-from ..config import Config, VisualConfig
-from ..errors import ConfigError, ThemeError
+from ..core import config as config_mod
+from ..core.config import Config, VisualConfig
+from ..core.errors import ConfigError, ThemeError
 from ..review import report
 from ..stylesheet import build as build_mod
 

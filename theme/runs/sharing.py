@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ThemeError
-from ..fsutil import atomic_write_bytes
+from ..core.errors import ThemeError
+from ..core.fsutil import atomic_write_bytes
 
 if TYPE_CHECKING:
     from ..capture.model import Capture, Failure
@@ -69,7 +69,7 @@ class SharedRenders:
         self._write(variant, (shot, None if path is None else str(path), None))
 
     def publish_error(self, variant: Variant, message: str) -> None:
-        """The claimer's captures ended at `variant` (theme.errors.ThemeError): every worker says so there."""
+        """The claimer's captures ended at `variant` (theme.core.errors.ThemeError): every worker says so there."""
         self._write(variant, (None, None, message))
 
     def _write(self, variant: Variant, published: Published) -> None:

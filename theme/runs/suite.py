@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from ..config import Config, VisualConfig
-from ..errors import ConfigError, ThemeError
-from ..status import Status, unused_baselines
+from ..core.config import Config, VisualConfig
+from ..core.errors import ConfigError, ThemeError
+from ..core.status import Status, unused_baselines
 
 if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
     from ..capture.model import Capture, Failure, JsonObject, Region, Renderer
@@ -95,7 +95,7 @@ class VisualRun:
         visual = self.project.visual
         if not self._tiles_kept:  # once, before anything is captured: every variant alike
             from ..baselines.store import Store
-            from ..config import keep_tile_height
+            from ..core.config import keep_tile_height
 
             visual, note = keep_tile_height(visual, Store(visual.snapshots).recorded_tile_height())
             self.project, self._tiles_kept = dataclasses.replace(self.project, visual=visual), True
