@@ -19,7 +19,7 @@ from theme.adopt import adopt_stylesheet
 from theme.adopt.render import SCHEMES, VIEWPORTS, compare_renders
 from theme.capture import Session, variants
 from theme.core.config import Tolerance, VisualConfig
-from theme.diff import compare
+from theme.pixels.diff import compare
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

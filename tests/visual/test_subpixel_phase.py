@@ -20,7 +20,7 @@ from theme.capture import Session, Variant
 from theme.check import phase
 from theme.check.verdict import CheckContext, Status, Update, check
 from theme.core.config import Tolerance, VisualConfig
-from theme.diff import compare
+from theme.pixels.diff import compare
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.config import Tolerance, VisualConfig
-from ..diff import compare
+from ..pixels.diff import compare
 
 VIEWPORTS = {"mobile": (390, 844), "desktop": (1280, 800)}
 SCHEMES = ("light", "dark")

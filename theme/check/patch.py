@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from ..core.fsutil import atomic_write_bytes
-from ..diff import shift
 from ..pixels import images
+from ..pixels.diff import shift
 from ..pixels.resident import release
 
 PATCH_BYTES = 4 << 20  # a bigger patch is left out: accept then needs the artefacts folder

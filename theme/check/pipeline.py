@@ -23,7 +23,7 @@ from .entry import Entry, Styled
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
-    from ..diff import DiffResult
+    from ..pixels.diff import DiffResult
 
 Progress = Callable[[str], None]
 MASK_AT = "[tool.theme.visual]"

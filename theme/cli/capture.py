@@ -145,7 +145,7 @@ def _report(number: int, cap: Capture, started: float, written: Future[int], *, 
 
 def _explain(session: Renderer, firsts: list[Capture], progress: Progress) -> None:
     """Capture every variant again and print what --explain promises, variant by variant."""
-    from ..diff import compare
+    from ..pixels.diff import compare
 
     progress("capturing every variant a second time, to see what changes between two captures")
     seconds = pipeline.capture(session, [c.variant for c in firsts], progress=progress)
