@@ -25,7 +25,7 @@ def theme(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @pytest.fixture
 def project(tmp_path) -> Path:
     shutil.copytree(REPO / "scss", tmp_path / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
     (tmp_path / "pyproject.toml").write_text(
         '[tool.theme]\nentry = "scss/style.scss"\noutputs = ["out/style.css"]\n')
     return tmp_path

@@ -22,7 +22,7 @@ POSITION = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): \S")
 
 def make_project(root: Path, extra: str = "") -> config.Config:
     shutil.copytree(REPO / "scss", root / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text(
         '[project]\nname = "specimen"\n\n[tool.theme]\nentry = "scss/style.scss"\n'
         f"outputs = {json.dumps(OUTPUTS)}\n{extra}"
