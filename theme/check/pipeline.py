@@ -62,7 +62,7 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
     in its place instead, and the others go on.
     captured: called with each capture as soon as its page image is taken (and spilled),
     before the next variant's: what only needs the page image (encoding it, comparing it)
-    can start beside the next render rather than after the last (theme/runs/suite.py).
+    can start beside the next render rather than after the last (theme/review/runs/suite.py).
     reproduce: with `expected`, whether a capture would write a baseline (an update); each such
     variant is rendered a second time and becomes a Failure unless both renders agree
     (theme/check/steady.py; `mask_at` is where its message points for `mask`).

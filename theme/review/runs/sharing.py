@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.errors import ThemeError
-from ..core.fsutil import atomic_write_bytes
+from ...core.errors import ThemeError
+from ...core.fsutil import atomic_write_bytes
 
 if TYPE_CHECKING:
-    from ..capture.model import Capture, Failure
-    from ..capture.naming import Variant
+    from ...capture.model import Capture, Failure
+    from ...capture.naming import Variant
 
 POLL = 0.05  # seconds between looks for a render another worker is taking
 # What a published render is: the capture (its page image left out: it is on disk, at the
@@ -57,7 +57,7 @@ class SharedRenders:
 
     def publish(self, variant: Variant, shot: Capture | Failure) -> None:
         """Give the other workers `shot`; its page image by the path it was spilled to."""
-        from ..capture.model import Failure
+        from ...capture.model import Failure
 
         path = None
         if isinstance(shot, Failure):
