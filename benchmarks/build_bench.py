@@ -50,7 +50,7 @@ def timed(cmd: list[str], cwd: Path) -> float:
 
 
 LAZY_REST = (
-    "import sys, types, pkgutil, theme.errors\n"
+    "import sys, types, pkgutil, theme.core.errors\n"
     "import importlib.util as u\n"
     "spec = u.find_spec('theme.cli')\n"
     "for m in pkgutil.iter_modules(spec.submodule_search_locations):\n"

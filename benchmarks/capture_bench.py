@@ -32,9 +32,9 @@ import threading
 import time
 from pathlib import Path
 
-from theme import config
 from theme.capture import Session, Variant, variants
 from theme.capture.tiles import tile_clips
+from theme.core import config
 
 REPO = Path(__file__).resolve().parents[1]
 

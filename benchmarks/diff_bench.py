@@ -4,8 +4,8 @@
 
 Prints, for screenshot-like pairs (benchmarks/synthetic.py: text lines shifted
 1 px plus a box change) and for heavy-difference pairs:
-  * theme.diff.pixelmatch vs PyPI pixelmatch 0.4.0 at 1280×720     (target ≥ 150×)
-  * theme.diff.pixelmatch vs JS pixelmatch 7.2.0 at 1280×16 000     (target ≥ 1.5×)
+  * theme.pixels.diff.pixelmatch vs PyPI pixelmatch 0.4.0 at 1280×720     (target ≥ 150×)
+  * theme.pixels.diff.pixelmatch vs JS pixelmatch 7.2.0 at 1280×16 000     (target ≥ 1.5×)
   * `theme diff` end to end vs `odiff` on the same PNG files        (target ≤ 1.0× its time)
     (screenshot pairs at 1280×720 and 1280×16 000, and every pixel different)
   * MP/s, and peak RSS of a 1280×120 000 compare() in a fresh process (target < 2 GiB),
@@ -34,8 +34,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from synthetic import heavy_pairs, screenshot_pair  # noqa: E402
-from theme.diff import available_engines, compare, pixelmatch  # noqa: E402
 from theme.pixels import images  # noqa: E402
+from theme.pixels.diff import available_engines, compare, pixelmatch  # noqa: E402
 
 WORK = ROOT / ".bench"
 PEERS = WORK / "peers"
@@ -115,7 +115,7 @@ def bench_pypi(engines, repeat) -> None:
     for engine in engines:
         ms, n = best_ms(partial(pixelmatch, a, b, w, h, out, engine=engine), repeat)
         same = n == n_ref and out.tobytes() == bytes(ref_out)
-        print(f"theme.diff [{engine:5}]   {w}×{h}: {ms:9.1f} ms  ({mps(w, h, ms)}), "
+        print(f"theme.pixels.diff [{engine:5}]   {w}×{h}: {ms:9.1f} ms  ({mps(w, h, ms)}), "
               f"identical output: {same}")
         print(f"RATIO vs PyPI pixelmatch at {w}×{h} [{engine}]: {ref_ms / ms:.0f}× faster (target ≥ 150×)")
 
@@ -142,7 +142,7 @@ def bench_js(peers, engines, repeat, pairs) -> None:
         out = np.zeros_like(a)
         for engine in engines:
             ms, n = best_ms(partial(pixelmatch, a, b, w, h, out, engine=engine), repeat)
-            print(f"theme.diff [{engine:5}]   {name} {w}×{h}: {ms:8.1f} ms  ({mps(w, h, ms)}), {n} px differ")
+            print(f"theme.pixels.diff [{engine:5}]   {name} {w}×{h}: {ms:8.1f} ms  ({mps(w, h, ms)}), {n} px differ")
             print(f"RATIO vs JS pixelmatch 7.2.0, {name} {w}×{h} [{engine}]: "
                   f"{js['ms'] / ms:.2f}× faster (target ≥ 1.5×)")
         raw_a.unlink()
@@ -186,7 +186,7 @@ import resource, sys, time
 sys.path.insert(0, sys.argv[1])
 import numpy as np
 from synthetic import screenshot_pair
-from theme.diff import compare
+from theme.pixels.diff import compare
 tile_a, tile_b = screenshot_pair(1280, 16000)
 height = int(sys.argv[2])
 reps = -(-height // 16000)

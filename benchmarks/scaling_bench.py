@@ -8,7 +8,7 @@ an SVG figure, each article sections of text, note-boxes, code and figures) x 2 
 
 (a) serially, one pytest process and one browser (`-n 0`);
 (b) with `-n 2`: two pytest-xdist workers; each variant is rendered once, by the worker that
-    claims it (theme/runs/sharing.py), so the renders are spread over two browsers;
+    claims it (theme/review/runs/sharing.py), so the renders are spread over two browsers;
 (c) one pytest process whose variants are spread over two local `theme browser serve`
     endpoints (THEME_BROWSER_ENDPOINTS), as a CI job with browser containers runs it;
 (d) the default check with one article changed: the other pages' inputs did not change, so

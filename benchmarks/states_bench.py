@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from theme import config
 from theme.capture import Session, Variant, variants
 from theme.capture.model import Capture
 from theme.capture.tiles import decode_png
+from theme.core import config
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,7 +1,7 @@
 """The unicode-range of the library's "Theme Emoji" face, from Unicode's emoji properties.
 
     python scripts/emoji_range.py            # print the Sass variable
-    python scripts/emoji_range.py --write    # replace it in theme/scss/theme/_font-face.scss
+    python scripts/emoji_range.py --write    # replace it in theme/stylesheet/scss/theme/_font-face.scss
 
 Emoji drawn as emoji by default (Emoji_Presentation) and the joiners of emoji sequences
 (emoji components that are not emoji themselves: ZWJ, VS16, the keycap mark, tags). Digits,
@@ -19,9 +19,9 @@ import regex  # the stdlib's unicodedata has no emoji properties
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from theme.fsutil import atomic_write_text  # noqa: E402
+from theme.core.fsutil import atomic_write_text  # noqa: E402
 
-PARTIAL = REPO / "theme/scss/theme/_font-face.scss"
+PARTIAL = REPO / "theme/stylesheet/scss/theme/_font-face.scss"
 START, END = "// emoji-range:start", "// emoji-range:end"
 EMOJI_ONLY = regex.compile(r"[\p{Emoji_Presentation}[\p{Emoji_Component}--\p{Emoji}]]", regex.V1)
 VARIABLE = "$theme-emoji-unicode-range"

@@ -3,7 +3,7 @@
     python scripts/gen_docs.py            # name the references that are stale (exit 1); write nothing
     python scripts/gen_docs.py --write    # write them
 
-- docs/reference/configuration.md: every key of `[tool.theme]` from theme/config.py: the
+- docs/reference/configuration.md: every key of `[tool.theme]` from theme/core/config.py: the
   dataclass fields the reader accepts (`config.keys`), each field's type, the default
   `config.parse` gives when the key is absent, and the meaning in the field's `metadata["doc"]`.
   The keys of a reader state's steps come from `STEP_ACTIONS` and `STEP_DOCS`.
@@ -34,8 +34,8 @@ if str(REPO) not in sys.path:
 
 import click  # noqa: E402
 
-from theme import config  # noqa: E402
-from theme.errors import ConfigError  # noqa: E402
+from theme.core import config  # noqa: E402
+from theme.core.errors import ConfigError  # noqa: E402
 
 CONFIGURATION = REPO / "docs/reference/configuration.md"
 CLI = REPO / "docs/reference/cli.md"
@@ -179,7 +179,7 @@ def configuration() -> str:
     lines = [
         "# Configuration",
         "",
-        BANNER.format(source="theme/config.py"),
+        BANNER.format(source="theme/core/config.py"),
         "",
         "theme reads `[tool.theme]` from the nearest pyproject.toml at or above the folder it runs in "
         "(or the file `--config` names). Paths are relative to the folder of that file. A key theme does "

@@ -18,10 +18,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from theme import config  # noqa: E402
+from theme.core import config  # noqa: E402
 from theme.stylesheet import build, tokens, tokens_page  # noqa: E402
 
-LIB = REPO / "theme/scss/theme"
+LIB = REPO / "theme/stylesheet/scss/theme"
 START, END = "<!-- token-tables:start -->", "<!-- token-tables:end -->"
 ASSIGN = re.compile(r"^\$(?P<name>[\w-]+)\s*:\s*(?P<value>.*?)\s*!default;\s*(?://\s*(?P<note>.*))?$")
 ROLE_MAPS = ("light-roles", "dark-roles", "typography-roles")

@@ -40,7 +40,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from theme.fsutil import atomic_write_bytes  # noqa: E402
+from theme.core.fsutil import atomic_write_bytes  # noqa: E402
 
 ASSETS = REPO / "article" / "dist" / "assets"
 

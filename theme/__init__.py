@@ -3,7 +3,7 @@
 The public API is what `__all__` lists; everything else may change.
 """
 
-from .errors import (
+from .core.errors import (
     BrowserNotFound,
     BuildError,
     CaptureError,

@@ -1,7 +1,7 @@
 """pytest plugin: visual checks collected from `[tool.theme.visual]`, and the `assert_snapshot` fixture.
 
-Each hook hands off to the session's theme.runs.suite.VisualRun. Visual items are collected on
-a whole-suite run (`pytest` with no paths) or with `--visual`; ids read
+Each hook hands off to the session's theme.review.runs.suite.VisualRun. Visual items are
+collected on a whole-suite run (`pytest` with no paths) or with `--visual`; ids read
 `index[desktop-dark]::note-box/memory-usage-2`, so `-k`, `--lf` and xdist select naturally.
 """
 
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
-from .config import Config, Tolerance
-from .errors import ThemeError
-from .runs.suite import Options, VisualRun, parse_shard
-from .status import Status
+from .core.config import Config, Tolerance
+from .core.errors import ThemeError
+from .core.status import Status
+from .review.runs.suite import Options, VisualRun, parse_shard
 
 if TYPE_CHECKING:  # numpy and Playwright load only for visual checks
     from collections.abc import Callable, Sequence
@@ -83,7 +83,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RUN] = visual_run = VisualRun(_load_project(config), config.rootpath, _options(config))
     shared = getattr(config, "workerinput", {}).get(SHARED_INPUT)
     if shared is not None:  # an xdist worker: each variant rendered once, by one worker
-        from .runs.sharing import SharedRenders
+        from .review.runs.sharing import SharedRenders
 
         visual_run.shared = SharedRenders(Path(shared))
     config.pluginmanager.register(_Results(visual_run), "theme-results")
@@ -105,7 +105,7 @@ def _options(config: pytest.Config) -> Options:
 
 
 def _load_project(config: pytest.Config) -> Config | None:
-    from . import config as config_mod
+    from .core import config as config_mod
 
     try:
         return config_mod.load(cwd=config.rootpath)
@@ -383,7 +383,7 @@ class UnchangedItem(VisualItem):
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """After a variant's last item, record the baselines its items wrote (theme/runs/suite.py
+    """After a variant's last item, record the baselines its items wrote (theme/review/runs/suite.py
     VisualRun.end_writes): one manifest write a variant; pytest_sessionfinish records the
     rest of an interrupted run."""
     if isinstance(item, VisualItem) and (nextitem is None or nextitem.parent is not item.parent):

@@ -28,7 +28,7 @@ REPO = ARTICLE.parent
 FONTS = ARTICLE / "dist" / "assets" / "fonts"
 IMAGES = ARTICLE / "dist" / "assets" / "images"
 sys.path.insert(0, str(REPO))
-from theme.fsutil import atomic_write_text  # noqa: E402
+from theme.core.fsutil import atomic_write_text  # noqa: E402
 
 INK = "#1f2328"
 MUTED = "#57606a"

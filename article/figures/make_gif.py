@@ -30,7 +30,7 @@ ARTICLE = HERE.parent
 REPO = ARTICLE.parent
 IMAGES = ARTICLE / "dist" / "assets" / "images"
 sys.path.insert(0, str(REPO))
-from theme.fsutil import atomic_write_bytes  # noqa: E402
+from theme.core.fsutil import atomic_write_bytes  # noqa: E402
 
 NAME = "ring-all-reduce.gif"
 WIDTH, HEIGHT = 680, 300

@@ -35,7 +35,7 @@ def write_pyproject(root: Path, extra: str = "", name: str = "pyproject.toml") -
 @pytest.fixture
 def project(tmp_path) -> Path:
     shutil.copytree(REPO / "scss", tmp_path / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
     write_pyproject(tmp_path)
     return tmp_path
 

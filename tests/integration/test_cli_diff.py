@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from theme.diff import compare, pixelmatch
 from theme.pixels import images
+from theme.pixels.diff import compare, pixelmatch
 
 
 def run(*args, cwd):
@@ -131,8 +131,8 @@ def test_bad_input_exits_2_with_one_line_naming_the_file(pair, make, message):
 def test_kernel_choice_without_the_compiled_module(monkeypatch):
     """No ahead-of-time module (e.g. no C compiler): numpy unless numba's start-up pays."""
     from theme.cli import diff as cli_diff
-    from theme.diff import available_engines
     from theme.pixels import aot
+    from theme.pixels.diff import available_engines
 
     monkeypatch.setattr(aot, "load", lambda: None)
     monkeypatch.setattr(aot, "get", lambda: None)

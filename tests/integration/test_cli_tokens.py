@@ -25,7 +25,7 @@ def theme(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @pytest.fixture
 def project(tmp_path) -> Path:
     shutil.copytree(REPO / "scss", tmp_path / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", tmp_path / "scss/theme")  # a vendored copy: it wins
     (tmp_path / "pyproject.toml").write_text(
         '[tool.theme]\nentry = "scss/style.scss"\noutputs = ["out/style.css"]\n')
     return tmp_path
@@ -105,7 +105,7 @@ def test_html_writes_the_token_page_atomically_and_deterministically(project):
 def adopted(tmp_path) -> Path:
     """What `theme init --scss` writes for the hand-written fixture (the plan, without the
     render proof the visual tests make), as a project `theme tokens` runs in."""
-    from theme.adopt import convert, parse
+    from theme.init.adopt import convert, parse
 
     css = (REPO / "tests/fixtures/adopt/long/style.css").read_text(encoding="utf-8")
     for path, text in convert.plan(parse.items(css), "style.css").files.items():

@@ -22,7 +22,7 @@ import pytest
 
 from registry import npm_or_skip, registry_or_skip
 from theme.capture import cdn
-from theme.config import parse
+from theme.core.config import parse
 from theme.init import PackageUnavailable, files, vendor
 
 REPO = Path(__file__).resolve().parents[2]

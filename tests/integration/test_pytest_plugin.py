@@ -159,7 +159,7 @@ def _artefacts(project: Path) -> dict[str, bytes]:
 
 def test_a_failing_page_is_checked_beside_the_next_render_with_the_same_verdict(project: Path) -> None:
     """A page that will not match is compared in a worker thread as soon as it is taken, before
-    the next variant's render (theme/runs/suite.py _check_early), each page once; its outcome,
+    the next variant's render (theme/review/runs/suite.py _check_early), each page once; its outcome,
     report entry and artefacts are byte for byte those of the same check made in its item (as
     under pytest-xdist, where workers share pages and checks are not started early). A
     deselected page's early check leaves no artefact of an image no item checked."""

@@ -99,7 +99,7 @@ def test_the_wheel_holds_all_of_theme_and_nothing_else(built):
     """Every file under theme/ (each page script, SCSS partial, the Distill runtime, the
     review page, …) is in the wheel with its bytes, and nothing of the repository around it."""
     expected = theme_files(built.source)
-    assert {"theme/capture/js/regions.js", "theme/scss/theme/components/_note-box.scss",
+    assert {"theme/capture/js/regions.js", "theme/stylesheet/scss/theme/components/_note-box.scss",
             "theme/init/distill/template.v2.js", "theme/review/app/app.js"} <= set(expected)
     with zipfile.ZipFile(built.wheel) as wheel:
         names = wheel.namelist()

@@ -14,8 +14,8 @@ import numpy as np
 from theme.baselines.store import Store
 from theme.check import verdict
 from theme.check.entry import Entry
-from theme.config import Tolerance
-from theme.status import Status
+from theme.core.config import Tolerance
+from theme.core.status import Status
 
 W, H = 200, 3000
 INSERT_AT, INSERTED = 700, 40

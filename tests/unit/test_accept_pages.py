@@ -13,7 +13,7 @@ import pytest
 from failed_page import page_pair
 from theme.baselines.store import Store
 from theme.check import verdict
-from theme.errors import StoreError
+from theme.core.errors import StoreError
 from theme.review import accept, report
 from theme.review.server import Review
 
@@ -158,7 +158,7 @@ def test_a_patch_run_never_runs_on_from_a_literal_row_into_a_copied_one():
 
 def test_a_row_whose_hash_matches_but_pixels_differ_is_stored_not_copied():
     from theme.check import patch
-    from theme.diff import shift
+    from theme.pixels.diff import shift
 
     expected, actual = page_pair()
     hashes = (shift.row_hashes(expected), shift.row_hashes(actual))

@@ -1,4 +1,4 @@
-"""theme.adopt without a browser: the scss/ it plans from a hand-written stylesheet, compiled
+"""theme.init.adopt without a browser: the scss/ it plans from a hand-written stylesheet, compiled
 with the real libsass, must give back the same rules in a cascade-equivalent order; the
 project's pyproject.toml keeps every other byte; bad input is one clear error."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from theme.adopt import AdoptError, adopt_stylesheet, canon, convert, parse, project
-from theme.adopt.adoption import _compile
-from theme.adopt.locate import locate
+from theme.init.adopt import AdoptError, adopt_stylesheet, canon, convert, parse, project
+from theme.init.adopt.adoption import _compile
+from theme.init.adopt.locate import locate
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "adopt"
 
@@ -223,7 +223,7 @@ def test_pyproject_entry_is_replaced_and_the_other_keys_kept(tmp_path):
 
 def test_pyproject_is_created_when_absent(tmp_path):
     project.set_build(tmp_path / "pyproject.toml", "scss/style.scss", ["style.css"])
-    from theme.config import load
+    from theme.core.config import load
     cfg = load(tmp_path / "pyproject.toml")
     assert cfg.build.entry == tmp_path / "scss/style.scss" and cfg.build.outputs == (tmp_path / "style.css",)
 

@@ -11,8 +11,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from theme.diff import kernel
 from theme.pixels import aot
+from theme.pixels.diff import kernel
 
 pytest.importorskip("numba")
 
@@ -39,7 +39,7 @@ def test_a_second_process_loads_the_cached_module_without_importing_numba(built)
         import sys
         import numpy as np
         from theme.pixels import aot
-        from theme.diff import kernel
+        from theme.pixels.diff import kernel
         module = aot.load()
         a = np.full((40, 50, 4), 255, np.uint8)
         b = a.copy()
@@ -118,7 +118,7 @@ def test_jit_without_a_writable_cache_still_compiles():
         import numba.core.caching as caching
         caching.CacheImpl._locator_classes = []  # as if no folder were writable
         import numpy as np
-        from theme.diff import jit, kernel
+        from theme.pixels.diff import jit, kernel
         a = np.full((40, 50, 4), 255, np.uint8)
         b = a.copy()
         b[10:20, 10:30] = (200, 40, 40, 255)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from theme import config
-from theme.errors import BuildError
+from theme.core import config
+from theme.core.errors import BuildError
 from theme.stylesheet import build
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ POSITION = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):(?P<col>\d+): \S")
 
 def make_project(root: Path, extra: str = "") -> config.Config:
     shutil.copytree(REPO / "scss", root / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text(
         '[project]\nname = "specimen"\n\n[tool.theme]\nentry = "scss/style.scss"\n'
         f"outputs = {json.dumps(OUTPUTS)}\n{extra}"

@@ -17,8 +17,8 @@ import pytest
 import tinycss2
 import tinycss2.color3
 
-from theme import config
-from theme.errors import BuildError
+from theme.core import config
+from theme.core.errors import BuildError
 from theme.stylesheet import build
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ IDENT = re.compile(r"-?[A-Za-z_][\w-]*\Z")
 
 def make_project(root: Path, outputs=("out/a/style.css", "out/b/style.css")) -> config.Config:
     shutil.copytree(REPO / "scss", root / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text(
         f'[tool.theme]\nentry = "scss/style.scss"\noutputs = {json.dumps(list(outputs))}\n')
     return config.load(root / "pyproject.toml")

@@ -18,8 +18,8 @@ from theme.capture.naming import (
     safe_segment,
 )
 from theme.capture.regions import clip_box, regions
-from theme.config import VisualConfig
-from theme.errors import ConfigError
+from theme.core.config import VisualConfig
+from theme.core.errors import ConfigError
 
 
 def visual(**kw) -> VisualConfig:

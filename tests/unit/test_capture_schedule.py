@@ -13,7 +13,7 @@ from theme.capture import overlap as overlap_mod
 from theme.capture import session as session_mod
 from theme.capture.naming import Variant
 from theme.capture.schedule import Schedule
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 
 def v(scheme: str, viewport: str = "desktop") -> Variant:

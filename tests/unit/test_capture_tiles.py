@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from theme.capture.tiles import check_whole, inkless_lines
-from theme.errors import CaptureError
+from theme.core.errors import CaptureError
 
 
 def page_with_text(height=3000, width=200, lines=range(100, 3000, 200)):
@@ -145,7 +145,7 @@ class _StuckServer(_ClipServer):
 
 def test_a_tile_the_browser_never_returns_fails_the_page_naming_the_tile():
     from theme.capture.tiles import TileJob
-    from theme.errors import Unresponsive
+    from theme.core.errors import Unresponsive
 
     page = np.full((600, 20, 4), 255, dtype=np.uint8)
     server = _StuckServer(page, 3)

@@ -14,7 +14,7 @@ from theme.capture.model import Region
 from theme.check import causes
 from theme.check.entry import Entry, Styled, cause_groups
 from theme.review import report
-from theme.runs.suite import Options, VisualRun
+from theme.review.runs.suite import Options, VisualRun
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
 DIFF = {"diff_pixels": 900, "ratio": 0.01, "failed_rule": "900 pixels differ", "boxes": []}

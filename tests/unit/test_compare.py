@@ -5,7 +5,7 @@ import pytest
 
 from theme.baselines.store import Store
 from theme.check.verdict import CheckContext, Status, Update, artifact_paths, check
-from theme.config import Tolerance
+from theme.core.config import Tolerance
 
 FP = {"browser": {"name": "chromium", "version": "156"}, "platform": "linux", "device_scale_factor": 1,
       "launch_flags": [], "fonts": {}}

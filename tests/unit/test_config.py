@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from theme import config
-from theme.errors import ConfigError
+from theme.core import config
+from theme.core.errors import ConfigError
 
 
 def write(tmp_path: Path, body: str) -> Path:

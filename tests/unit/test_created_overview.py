@@ -13,10 +13,10 @@ from theme.baselines.store import Store
 from theme.capture.model import Region
 from theme.check import verdict
 from theme.check.entry import Entry
-from theme.config import Tolerance
+from theme.core.config import Tolerance
+from theme.core.status import Status
 from theme.pixels import images
 from theme.review import report
-from theme.status import Status
 
 KEY = "index/desktop-light/page.png"
 FP = {"browser": {"name": "chromium", "version": "156.0.1"}, "platform": {"system": "Linux", "machine": "x86_64"}}

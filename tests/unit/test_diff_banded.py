@@ -1,9 +1,9 @@
-"""A page is compared a band of rows at a time (theme/diff/result.py `_aligned`), its file-backed
+"""A page is compared a band of rows at a time (theme/pixels/diff/result.py `_aligned`), its file-backed
 rows dropped from memory as it goes (theme/pixels/resident.py): the verdict must be exactly the one a
 whole-page pixelmatch gives, on a real page (the specimen's committed baseline, 1280 × 26 292).
 
 The whole-page reference: the expected rows the alignment pairs with each actual row, as one
-image, through `theme.diff.pixelmatch` (bit-identical to PyPI pixelmatch: test_diff_parity.py),
+image, through `theme.pixels.diff.pixelmatch` (bit-identical to PyPI pixelmatch: test_diff_parity.py),
 plus inserted and removed rows in full, as compare() defines a shifted page's count.
 """
 
@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme.diff import compare, pixelmatch
-from theme.diff.kernel import Style
-from theme.diff.result import DIRECT_ROWS
 from theme.pixels import images, resident
+from theme.pixels.diff import compare, pixelmatch
+from theme.pixels.diff.kernel import Style
+from theme.pixels.diff.result import DIRECT_ROWS
 
 PAGE = Path(__file__).parents[2] / "snapshots" / "index" / "desktop-light" / "page.png"
 DIFF_RGB = Style().diff_color

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theme.diff.boxes import _components
+from theme.pixels.diff.boxes import _components
 
 
 def by_definition(hot: np.ndarray) -> list[tuple[int, int, int, int]]:

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from theme.config import Tolerance
-from theme.diff import available_engines, compare, pixelmatch
+from theme.core.config import Tolerance
+from theme.pixels.diff import available_engines, compare, pixelmatch
 
 
 def page(h=120, w=160, seed=0) -> np.ndarray:

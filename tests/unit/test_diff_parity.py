@@ -1,4 +1,4 @@
-"""theme.diff.pixelmatch is bit-identical to the PyPI pixelmatch 0.4.0 (the oracle).
+"""theme.pixels.diff.pixelmatch is bit-identical to the PyPI pixelmatch 0.4.0 (the oracle).
 
 Table-driven: every case runs through the reference and through each of our
 kernels; the counts and every byte written to `output` must be equal. Images are
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pixelmatch import pixelmatch as reference
 
-from theme.diff import available_engines, pixelmatch
+from theme.pixels.diff import available_engines, pixelmatch
 from theme.pixels.images import read_png
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "diff"

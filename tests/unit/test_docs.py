@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from theme import config
-from theme.errors import ConfigError
+from theme.core import config
+from theme.core.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"]
@@ -47,7 +47,7 @@ def test_every_key_has_a_meaning():
     missing = [f"{t.header} {f.name}" for t in gen.tables() for f in config.keys(t.cls) if not f.metadata.get("doc")]
     step_keys = set(config.STEP_ACTIONS) | {o for opts in config.STEP_ACTIONS.values() for o in opts}
     missing += [f"step {k}" for k in sorted(step_keys - set(config.STEP_DOCS))]
-    assert missing == [], "give each a metadata={'doc': ...} in theme/config.py (STEP_DOCS for a step)"
+    assert missing == [], "give each a metadata={'doc': ...} in theme/core/config.py (STEP_DOCS for a step)"
 
 
 # ---------------------------------------------------------------- keys the pages name

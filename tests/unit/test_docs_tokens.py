@@ -27,7 +27,7 @@ def test_the_token_tables_are_current():
 
 def test_every_token_and_role_has_a_row():
     page = PAGE.read_text()
-    lib = REPO / "theme/scss/theme/tokens"
+    lib = REPO / "theme/stylesheet/scss/theme/tokens"
     names = {n for f in lib.glob("*.scss") for n in re.findall(r"^\$([\w-]+)\s*:", f.read_text(), re.M)}
     roles = {k for f in (lib / "_light.scss", lib / "_typography.scss")
              for k in re.findall(r'^\s*"([\w-]+)":', f.read_text(), re.M)}

@@ -10,7 +10,7 @@ from pathlib import Path
 import regex
 import tinycss2
 
-from theme import config
+from theme.core import config
 from theme.stylesheet import build, tokens
 
 STACKS = {"body": "serif", "heading": "sans-serif", "code": "monospace"}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from theme.errors import ImageError
+from theme.core.errors import ImageError
 from theme.pixels import images
 
 

@@ -99,6 +99,11 @@ def test_the_rooms_at_the_top_stand_in_floors():
     assert circles(rooms) == []
 
 
+def test_the_top_of_theme_holds_at_most_twelve_entries():
+    """The house reads at a glance: the shells, core/ and one package per role, twelve entries at most."""
+    top = sorted(p.name for p in THEME.iterdir() if p.name != "__pycache__")
+    assert len(top) <= 12, top
+
 
 def outside_imports(path: Path) -> set[str]:
     """The top-level names of the packages `path` imports from outside theme (`pytest`, `playwright`…)."""

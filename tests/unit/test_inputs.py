@@ -13,7 +13,7 @@ from theme.baselines.store import Store
 from theme.capture.model import Capture, Loaded, Region
 from theme.capture.naming import Variant
 from theme.check import inputs
-from theme.config import Tolerance, VisualConfig
+from theme.core.config import Tolerance, VisualConfig
 
 FP = {"browser": {"name": "chromium", "version": "156.0.1", "executable": "/usr/bin/chromium"},
       "platform": {"system": "Linux", "machine": "x86_64", "release": "6.1"}, "device_scale_factor": 1,

@@ -12,8 +12,8 @@ import pytest
 
 from theme.baselines.store import Store, verify
 from theme.check.verdict import CheckContext, Status, Update, check
-from theme.config import Tolerance
-from theme.errors import ImageError, LfsPointerError, StoreError
+from theme.core.config import Tolerance
+from theme.core.errors import ImageError, LfsPointerError, StoreError
 from theme.pixels import images
 
 FP = {"browser": {"name": "chromium", "version": "156"}, "platform": "linux", "device_scale_factor": 1,

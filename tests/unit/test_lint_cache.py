@@ -2,7 +2,7 @@
 
 import pytest
 
-from theme.lint import cache
+from theme.init.lint import cache
 
 RESULT = {"defined": {"marker": "rendered: document"}, "sheets": 1, "hosts": ["document"], "dom_classes": []}
 
@@ -55,8 +55,8 @@ def test_what_a_render_learned_comes_back_whole(site):
     """The scripts' classes and the blocked scripts survive the cache: a second run warns the same."""
     from pathlib import Path
 
-    from theme.lint.css import ClassDef
-    from theme.lint.render import Rendered
+    from theme.init.lint.css import ClassDef
+    from theme.init.lint.render import Rendered
 
     page = site / "index.html"
     learned = Rendered({"marker": ClassDef("marker", Path("rendered: document"), 0, 0)}, 1, ["document"], {"marker"},

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from theme.lint import checks
-from theme.lint.css import ClassDef
-from theme.lint.parse import parse_text
+from theme.init.lint import checks
+from theme.init.lint.css import ClassDef
+from theme.init.lint.parse import parse_text
 
 CSS = Path("style.css")
 DEFINED = {name: ClassDef(name, CSS, 1, 1) for name in

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from theme.errors import LintError
-from theme.lint.css import classes_in_css, classes_in_files
+from theme.core.errors import LintError
+from theme.init.lint.css import classes_in_css, classes_in_files
 
 CSS = """/* .in-a-comment { } */
 .note-box, d-article > .subtitle { margin: .5em 0 }

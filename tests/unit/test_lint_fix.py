@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theme.lint import checks, fix_text
-from theme.lint.fix import fix_file, matching_end
-from theme.lint.parse import parse_text
+from theme.init.lint import checks, fix_text
+from theme.init.lint.fix import fix_file, matching_end
+from theme.init.lint.parse import parse_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "lint"
 BEFORE = (FIXTURES / "note_boxes_before.html").read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theme.lint.parse import END, START, parse_text
+from theme.init.lint.parse import END, START, parse_text
 
 
 def tag_positions(text):

@@ -1,10 +1,10 @@
-"""The classes a script gives a meaning to (theme/lint/script_classes.py), read from its text."""
+"""The classes a script gives a meaning to (theme/init/lint/script_classes.py), read from its text."""
 
 from pathlib import Path
 
 import pytest
 
-from theme.lint.script_classes import classes_in_script
+from theme.init.lint.script_classes import classes_in_script
 
 RUNTIME = Path(__file__).resolve().parents[2] / "article" / "dist" / "assets" / "distill" / "template.v2.js"
 

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from theme.lint import has_scripts
-from theme.lint.parse import parse_file, parse_text
-from theme.lint.sources import page_sources
+from theme.init.lint import has_scripts
+from theme.init.lint.parse import parse_file, parse_text
+from theme.init.lint.sources import page_sources
 
 
 def write(path: Path, text: str) -> Path:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from theme import config
 from theme.capture import remote
-from theme.errors import ConfigError
+from theme.core import config
+from theme.core.errors import ConfigError
 
 
 def test_the_environment_overrides_the_config():

@@ -10,7 +10,7 @@ import numpy as np
 from failed_page import BOX_Y, INSERT_AT, INSERTED, H, W, page_pair
 from theme.baselines.store import Store
 from theme.check import bands, verdict
-from theme.config import Tolerance
+from theme.core.config import Tolerance
 from theme.pixels import images
 from theme.review import report
 

@@ -10,8 +10,8 @@ import pytest
 
 from theme.capture.config_checks import check_config
 from theme.capture.lanes import routed_file
-from theme.config import VisualConfig
-from theme.errors import ConfigError
+from theme.core.config import VisualConfig
+from theme.core.errors import ConfigError
 
 RUNTIME = "https://distill.pub/template.v2.js"
 

@@ -55,7 +55,7 @@ def test_a_page_card_does_not_name_a_region_that_passed_at_its_sub_pixel_phase(t
     from theme.baselines.store import Store
     from theme.check.pipeline import check_image
     from theme.check.verdict import CheckContext
-    from theme.config import VisualConfig
+    from theme.core.config import VisualConfig
 
     code = Region("code", "setup", (0, 100, 40, 50), "Setup", "pre", css_box=(0.0, 100.5, 40.0, 50.0))
     note = Region("note-box", "memory", (0, 300, 40, 50), "Memory", ".note-box", css_box=(0.0, 300.0, 40.0, 50.0))
@@ -98,7 +98,7 @@ def test_a_checked_page_image_hands_its_file_backed_rows_back(tmp_path):
     from theme.baselines.store import Store
     from theme.check.pipeline import check_image, spill
     from theme.check.verdict import CheckContext
-    from theme.config import VisualConfig
+    from theme.core.config import VisualConfig
     from theme.pixels import images
 
     base = shot("light", 255, height=20000)

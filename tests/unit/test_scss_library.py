@@ -1,5 +1,5 @@
-"""The theme as an installed SCSS library (theme/scss/theme/), compiled for real by libsass
-through `theme build`'s load path: an article's own entry imports what it wants, sets any
+"""The theme as an installed SCSS library (theme/stylesheet/scss/theme/), compiled for real by
+libsass through `theme build`'s load path: an article's own entry imports what it wants, sets any
 token before the import, and can switch dark mode off. CSS is read with tinycss2."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import tinycss2
 
-from theme import config
+from theme.core import config
 from theme.stylesheet import build, tokens
 
 REPO = Path(__file__).resolve().parents[2]
-LIB = REPO / "theme/scss/theme"
+LIB = REPO / "theme/stylesheet/scss/theme"
 TOKEN_FILES = sorted(LIB.glob("tokens/*.scss"))
 DARK = "(prefers-color-scheme: dark)"
 
@@ -119,4 +119,4 @@ def test_a_projects_own_theme_folder_wins_over_the_installed_one(tmp_path):
 def test_the_load_path_is_the_package_s_own_scss_folder():
     """`theme build` imports the library from the installed package, beside its code (the
     wheel ships all of it: tests/integration/test_wheel.py)."""
-    assert build.LIBRARY == REPO / "theme" / "scss"
+    assert build.LIBRARY == REPO / "theme" / "stylesheet" / "scss"

@@ -1,5 +1,5 @@
-"""The real theme (scss/style.scss over the library in theme/scss/theme/) compiled by libsass:
-the seed values, dark mode for every component, and the token rules (components read custom
+"""The real theme (scss/style.scss over the library in theme/stylesheet/scss/theme/) compiled by
+libsass: the seed values, dark mode for every component, and the token rules (components read custom
 properties only). CSS is parsed with tinycss2, never grepped, so formatting changes cannot fool
 these tests."""
 
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 import tinycss2
 
-from theme import config
+from theme.core import config
 from theme.stylesheet import build, tokens
 
 REPO = Path(__file__).resolve().parents[2]
 SCSS = REPO / "scss"  # this repo's entry
-LIB = REPO / "theme/scss/theme"  # the SCSS library shipped in the wheel
+LIB = REPO / "theme/stylesheet/scss/theme"  # the SCSS library shipped in the wheel
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 from subrun import PYTEST
-from theme.runs.suite import balance, parse_shard
+from theme.review.runs.suite import balance, parse_shard
 
 
 def test_every_variant_lands_on_exactly_one_shard():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theme.diff import compare, shift
+from theme.pixels.diff import compare, shift
 
 
 def article(h=600, w=120, seed=1) -> np.ndarray:
@@ -93,7 +93,7 @@ def test_one_px_moves_undone_at_once_read_as_snapping_not_as_moves():
     """After content above moved by half a pixel, rows snap 1 px down, then back up, again and
     again: a page card listed 11 alternating "moved down by 1 px" / "up by 1 px". They are one
     line now; a real move keeps its own."""
-    from theme.diff.shift import Shift, describe
+    from theme.pixels.diff.shift import Shift, describe
 
     shifts = [Shift(100, 1), Shift(140, -1), Shift(200, -1), Shift(260, 1), Shift(400, 14), Shift(500, 1)]
     said = describe(shifts)

@@ -21,7 +21,7 @@ import html5lib
 import pytest
 from PIL import Image
 
-from theme import config
+from theme.core import config
 
 REPO = Path(__file__).resolve().parents[2]
 ARTICLE = REPO / "article"

@@ -1,13 +1,13 @@
 """[[tool.theme.visual.states]]: parsing, errors that point into the file, chained steps, and
-the state variants that follow the pages' own (theme/config.py, theme/capture/naming.py)."""
+the state variants that follow the pages' own (theme/core/config.py, theme/capture/naming.py)."""
 
 from pathlib import Path
 
 import pytest
 
-from theme import config
 from theme.capture import variants
-from theme.errors import ConfigError
+from theme.core import config
+from theme.core.errors import ConfigError
 
 HEAD = """
 [tool.theme]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from theme.baselines.store import Store, check_key, describe_drift, verify
-from theme.errors import StoreError
+from theme.core.errors import StoreError
 from theme.pixels import images
 
 FP = {"browser": {"name": "chromium", "version": "156.0.1", "executable": "/usr/bin/chromium"},

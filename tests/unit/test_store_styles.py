@@ -11,7 +11,7 @@ import pytest
 
 from theme.baselines import style_record as styles
 from theme.baselines.store import STYLES, Store
-from theme.errors import StoreError
+from theme.core.errors import StoreError
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
 FP = {"browser": {"name": "chromium", "version": "156.0.1"}, "platform": {"system": "Linux", "machine": "x86_64"}}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from theme.baselines import style_record as styles
-from theme.errors import StoreError
+from theme.core.errors import StoreError
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "styles" / "specimen.json"
 RENDERS = json.loads(FIXTURE.read_text(encoding="utf-8"))

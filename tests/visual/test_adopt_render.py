@@ -1,4 +1,4 @@
-"""theme.adopt on a small Distill-style article with src/ and dist/ copies of a hand-written
+"""theme.init.adopt on a small Distill-style article with src/ and dist/ copies of a hand-written
 style.css, in a real Chromium: what it writes builds with `theme build --check` and renders
 like the original in every variant, checked here by a capture of our own."""
 
@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from subrun import PYTEST
-from theme.adopt import adopt_stylesheet
-from theme.adopt.render import SCHEMES, VIEWPORTS, compare_renders
 from theme.capture import Session, variants
-from theme.config import Tolerance, VisualConfig
-from theme.diff import compare
+from theme.core.config import Tolerance, VisualConfig
+from theme.init.adopt import adopt_stylesheet
+from theme.init.adopt.render import SCHEMES, VIEWPORTS, compare_renders
+from theme.pixels.diff import compare
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -282,7 +282,7 @@ def test_a_wrong_regrouping_is_caught_by_pixels_and_undone(tmp_path, monkeypatch
     changed colour and fall back to the original order, which renders the same."""
     if not Path(BROWSER).exists():
         pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
-    from theme.adopt import convert
+    from theme.init.adopt import convert
 
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist/index.html").write_text(

@@ -17,8 +17,8 @@ from theme.baselines import style_record as styles
 from theme.capture import Session, Variant, bounded, screenshot, scripts
 from theme.capture.model import Failure
 from theme.capture.readiness import MASK_COLOR
-from theme.config import VisualConfig
-from theme.errors import CaptureError, ConfigError, UnstableRender
+from theme.core.config import VisualConfig
+from theme.core.errors import CaptureError, ConfigError, UnstableRender
 
 pytestmark = pytest.mark.browser
 
@@ -797,7 +797,7 @@ def test_a_state_whose_page_stops_answering_at_a_key_or_a_read_of_its_elements_f
     whose script loops for ever there fails that state as unresponsive, naming what it was
     doing, and the same browser takes the next state as it did before."""
     from theme.capture import shoot
-    from theme.config import StateConfig, Step
+    from theme.core.config import StateConfig, Step
 
     monkeypatch.setattr(bounded, "ANSWER_S", 2.0)
     loop = "() => { for (;;) {} }"
@@ -859,7 +859,7 @@ def test_states_of_a_variant_share_its_page_only_while_each_finds_it_as_the_firs
     when the page is again as the first state found it (the title's hover box hidden anew by
     a script is the same as never shown), and on a fresh load when a step left its mark (the
     button's text). The images are those of every state on a fresh load."""
-    from theme.config import StateConfig, Step
+    from theme.core.config import StateConfig, Step
 
     states = (StateConfig("hover", (Step("hover", "#t"),), {"tip": "#tip"}),
               StateConfig("focus", (Step("focus", "#l"),), {"link": "#l"}),

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import config
 from theme.capture import Session, Variant, variants
+from theme.core import config
 from theme.pixels.images import encode_png
 
 pytestmark = pytest.mark.browser
@@ -79,8 +79,9 @@ def test_every_configured_region_key_is_found(visual, light_dark):
 
 def test_dark_changes_colours_of_every_component_and_no_geometry(light_dark):
     light, dark = light_dark
-    # the theme defines dark roles for note-box, code, math and figure (theme/scss/theme/tokens/_dark.scss):
-    # each of their regions must change; layout must not (same names, same boxes, same page size)
+    # the theme defines dark roles for note-box, code, math and figure
+    # (theme/stylesheet/scss/theme/tokens/_dark.scss): each of their regions must change; layout
+    # must not (same names, same boxes, same page size)
     assert light.image.shape == dark.image.shape
     assert [(r.path, r.box) for r in light.regions] == [(r.path, r.box) for r in dark.regions]
     for lr, dr in zip(light.regions, dark.regions, strict=True):

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from theme.capture import Session, variants
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 from theme.stylesheet import tokens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from theme.capture import Session, Variant, scripts
-from theme.config import VisualConfig
-from theme.errors import CaptureError
+from theme.core.config import VisualConfig
+from theme.core.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from freeze_probe import MOVED, before_freezing  # noqa: E402

@@ -32,7 +32,7 @@ from PIL import Image
 
 from registry import registry_or_skip
 from subrun import PYTEST
-from theme.errors import CaptureError
+from theme.core.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runtime_pages import example_site  # noqa: E402
@@ -193,7 +193,7 @@ def test_the_published_ctc_article_renders_on_the_runtime_theme_ships(tmp_path, 
     assert (article / ".gitignore").read_text() == "/.theme-artifacts/\n/visual-report/\n"
 
     from theme.capture import Session, variants
-    from theme.config import load
+    from theme.core.config import load
 
     cfg = load(article / "pyproject.toml")
     desktop = next(v for v in variants(cfg.visual) if v.viewport == "desktop")
@@ -582,7 +582,7 @@ def test_a_page_with_a_dark_mode_a_cdn_script_an_embed_and_lfs(tmp_path, katex_t
     assert linted.returncode == 0, linted.stdout + linted.stderr
 
     from theme.capture import Session, variants
-    from theme.config import load
+    from theme.core.config import load
 
     cfg = load(project / "pyproject.toml")
     with Session(cfg.visual, source=cfg.source) as session, pytest.raises(CaptureError, match="/missing.js"):
@@ -769,7 +769,7 @@ def test_packages_without_a_path_and_only_the_files_pages_load(tmp_path, katex_t
             assert f"| vendor/{folder}/{rel} | {len(data)} | {hashlib.sha256(data).hexdigest()} |" in recorded
 
     from theme.capture import Session, variants
-    from theme.config import load
+    from theme.core.config import load
 
     cfg = load(project / "pyproject.toml")
     with Session(cfg.visual, source=cfg.source) as session, session.open(variants(cfg.visual)[0]) as page:
@@ -808,7 +808,7 @@ def test_the_distill_v1_runtime_address_is_routed_to_npms_distill_template(tmp_p
     assert "note: distill-template 1.1.0 ships no licence text" in done.stdout
 
     from theme.capture import Session, variants
-    from theme.config import load
+    from theme.core.config import load
 
     assert visual["allow_blocked"] == ["assets/", "material-icons.css"]  # the user's, kept
     cfg = load(project / "pyproject.toml")
@@ -970,7 +970,7 @@ def test_d3js_org_code_jquery_com_and_cdnjs_are_vendored_and_a_stranger_is_named
     yours = f'route = {{"{stranger}" = "local/tally.js", '
     (project / "pyproject.toml").write_text(text.replace("route = {", yours, 1))
     from theme.capture import Session, variants
-    from theme.config import load
+    from theme.core.config import load
 
     cfg = load(project / "pyproject.toml")
     with Session(cfg.visual, source=cfg.source) as session, session.open(variants(cfg.visual)[0]) as page:

@@ -11,7 +11,7 @@ import pytest
 
 from theme.capture import Session, Variant
 from theme.capture.launch import kept_browsers
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,7 @@ import pytest
 from PIL import Image
 
 from theme.capture import Session, variants
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from page_contrast import COLLECT_JS, measure  # noqa: E402

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from theme.capture import Session, variants
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ctc_site import CDN, RUNTIME_URL, ctc_copy, edit  # noqa: E402

@@ -16,7 +16,7 @@ from test_long_runtime_page import DESKTOP, long_site
 from theme.baselines.store import Store
 from theme.capture import Session
 from theme.check import verdict
-from theme.config import Tolerance
+from theme.core.config import Tolerance
 from theme.pixels import images
 from theme.review import accept, report
 

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from theme.capture import Session, Variant
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from theme.capture import Session, Variant, readiness
-from theme.config import VisualConfig
-from theme.errors import CaptureError
+from theme.core.config import VisualConfig
+from theme.core.errors import CaptureError
 
 pytestmark = pytest.mark.browser
 

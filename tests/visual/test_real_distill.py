@@ -21,7 +21,7 @@ import pytest
 
 from subrun import PYTEST
 from theme.capture import Session, variants
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runtime_pages import example_site  # noqa: E402

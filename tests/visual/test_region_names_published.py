@@ -13,7 +13,7 @@ import pytest
 
 from theme.capture import Session, scripts, variants
 from theme.capture.regions import regions as named_regions
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ctc_site import CDN, TITLE, ctc_copy, edit  # noqa: E402
@@ -119,7 +119,7 @@ def test_a_states_captured_elements_are_named_as_the_pages_regions_not_after_the
     a hover box (in a shadow root, placed where its host is) in the opening paragraph is named after
     the title, one in a figure's caption after the caption, one after "One" after it. Only what is
     inside the byline is named after the byline's own heading, as a region there is."""
-    from theme.config import StateConfig, Step
+    from theme.core.config import StateConfig, Step
 
     (tmp_path / "index.html").write_text(STATE_PAGE, encoding="utf-8")
     states = tuple(StateConfig(f"focus-{which}", (Step("focus", selector),), {"focused": f"{selector}:focus"})

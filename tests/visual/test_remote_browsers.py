@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theme import config
 from theme.capture import Session, open_session, remote, variants
 from theme.capture.pool import Pool
+from theme.core import config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -88,7 +88,7 @@ def test_a_server_whose_probe_page_stops_answering_is_an_error_naming_it(specime
     a renderer that stopped answering): connecting fails as unresponsive within the answer
     time, naming the server with its token masked, instead of holding the run."""
     from theme.capture import bounded, scripts
-    from theme.errors import Unresponsive
+    from theme.core.errors import Unresponsive
 
     cfg, _todo = specimen
     served = serve_browser()

@@ -14,7 +14,7 @@ import pytest
 
 from theme.baselines.store import Store
 from theme.check import verdict
-from theme.config import Tolerance
+from theme.core.config import Tolerance
 from theme.review import report
 
 playwright_api = pytest.importorskip("playwright.sync_api")

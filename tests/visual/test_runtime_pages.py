@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from theme.capture import Session, Variant
-from theme.config import VisualConfig
-from theme.errors import CaptureError
+from theme.core.config import VisualConfig
+from theme.core.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from runtime_pages import KATEX_ROUTE, PAGES_DIR, site  # noqa: E402

@@ -208,9 +208,9 @@ def test_a_focus_ring_at_two_to_one_in_dark_names_both_colours(project: Path, se
 
 def test_explain_lists_a_states_steps_with_what_settled_after_them(project: Path) -> None:
     """`theme capture --explain`'s lines for a state variant, from a real capture of it."""
-    from theme import config
     from theme.capture import Session, variants
     from theme.cli.capture import explain_lines
+    from theme.core import config
 
     cfg = config.load(project / "pyproject.toml")
     state = next(v for v in variants(cfg.visual) if v.state == "cite-hover" and v.id == "desktop-dark")

@@ -19,8 +19,8 @@ from theme.baselines.store import Store
 from theme.capture import Session, Variant
 from theme.check import phase
 from theme.check.verdict import CheckContext, Status, Update, check
-from theme.config import Tolerance, VisualConfig
-from theme.diff import compare
+from theme.core.config import Tolerance, VisualConfig
+from theme.pixels.diff import compare
 
 pytestmark = pytest.mark.browser
 

@@ -30,7 +30,7 @@ BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 def page_file(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tokens-page")
     shutil.copytree(REPO / "scss", root / "scss")
-    shutil.copytree(REPO / "theme/scss/theme", root / "scss/theme")  # a vendored copy: it wins
+    shutil.copytree(REPO / "theme/stylesheet/scss/theme", root / "scss/theme")  # a vendored copy: it wins
     (root / "pyproject.toml").write_text('[tool.theme]\nentry = "scss/style.scss"\noutputs = ["out/style.css"]\n')
     run = subprocess.run([sys.executable, "-m", "theme", "tokens", "--html", "docs/tokens.html"], cwd=root,
                          capture_output=True, text=True)

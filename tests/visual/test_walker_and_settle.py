@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from theme.capture import Session, Variant, readiness, scripts
-from theme.config import VisualConfig
+from theme.core.config import VisualConfig
 
 pytestmark = pytest.mark.browser
 

@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import ImageError, StoreError
-from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from ..core.errors import ImageError, StoreError
+from ..core.fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 from ..pixels import images
 from ..pixels.resident import release
 from . import style_record as styles

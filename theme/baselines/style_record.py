@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import StoreError
+from ..core.errors import StoreError
 
 Props = Mapping[str, str]
 OWN = ""  # the selector of the region's own element

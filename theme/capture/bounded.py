@@ -22,8 +22,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..config import VisualConfig
-from ..errors import CaptureError, Unresponsive
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError, Unresponsive
 
 if TYPE_CHECKING:
     from playwright.sync_api import CDPSession, Frame, Page

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import BrowserNotFound
+from ..core.errors import BrowserNotFound
 
 if TYPE_CHECKING:
     from playwright.sync_api import Playwright

@@ -15,7 +15,7 @@ import dataclasses
 import time
 from typing import Iterator
 
-from ..config import VisualConfig
+from ..core.config import VisualConfig
 from .lanes import Lanes, Pending
 from .model import Capture, Failure, JsonObject, Judge, Progress
 from .naming import Variant

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..config import VisualConfig, key_position
-from ..errors import ConfigError
+from ..core.config import VisualConfig, key_position
+from ..core.errors import ConfigError
 from .model import JsonObject
 from .server import resolve
 

@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
-from ..fsutil import sha256_file
+from ..core.fsutil import sha256_file
 from .lanes import routed_file
 from .server import LocalServer
 

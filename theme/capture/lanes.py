@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
-from ..config import VisualConfig
-from ..errors import Unresponsive
+from ..core.config import VisualConfig
+from ..core.errors import Unresponsive
 from . import bounded, pagetime, resources, scripts
 from .model import JsonObject, Loaded, Timings, label
 from .naming import Variant

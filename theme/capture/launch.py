@@ -12,8 +12,8 @@ import threading
 from typing import TYPE_CHECKING, Iterator
 
 from .. import __version__
-from ..config import VisualConfig
-from ..errors import CaptureError
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError
 from . import bounded, remote, scripts
 from .browser import BrowserInfo, find_browser, launch_flags
 from .model import JsonObject

@@ -13,7 +13,7 @@ import numpy as np
 from .naming import Variant, safe_segment
 
 if TYPE_CHECKING:
-    from ..config import VisualConfig
+    from ..core.config import VisualConfig
     from .resources import Refusal
 
 Progress = Callable[[str], None]
@@ -155,7 +155,8 @@ class Failure:
     message: str
     kind: str = "capture"
     images: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (H, W, 4) RGBA
-    saved: dict[str, str] = field(default_factory=dict)  # name -> its PNG in the artefacts folder (theme.runs.suite)
+    # name -> its PNG in the artefacts folder (theme.review.runs.suite)
+    saved: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     # kind "broken": every resource that did not load (resources.Refusal): a run says a
     # page's list once (resources.PerPage rewrites `message` of its other variants)

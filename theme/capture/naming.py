@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Collection, Iterable, Literal, Mapping, Sequence, Union
 
-from ..config import VisualConfig
-from ..errors import ConfigError
+from ..core.config import VisualConfig
+from ..core.errors import ConfigError
 
 # Long enough to stay readable, short enough that `<out>/<page>/<variant>/<key>/<name>.png`
 # stays far below the 255-byte file-name limit of common filesystems.

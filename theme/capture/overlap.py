@@ -17,8 +17,8 @@ from typing import Callable, Generator, Iterator, Mapping
 
 import numpy as np
 
-from ..config import VisualConfig
-from ..errors import CaptureError
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError
 from .lanes import Lanes, Pending, scheme_read
 from .model import Capture, Failure, Judge, Nudges, Progress
 from .naming import Variant

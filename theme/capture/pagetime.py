@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Collection, Protocol
 
-from ..errors import CaptureError
+from ..core.errors import CaptureError
 from . import bounded, scripts
 from .model import JsonObject
 

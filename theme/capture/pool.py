@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, TypeVar, cast
 
-from ..config import VisualConfig
-from ..errors import CaptureError
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError
 from . import remote
 from .model import Capture, Failure, JsonObject, Nudges, Progress, Renderer
 from .naming import Variant

@@ -3,7 +3,7 @@ does after load is done, the reader's view frozen), nudged and masked, two
 agreeing looks in a row, and its size measured.
 
 "Done" is decided by one routine, settle(), for the capture, `theme init`
-(theme/init/survey.py) and `theme lint` (theme/lint/render.py), in named modes whose
+(theme/init/survey.py) and `theme lint` (theme/init/lint/render.py), in named modes whose
 differences are data (Mode: CAPTURE, SURVEY, LINT). After its load event a page keeps
 working: it fetches, defines custom elements, typesets, decodes. settle() asks the page
 (scripts.PROBE, every POLL_MS) and its lane (the requests) until:
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
-from ..config import VisualConfig
-from ..errors import CaptureError, RenderError, UnstableRender
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError, RenderError, UnstableRender
 from . import bounded, pagetime, resources, scripts
 from .bounded import ask, evaluate, screenshot
 from .config_checks import check_selectors, config_position

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from .browser import find_browser, launch_flags
 
 ENV = "THEME_BROWSER_ENDPOINTS"

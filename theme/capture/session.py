@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from ..config import VisualConfig
-from ..errors import CaptureError
+from ..core.config import VisualConfig
+from ..core.errors import CaptureError
 from . import bounded, scripts
 from .browser import BrowserInfo
 from .chain import Chain

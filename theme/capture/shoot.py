@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..baselines.style_record import MISSING
-from ..config import VisualConfig
-from ..errors import UnstableRender
+from ..core.config import VisualConfig
+from ..core.errors import UnstableRender
 from ..pixels.resident import release
 from . import scripts
 from .bounded import TILE_ANSWER_S, evaluate, watched

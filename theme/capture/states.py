@@ -16,8 +16,8 @@ import math
 import time
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..config import VIEWPORT, StateConfig, Step
-from ..errors import RenderError
+from ..core.config import VIEWPORT, StateConfig, Step
+from ..core.errors import RenderError
 from ..stylesheet.contrast import composite, contrast_ratio, parse_colour
 from . import bounded, scripts, shoot
 from .bounded import evaluate, screenshot

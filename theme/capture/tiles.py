@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ..errors import CaptureError, ImageError, RenderError
+from ..core.errors import CaptureError, ImageError, RenderError
 from ..pixels import images
 from ..pixels.resident import file_backed as page_buffer  # large pages: file-backed (theme/pixels/resident.py)
 from ..pixels.resident import release

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import CaptureError
+from ..core.errors import CaptureError
 from . import scripts
 from .bounded import evaluate
 from .model import JsonObject

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
-    from ..diff import DiffResult
+    from ..pixels.diff import DiffResult
 
 Box = tuple[int, int, int, int]  # x, y, w, h in page pixels
 

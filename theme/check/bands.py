@@ -17,11 +17,11 @@ from typing import Any, Callable, TypedDict
 
 import numpy as np
 
-from ..diff import shift
-from ..diff.kernel import DIFF_INDEX, Style
-from ..diff.result import DiffResult, IndexedImage
-from ..fsutil import atomic_write_bytes, atomic_write_text, sha256_file
+from ..core.fsutil import atomic_write_bytes, atomic_write_text, sha256_file
 from ..pixels import images
+from ..pixels.diff import shift
+from ..pixels.diff.kernel import DIFF_INDEX, Style
+from ..pixels.diff.result import DiffResult, IndexedImage
 from ..pixels.resident import release
 from . import patch
 

@@ -16,7 +16,7 @@ from ..baselines.style_record import (
     to_json,
     translucent,
 )
-from ..status import Status
+from ..core.status import Status
 from .causes import UNSTEADY, Box, Failed, Group, explain, group, inherited, unrecorded_flow
 
 if TYPE_CHECKING:

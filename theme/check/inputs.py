@@ -32,8 +32,8 @@ from ..capture.lanes import routed_file
 from ..capture.model import Capture, JsonObject
 from ..capture.naming import Variant
 from ..capture.server import resolve
-from ..config import VisualConfig
-from ..fsutil import sha256_file
+from ..core.config import VisualConfig
+from ..core.fsutil import sha256_file
 from ..pixels import images
 
 # 2: a record says whether its render was reproduced (theme/check/steady.py); a record of

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ..diff import shift
-from ..fsutil import atomic_write_bytes
+from ..core.fsutil import atomic_write_bytes
 from ..pixels import images
+from ..pixels.diff import shift
 from ..pixels.resident import release
 
 PATCH_BYTES = 4 << 20  # a bigger patch is left out: accept then needs the artefacts folder

@@ -13,11 +13,11 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .. import diff as diff_mod
 from ..capture.model import Capture, Failure, Frames, Nudges, Progress, Renderer, Target
 from ..capture.naming import Variant
-from ..config import Tolerance
-from ..errors import ImageError
+from ..core.config import Tolerance
+from ..core.errors import ImageError
+from ..pixels import diff as diff_mod
 from .expected import ExpectedImages
 
 STEP = 1 / 64  # Chromium's LayoutUnit: every box edge is a multiple of it

@@ -14,8 +14,8 @@ import numpy as np
 from ..baselines import style_record as styles
 from ..capture.model import FLOW, Capture, Failure, Region, Renderer
 from ..capture.naming import Variant
-from ..config import VisualConfig
-from ..errors import ImageError, ThemeError
+from ..core.config import VisualConfig
+from ..core.errors import ImageError, ThemeError
 from ..pixels import images
 from ..pixels.resident import release
 from . import attribution, bands, phase, steady, verdict
@@ -23,7 +23,7 @@ from .entry import Entry, Styled
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
-    from ..diff import DiffResult
+    from ..pixels.diff import DiffResult
 
 Progress = Callable[[str], None]
 MASK_AT = "[tool.theme.visual]"
@@ -62,7 +62,7 @@ def capture(session: Renderer, todo: Iterable[Variant], *, spill_to: Path | None
     in its place instead, and the others go on.
     captured: called with each capture as soon as its page image is taken (and spilled),
     before the next variant's: what only needs the page image (encoding it, comparing it)
-    can start beside the next render rather than after the last (theme/runs/suite.py).
+    can start beside the next render rather than after the last (theme/review/runs/suite.py).
     reproduce: with `expected`, whether a capture would write a baseline (an update); each such
     variant is rendered a second time and becomes a Failure unless both renders agree
     (theme/check/steady.py; `mask_at` is where its message points for `mask`).

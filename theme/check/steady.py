@@ -11,10 +11,10 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
-from .. import diff
 from ..baselines import style_record as styles
 from ..capture.model import Capture, Failure
-from ..config import VisualConfig
+from ..core.config import VisualConfig
+from ..pixels import diff
 
 HOLDS_STILL = "does not hold still between two renders of the same page (not your change)"
 NAMED = 4  # parts a failure names

@@ -17,21 +17,20 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from .. import diff
 from ..baselines.store import Store, describe_drift
-from ..config import Tolerance
-from ..errors import ImageError, LfsPointerError
-from ..fsutil import atomic_open
-from ..pixels import images
+from ..core.config import Tolerance
+from ..core.errors import ImageError, LfsPointerError
+from ..core.fsutil import atomic_open
+from ..core.status import Status
+from ..pixels import diff, images
 from ..pixels.resident import release
-from ..status import Status
 from . import bands, phase
 from .expected import ExpectedImages
 
 if TYPE_CHECKING:
     from ..baselines.style_record import StyleRecord
     from ..capture.model import Frames
-    from ..diff import DiffResult
+    from ..pixels.diff import DiffResult
 
 Box = tuple[float, float, float, float]
 # What a failed page check leaves for review instead of its full-size expected and diff images,

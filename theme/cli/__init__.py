@@ -16,8 +16,8 @@ from pathlib import Path
 
 import click
 
-from .. import config as config_mod
-from ..errors import ThemeError
+from ..core import config as config_mod
+from ..core.errors import ThemeError
 
 # What a command decorated with project_options is handed: config.load with -C and --config
 # applied, called when the command needs the config (`.args[0]`: the --config file, or None).

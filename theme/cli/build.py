@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..config import Config
-from ..errors import BuildError
+from ..core.config import Config
+from ..core.errors import BuildError
 from . import LoadConfig, main, project_options
 
 if TYPE_CHECKING:  # theme.stylesheet.build (and sass) load when a command runs
@@ -125,14 +125,14 @@ def tokens_command(load_config: LoadConfig, as_json: bool, check_contrast: bool,
 
 
 def _write_token_page(css: str, out: Path, scale: list[Primitive]) -> None:
-    from ..fsutil import atomic_write_text
+    from ..core.fsutil import atomic_write_text
     from ..stylesheet import tokens_page
 
     page = tokens_page.render(css, scale=scale)
     try:
         atomic_write_text(out, page)
     except OSError as err:
-        from ..errors import ThemeError
+        from ..core.errors import ThemeError
 
         raise ThemeError(f"{out}: cannot write the token page: {err.strerror or err}; "
                          "pass a writable file path to --html") from None

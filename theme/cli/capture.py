@@ -20,9 +20,9 @@ from ..capture import Capture, open_session, variants
 from ..capture.model import JsonObject, Progress, Renderer
 from ..capture.naming import Variant
 from ..check import inputs, pipeline
-from ..config import VisualConfig, keep_tile_height
-from ..errors import ConfigError
-from ..fsutil import atomic_write_text
+from ..core.config import VisualConfig, keep_tile_height
+from ..core.errors import ConfigError
+from ..core.fsutil import atomic_write_text
 from ..pixels.images import write_png
 from . import LoadConfig, main, project_options
 
@@ -145,7 +145,7 @@ def _report(number: int, cap: Capture, started: float, written: Future[int], *, 
 
 def _explain(session: Renderer, firsts: list[Capture], progress: Progress) -> None:
     """Capture every variant again and print what --explain promises, variant by variant."""
-    from ..diff import compare
+    from ..pixels.diff import compare
 
     progress("capturing every variant a second time, to see what changes between two captures")
     seconds = pipeline.capture(session, [c.variant for c in firsts], progress=progress)

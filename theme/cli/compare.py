@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 @project_options
 def compare(base: str, head: str | None, out: Path | None, load_config: LoadConfig) -> None:
     """Build and capture both revisions in temporary worktrees and report every difference."""
+    from ..core.status import Status
     from ..review.report import append_step_summary
-    from ..runs.revision_compare import compare_revisions
-    from ..status import Status
+    from ..review.runs.revision_compare import compare_revisions
 
     cfg = load_config()
     progress = lambda msg: click.echo(f"… {msg}", err=True)  # noqa: E731

@@ -18,7 +18,7 @@ from . import LoadConfig, main, project_options
 if TYPE_CHECKING:  # imported while the images decode (see diff)
     import numpy as np
 
-    from ..diff import IndexedImage
+    from ..pixels.diff import IndexedImage
 
 
 @main.command("diff")
@@ -39,8 +39,8 @@ def diff(load_config: LoadConfig, expected: Path, actual: Path, out: Path | None
     with ThreadPoolExecutor(2) as pool:  # the decoder releases the GIL: one image per core
         decoded = pool.map(images.read_png, (expected, actual))
         # meanwhile this thread does the imports the rest needs (~50 ms hidden)
-        from ..config import Tolerance
-        from ..diff import IndexedImage, compare
+        from ..core.config import Tolerance
+        from ..pixels.diff import IndexedImage, compare
         img_a, img_b = decoded
 
     engine = _engine(img_a, img_b)
@@ -96,7 +96,7 @@ def _engine(img_a: np.ndarray, img_b: np.ndarray) -> str:
 
 
 def available_engines() -> list[str]:
-    from ..diff import available_engines as engines
+    from ..pixels.diff import available_engines as engines
 
     return engines()
 
@@ -105,7 +105,7 @@ def _faded(img: np.ndarray, engine: str) -> IndexedImage:
     """Identical images: the diff image is the faded first image, as pixelmatch draws it."""
     import numpy as np
 
-    from ..diff import IndexedImage, kernel
+    from ..pixels.diff import IndexedImage, kernel
 
     out = np.empty(img.shape[:2], np.uint8)
     kernel.run(img, img, out, engine=engine)

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import click
 
-from .. import init as init_mod
-from ..adopt import adopt_stylesheet
+from ..init.adopt import adopt_stylesheet
+from ..init.errors import AdoptIncomplete, InitBlocked, InitError
+from ..init.plan import LOCAL, Plan, Write, make_plan
 from . import main
 
 
@@ -57,11 +58,11 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     local = _packages(packages)
     if not (yes or dry_run) and not sys.stdin.isatty():
         # Asked before rendering, which takes a while: the answer cannot come.
-        raise init_mod.InitError("no terminal to ask whether to write what theme init finds; pass --yes to "
-                                 "render the article and write it (or --dry-run to only see the plan)")
+        raise InitError("no terminal to ask whether to write what theme init finds; pass --yes to "
+                        "render the article and write it (or --dry-run to only see the plan)")
     click.echo(f"… rendering {directory.resolve()} offline", err=True)
-    plan = init_mod.make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
-                              build_check=scss is not None, requirement=requirement)
+    plan = make_plan(directory, root=root, lfs=lfs, force=force, packages=local,
+                     build_check=scss is not None, requirement=requirement)
     for line in plan.lines + file_lines(plan, force=force):
         click.echo(line)
     changes = plan.changes(force=force)
@@ -70,8 +71,8 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
     elif plan.conflicts and not force:
         first = plan.conflicts[0]
         more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
-        raise init_mod.InitError(f"{first.where or directory / first.path}: {first.what} is not what theme init "
-                                 f"would write{more}; rerun with --force to replace it (--dry-run shows the plan)")
+        raise InitError(f"{first.where or directory / first.path}: {first.what} is not what theme init "
+                        f"would write{more}; rerun with --force to replace it (--dry-run shows the plan)")
     elif not changes:
         click.echo("nothing to change")
     else:
@@ -84,27 +85,27 @@ def init(directory: Path, dry_run: bool, yes: bool, force: bool, lfs: bool, root
         for line in result.lines:
             click.echo(line)
         if not result.ok:
-            raise init_mod.AdoptIncomplete(f"{directory.resolve()}: --scss did not adopt the whole stylesheet "
-                                           "(see above); fix what it names and run theme init --scss again")
+            raise AdoptIncomplete(f"{directory.resolve()}: --scss did not adopt the whole stylesheet "
+                                  "(see above); fix what it names and run theme init --scss again")
     if plan.blocked:
         # The checks would refuse the pages that need them: no baselines yet, so no "next:".
-        raise init_mod.InitBlocked(blocked_message(plan.blocked))
+        raise InitBlocked(blocked_message(plan.blocked))
     click.echo("next:")
     extra = _stylesheet_paths(directory) if adopt is not None else []
     for step in next_steps(plan, extra, lfs=lfs or any(w.path.name == ".gitattributes" for w in plan.writes)):
         click.echo(f"  {step}")
 
 
-def file_lines(plan: init_mod.Plan, *, force: bool) -> list[str]:
+def file_lines(plan: Plan, *, force: bool) -> list[str]:
     """One line per file, or per vendored folder, saying what init does to it; sorted by name."""
-    groups: dict[str, list[init_mod.Write]] = {}
+    groups: dict[str, list[Write]] = {}
     for w in plan.writes:
         vendored = w.path.parts[0] == "vendor" and len(w.path.parts) > 2
         groups.setdefault(f"{Path(*w.path.parts[:2]).as_posix()}/" if vendored else w.path.as_posix(), []).append(w)
     return [_file_line(name, group, force) for name, group in sorted(groups.items())]
 
 
-def _file_line(name: str, group: list[init_mod.Write], force: bool) -> str:
+def _file_line(name: str, group: list[Write], force: bool) -> str:
     files = [w for w in group if w.state not in ("stale", "unloaded")]
     what = (files or group)[0].what + (f" ({len(files)} files)" if len(files) > 1 else "")
     stale = sum(w.state == "stale" for w in group)
@@ -135,7 +136,7 @@ def _stylesheet_paths(directory: Path) -> list[str]:
     return ["scss", *(Path(o).parts[0] for o in outputs if isinstance(o, str) and o)]
 
 
-def next_steps(plan: init_mod.Plan, extra: tuple[str, ...] | list[str] = (), *, lfs: bool) -> list[str]:
+def next_steps(plan: Plan, extra: tuple[str, ...] | list[str] = (), *, lfs: bool) -> list[str]:
     """The commands after init: the first baselines, then the commit."""
     paths = sorted({w.path.parts[0] for w in plan.writes} | {"snapshots", *extra})
     return (["git lfs install   # once per machine: baselines are stored in Git LFS"] if lfs else []) + [
@@ -147,8 +148,8 @@ def next_steps(plan: init_mod.Plan, extra: tuple[str, ...] | list[str] = (), *, 
 
 def blocked_message(blocked: list[str]) -> str:
     """Why init stops before the first baselines: the addresses still blocked, and the page's
-    own files that are missing (init_mod.LOCAL + path), counted apart, each with what to do."""
-    missing = [u for u in blocked if u.startswith(init_mod.LOCAL + "/")]
+    own files that are missing (LOCAL + path), counted apart, each with what to do."""
+    missing = [u for u in blocked if u.startswith(LOCAL + "/")]
     n, m = len(blocked) - len(missing), len(missing)
     parts = []
     if n:

@@ -1,4 +1,4 @@
-"""`theme lint`: argument handling around theme.lint (see that module for what is checked)."""
+"""`theme lint`: argument handling around theme.init.lint (see that module for what is checked)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from .. import lint as lint_mod
-from ..config import Config
-from ..errors import ConfigError
-from ..lint.model import display
+from ..core.config import Config
+from ..core.errors import ConfigError
+from ..init import lint as lint_mod
+from ..init.lint.model import display
 from . import LoadConfig, main, project_options
 
 _CODES_HELP = "\n".join(f"  {code}  {sev:<7}  {text}" for code, (sev, text) in lint_mod.CODES.items())

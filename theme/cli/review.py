@@ -11,7 +11,7 @@ import click
 from . import LoadConfig, main, project_options
 
 if TYPE_CHECKING:
-    from ..config import Config
+    from ..core.config import Config
     from ..review.report import Report
 
 
@@ -67,7 +67,7 @@ def merge(folders: tuple[Path, ...], out: Path, load_config: LoadConfig) -> None
     Baselines in the project's snapshots/ that no shard checked are reported as unused.
     """
     from ..baselines.store import Store
-    from ..errors import ConfigError
+    from ..core.errors import ConfigError
     from ..review import report as report_mod
     from ..review.accept import load_report
 

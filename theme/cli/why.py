@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from . import LoadConfig, main, project_options
 
 if TYPE_CHECKING:
@@ -51,8 +51,8 @@ def _default_folder(load_config: LoadConfig) -> Path:
 
 
 def _failed(folder: Path) -> list[Entry]:
+    from ..core.status import Status
     from ..review import report
-    from ..status import Status
 
     path = folder / "report.json"
     try:

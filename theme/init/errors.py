@@ -1,6 +1,6 @@
-"""What `theme init` refuses with, one line each (the CLI prints it; see theme/errors.py)."""
+"""What `theme init` refuses with, one line each (the CLI prints it; see theme/core/errors.py)."""
 
-from ..errors import ThemeError
+from ..core.errors import ThemeError
 
 
 class InitError(ThemeError):

@@ -22,8 +22,8 @@ from ..capture.naming import LIVE_CANVAS
 from ..capture.resources import ESSENTIAL, allowed
 from ..check import steady
 from ..check.steady import Part
-from ..config import key_position
-from ..fsutil import atomic_write_bytes
+from ..core.config import key_position
+from ..core.fsutil import atomic_write_bytes
 from . import files
 from .errors import InitError
 from .staging import Staging

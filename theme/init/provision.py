@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from ..errors import ThemeError
+from ..core.errors import ThemeError
 
 APT_BROWSER = ("chromium",)
 APT_FONTS = ("fontconfig", "fonts-noto-color-emoji")
@@ -65,7 +65,7 @@ def _ensure_kernels(log: Callable[[str], None]) -> Step:
 
 def _ensure_browser(log: Callable[[str], None], try_playwright: bool) -> Step:
     from ..capture import find_browser
-    from ..errors import BrowserNotFound
+    from ..core.errors import BrowserNotFound
 
     try:
         found = find_browser()

@@ -14,8 +14,8 @@ from ..capture.lanes import Pending, scheme_read
 from ..capture.model import Failure, JsonObject
 from ..capture.naming import Variant, variants
 from ..check import steady
-from ..config import VisualConfig, parse
-from ..errors import CaptureError
+from ..core.config import VisualConfig, parse
+from ..core.errors import CaptureError
 
 SURVEY_VIEWPORT = (1280, 800)  # the desktop viewport init proposes: the look a page's facts come from
 DESKTOP = ("desktop", *SURVEY_VIEWPORT, "light")

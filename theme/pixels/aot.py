@@ -20,25 +20,25 @@ from typing import Protocol, cast
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-PACKAGE = HERE.parent  # theme/: the diff kernel's source, and the cache beside the code
+PACKAGE = HERE.parent  # theme/: the cache beside the code
 PREFIX = "_theme_kernels_"
 # export name -> (module holding the numba function, its C signature). The arrays
 # are C-contiguous: the callers check contiguity before choosing this module.
 EXPORTS = {
     # as kernel._numba_band passes them
-    "diff_rows": ("theme.diff.jit", "Tuple((i8, i8))(u1[:, :, ::1], u1[:, :, ::1], u4[:, ::1], "
+    "diff_rows": ("theme.pixels.diff.jit", "Tuple((i8, i8))(u1[:, :, ::1], u1[:, :, ::1], u4[:, ::1], "
                   "u4[:, ::1], u1[:, :, ::1], u1[:, ::1], b1, b1, i8, i8, f8, b1, f8, u1[::1], "
                   "u1[::1], b1, b1, i4[::1], i4[:, ::1], i8)"),
     # as images._inflate_png passes them
     "unfilter": ("theme.pixels.pngfilter", "i8(u1[::1], i8, i8, i8)"),
 }
-SOURCES = [PACKAGE / "diff" / "jit.py", HERE / "pngfilter.py"]
+SOURCES = [HERE / "diff" / "jit.py", HERE / "pngfilter.py"]
 
 
 class Kernels(Protocol):
     """The compiled module: each of EXPORTS, called with the C types its signature names."""
 
-    diff_rows: Callable[..., tuple[int, int]]  # theme.diff.jit.diff_rows: (count, first counted pixel)
+    diff_rows: Callable[..., tuple[int, int]]  # theme.pixels.diff.jit.diff_rows: (count, first counted pixel)
     unfilter: Callable[[np.ndarray, int, int, int], int]  # theme.pixels.pngfilter.unfilter: -1, or a bad row
 
 

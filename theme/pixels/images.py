@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import ImageError, LfsPointerError
-from ..fsutil import atomic_open
+from ..core.errors import ImageError, LfsPointerError
+from ..core.fsutil import atomic_open
 
 if TYPE_CHECKING:
     from hashlib import _Hash

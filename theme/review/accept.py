@@ -20,10 +20,10 @@ from ..baselines.store import Store, describe_drift
 from ..check import patch
 from ..check.entry import Entry
 from ..check.verdict import artefact_path
-from ..errors import StoreError
-from ..fsutil import sha256_file
+from ..core.errors import StoreError
+from ..core.fsutil import sha256_file
+from ..core.status import Status
 from ..pixels import images
-from ..status import Status
 from . import report
 
 ACCEPTABLE = (Status.FAILED,)  # created/updated baselines were already written by that run

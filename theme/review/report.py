@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..check.entry import ARTEFACT_KINDS, Entry, cause_groups, group_json, told_in_groups, unrecorded_flow_line
-from ..fsutil import atomic_write_text, sha256_file
-from ..status import ORDER as STATUS_ORDER
-from ..status import REVIEW as REVIEW_STATUSES
-from ..status import Status, unused_baselines
+from ..core.fsutil import atomic_write_text, sha256_file
+from ..core.status import ORDER as STATUS_ORDER
+from ..core.status import REVIEW as REVIEW_STATUSES
+from ..core.status import Status, unused_baselines
 
 FORMAT = 1  # report.json's "format"
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..baselines.store import Snapshot, Store
-from ..errors import StoreError
+from ..core.errors import StoreError
 from . import accept
 
 VERDICTS = ("accepted", "rejected")

@@ -21,13 +21,13 @@ import sass
 if TYPE_CHECKING:
     import watchfiles
 
-from ..config import Config, key_position
-from ..errors import BuildError
-from ..fsutil import atomic_open, atomic_write_bytes
+from ..core.config import Config, key_position
+from ..core.errors import BuildError
+from ..core.fsutil import atomic_open, atomic_write_bytes
 
-# The theme's own SCSS library, shipped in the wheel: last on every load path, so an
-# article's entry can `@import "theme/tokens"` while its own folders still win.
-LIBRARY = Path(__file__).resolve().parents[1] / "scss"
+# The theme's own SCSS library (scss/theme/ beside this file), shipped in the wheel: last on
+# every load path, so an article's entry can `@import "theme/tokens"` while its own folders still win.
+LIBRARY = Path(__file__).resolve().parent / "scss"
 
 STYLES = ("expanded", "compressed")
 COMPILERS = ("libsass", "dart")

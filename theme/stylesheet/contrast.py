@@ -15,7 +15,7 @@ from typing import Any
 import tinycss2.color3
 import tinycss2.color4
 
-from ..errors import ThemeError
+from ..core.errors import ThemeError
 from . import tokens as tokens_mod
 
 # WCAG 2.1 success criteria 1.4.3 (large text: >= 18pt, or >= 14pt bold) and 1.4.11 (UI components).

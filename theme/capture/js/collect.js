@@ -1,5 +1,5 @@
 // uses: shadowRoots, walkSheets, realTime
-// What `theme lint` reads from a rendered page (theme/lint/render.py): every stylesheet
+// What `theme lint` reads from a rendered page (theme/init/lint/render.py): every stylesheet
 // present after load (walkSheets: document, adopted, inside shadow roots, closed ones
 // too), with where it is and its rules' text; the class names on the rendered DOM; the
 // page's scripts (addresses of those with a src, the text of inline ones, not JSON data);

@@ -84,7 +84,7 @@ function card(e) {
   return c;
 }
 
-// A page's shifts (theme/diff/shift.py): where content moved and by how much, drawn on its
+// A page's shifts (theme/pixels/diff/shift.py): where content moved and by how much, drawn on its
 // overview (pageView) and listed in a table, each with the group (theme/check/causes.py) of
 // the failed region it starts in or just below, on the same page: the likely cause.
 const GROUP_OF = new Map();  // key -> its group, filled by init()

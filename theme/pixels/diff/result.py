@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..config import Tolerance
-from ..pixels.resident import file_backed, release
+from ...core.config import Tolerance
+from ..resident import file_backed, release
 from . import kernel, shift
 from .boxes import boxes_of
 

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ThemeError
-from ..fsutil import atomic_write_bytes
+from ...core.errors import ThemeError
+from ...core.fsutil import atomic_write_bytes
 
 if TYPE_CHECKING:
-    from ..capture.model import Capture, Failure
-    from ..capture.naming import Variant
+    from ...capture.model import Capture, Failure
+    from ...capture.naming import Variant
 
 POLL = 0.05  # seconds between looks for a render another worker is taking
 # What a published render is: the capture (its page image left out: it is on disk, at the
@@ -57,7 +57,7 @@ class SharedRenders:
 
     def publish(self, variant: Variant, shot: Capture | Failure) -> None:
         """Give the other workers `shot`; its page image by the path it was spilled to."""
-        from ..capture.model import Failure
+        from ...capture.model import Failure
 
         path = None
         if isinstance(shot, Failure):
@@ -69,7 +69,7 @@ class SharedRenders:
         self._write(variant, (shot, None if path is None else str(path), None))
 
     def publish_error(self, variant: Variant, message: str) -> None:
-        """The claimer's captures ended at `variant` (theme.errors.ThemeError): every worker says so there."""
+        """The claimer's captures ended at `variant` (theme.core.errors.ThemeError): every worker says so there."""
         self._write(variant, (None, None, message))
 
     def _write(self, variant: Variant, published: Published) -> None:

@@ -33,8 +33,8 @@ ORDER = (*REVIEW, Status.UNUSED, Status.PRUNED, Status.MATCHED)
 
 def unused_baselines(baselines: Iterable[str], pages: Iterable[str], checked: Iterable[str],
            unchecked: Iterable[str] = ()) -> list[str]:
-    """The one rule for UNUSED, for a run (theme.runs.suite) and for merged shards (theme.review.report):
-    a baseline under a page the config owns that no check used. A variant whose render failed
+    """The one rule for UNUSED, for a run (theme.review.runs.suite) and for merged shards
+    (theme.review.report): a baseline under a page the config owns that no check used. A variant whose render failed
     (`unchecked`: its folder, e.g. "index/desktop-dark") was not checked, so its baselines are not
     unused: they wait for a render that works."""
     owned, used, failed = set(pages), set(checked), tuple(f"{f}/" for f in unchecked)

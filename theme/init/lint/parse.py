@@ -19,7 +19,7 @@ from html5lib import _tokenizer
 from html5lib.constants import tokenTypes
 from html5lib.treebuilders import getTreeBuilder
 
-from ..errors import LintError
+from ...core.errors import LintError
 
 START, END, COMMENT = tokenTypes["StartTag"], tokenTypes["EndTag"], tokenTypes["Comment"]
 _SPANNED = (START, END, COMMENT)

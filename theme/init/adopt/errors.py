@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ThemeError
+from ...core.errors import ThemeError
 
 
 class AdoptError(ThemeError):  # the stylesheet or the project cannot be adopted as asked

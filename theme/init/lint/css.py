@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable
 
 import tinycss2
 
-from ..errors import LintError
+from ...core.errors import LintError
 
 if TYPE_CHECKING:
     from tinycss2.ast import Node

@@ -18,17 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
-from .. import config as config_mod
-from ..check import pipeline
-from ..check.entry import Entry
-from ..config import Config, VisualConfig
-from ..errors import ConfigError, ThemeError
-from ..review import report
-from ..stylesheet import build as build_mod
+from ...check import pipeline
+from ...check.entry import Entry
+from ...core import config as config_mod
+from ...core.config import Config, VisualConfig
+from ...core.errors import ConfigError, ThemeError
+from ...stylesheet import build as build_mod
+from .. import report
 
 if TYPE_CHECKING:  # Playwright and numpy load when the captures start
-    from ..capture.model import Capture, JsonObject
-    from ..check.expected import ExpectedImages
+    from ...capture.model import Capture, JsonObject
+    from ...check.expected import ExpectedImages
 
 Progress = Callable[[str], None]
 WORKING_TREE = "working tree"
@@ -286,8 +286,8 @@ def _capture_and_compare(base: Side, head: Side, scratch: Path, browser: str | N
                          say: Progress) -> report.Report:
     """Capture every base variant (spilled to disk), then every head variant through the
     same pipeline and check as pytest does, the base's captures standing for baselines."""
-    from ..check.expected import CapturedImages
-    from ..check.verdict import CheckContext, removed
+    from ...check.expected import CapturedImages
+    from ...check.verdict import CheckContext, removed
 
     base_shots = list(_captures(base, scratch / "base", browser, say))
     expected = CapturedImages(base_shots)
@@ -316,7 +316,7 @@ def _captures(side: Side, spill_to: Path, browser: str | None, say: Progress,
 
     One Session per side, one after the other: each side serves its own root with its
     own config, and Playwright's sync API refuses a second instance in one thread."""
-    from ..capture import open_session, variants
+    from ...capture import open_session, variants
 
     rev = side.revision
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .errors import AdoptError
 
 if TYPE_CHECKING:
-    from ..config import VisualConfig
+    from ...core.config import VisualConfig
     from .convert import Plan
     from .locate import Found
 
@@ -116,7 +116,7 @@ def _fallbacks(plan: Plan) -> list[tuple[bool, str]]:
 def _renders_the_same(adoption: Adoption, visual: VisualConfig | None, found: Found, compiled: bytes,
                       browser: str | None) -> bool:
     """Capture the linking pages with the original and the compiled CSS; one line per variant."""
-    from ..config import VisualConfig
+    from ...core.config import VisualConfig
     from . import locate, render
 
     served_root = _served_root(visual, found)
@@ -153,8 +153,8 @@ def _served_root(visual: VisualConfig | None, found: Found) -> Path:
 
 def _compile(files: dict[str, str]) -> bytes:
     """libsass through theme.stylesheet.build, on the planned files in a temporary folder."""
-    from ..config import BuildConfig, Config
-    from ..stylesheet import build as builder
+    from ...core.config import BuildConfig, Config
+    from ...stylesheet import build as builder
 
     with tempfile.TemporaryDirectory(prefix="theme-adopt-scss-") as tmp:
         base = Path(tmp)
@@ -189,9 +189,9 @@ def _describe(adoption: Adoption, plan: Plan, source: Path, root: Path) -> None:
 
 def _write(root: Path, files: dict[str, str], outputs: list[str], compiled: bytes) -> None:
     """scss/, then [tool.theme], then the outputs through `theme build` (all atomic)."""
-    from .. import config as configuration
-    from ..fsutil import atomic_write_text
-    from ..stylesheet import build as builder
+    from ...core import config as configuration
+    from ...core.fsutil import atomic_write_text
+    from ...stylesheet import build as builder
     from . import project
 
     for path, text in sorted(files.items()):

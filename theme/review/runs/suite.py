@@ -15,17 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from ..config import Config, VisualConfig
-from ..errors import ConfigError, ThemeError
-from ..status import Status, unused_baselines
+from ...core.config import Config, VisualConfig
+from ...core.errors import ConfigError, ThemeError
+from ...core.status import Status, unused_baselines
 
 if TYPE_CHECKING:  # imported when first used: numpy and Playwright load only for visual checks
-    from ..capture.model import Capture, Failure, JsonObject, Region, Renderer
-    from ..capture.naming import Variant
-    from ..capture.resources import PerPage
-    from ..check.inputs import Unchanged
-    from ..check.pipeline import Checked
-    from ..check.verdict import CheckContext, CheckResult
+    from ...capture.model import Capture, Failure, JsonObject, Region, Renderer
+    from ...capture.naming import Variant
+    from ...capture.resources import PerPage
+    from ...check.inputs import Unchanged
+    from ...check.pipeline import Checked
+    from ...check.verdict import CheckContext, CheckResult
     from .sharing import SharedRenders
 
 # pytest's terminal writer's markup keywords (green=True, bold=True, …) for a summary line.
@@ -58,7 +58,7 @@ class VisualRun:
         self._tiles_kept = False  # whether configured() took the baselines' tile height (config.keep_tile_height)
         self._session: Renderer | None = None  # only while capturing
         self._cache: Path | None = None  # the session's spilled page images
-        # Under pytest-xdist: the renders the workers share (theme.runs.sharing); the controller
+        # Under pytest-xdist: the renders the workers share (theme.review.runs.sharing); the controller
         # makes the folder (shared_folder), each worker gets it (pytest_plugin.pytest_configure).
         self.shared: SharedRenders | None = None
         self._shared_folder: Path | None = None
@@ -94,8 +94,8 @@ class VisualRun:
                               "add one to collect visual checks (see README)")
         visual = self.project.visual
         if not self._tiles_kept:  # once, before anything is captured: every variant alike
-            from ..baselines.store import Store
-            from ..config import keep_tile_height
+            from ...baselines.store import Store
+            from ...core.config import keep_tile_height
 
             visual, note = keep_tile_height(visual, Store(visual.snapshots).recorded_tile_height())
             self.project, self._tiles_kept = dataclasses.replace(self.project, visual=visual), True
@@ -104,8 +104,8 @@ class VisualRun:
 
     def context(self, fingerprint: JsonObject) -> CheckContext:
         """The check context of this run (made once; numpy and Pillow load only now)."""
-        from ..baselines.store import Store
-        from ..check.verdict import CheckContext, Update
+        from ...baselines.store import Store
+        from ...check.verdict import CheckContext, Update
 
         if self.ctx is None:
             visual = self.visual
@@ -119,7 +119,7 @@ class VisualRun:
 
     def variants(self) -> list[Variant]:
         """This machine's variants (all of them unless sharded); every page is owned either way."""
-        from .. import capture
+        from ... import capture
 
         every = capture.variants(self.configured()[1])
         self.pages.update(v.page_name for v in every)
@@ -133,7 +133,7 @@ class VisualRun:
         """Each variant's page image area, from the manifest's record of its committed page.png
         (no rendering); a variant with no baseline yet counts as its viewport times the median
         page length."""
-        from ..baselines.store import Store
+        from ...baselines.store import Store
 
         sizes = Store(self.configured()[1].snapshots).read_manifest()["baselines"]
         known = [sizes.get(f"{v.folder.as_posix()}/page.png", {}).get("size") for v in variants]
@@ -143,7 +143,7 @@ class VisualRun:
 
     def listed(self, folder: str) -> list[str]:
         """A variant's baselines as the manifest lists them, page first (no browser needed)."""
-        from ..baselines.store import Store
+        from ...baselines.store import Store
 
         visual = self.configured()[1]
         # page and <key>/<name>: a reader state's baselines (state/<name>/…) are its own variant's
@@ -154,13 +154,13 @@ class VisualRun:
     def captures(self, variants: list[Variant]) -> Iterator[Capture | Failure | Unchanged]:
         """Each variant captured once (theme.check.pipeline), pixels memory-mapped from this run's cache;
         first, as Unchanged, the variants whose inputs did not change (theme.check.inputs), not rendered."""
-        from .. import capture
-        from ..capture.model import Failure
-        from ..check import pipeline
+        from ... import capture
+        from ...capture.model import Failure
+        from ...check import pipeline
 
         if not variants:
             return
-        from ..baselines.store import Store
+        from ...baselines.store import Store
 
         project, visual = self.configured()
         Store(visual.snapshots).check_lfs()  # one error before any browser starts
@@ -201,7 +201,7 @@ class VisualRun:
     def _refused_once(self) -> PerPage:
         """The run's one PerPage: every worker sees every variant's render in the same order
         (_rendered), so each says the same variant carries a page's list."""
-        from ..capture.resources import PerPage
+        from ...capture.resources import PerPage
 
         if self._refused is None:
             self._refused = PerPage()
@@ -210,9 +210,9 @@ class VisualRun:
     def _rendered(self, session: Renderer, todo: list[Variant],
                   ctx: CheckContext) -> Iterator[tuple[Capture | Failure, bool]]:
         """(render, whether this process took it) of each variant of `todo`, in order: all taken
-        here, or under pytest-xdist each by the worker that claimed it (theme.runs.sharing)."""
-        from ..capture.model import Failure
-        from ..check import pipeline
+        here, or under pytest-xdist each by the worker that claimed it (theme.review.runs.sharing)."""
+        from ...capture.model import Failure
+        from ...check import pipeline
 
         if self.shared is None:
             for shot in pipeline.capture(session, todo, spill_to=self._cache, expected=ctx.expected, failures=True,
@@ -246,7 +246,7 @@ class VisualRun:
             return False
         folder = shot.variant.folder.as_posix()
         if not shot.full_page:
-            from ..pixels.images import pixels_sha256  # numpy: only on an update with reader states
+            from ...pixels.images import pixels_sha256  # numpy: only on an update with reader states
 
             images = list(shot.images())
             return not images or not all(
@@ -256,7 +256,7 @@ class VisualRun:
         return pixels is None or not ctx.expected.has_pixels(key, lambda: pixels)
 
     def _mask_at(self) -> str:
-        from ..capture.config_checks import config_position
+        from ...capture.config_checks import config_position
 
         return config_position(self.configured()[0].source, "mask")
 
@@ -268,8 +268,8 @@ class VisualRun:
         """Of a check's variants rendered although their inputs did not change (--rerender,
         skip_unchanged = false), those whose record still holds: a difference of theirs is
         the page not holding still (causes.Cause.UNSTEADY). None on an update run."""
-        from ..baselines.store import Store
-        from ..check import inputs
+        from ...baselines.store import Store
+        from ...check import inputs
 
         visual = self.configured()[1]
         skips = not self.options.rerender and visual.skip_unchanged  # then _unchanged took them all
@@ -280,8 +280,8 @@ class VisualRun:
     def _unchanged(self, variants: list[Variant], fingerprint: JsonObject) -> list[Unchanged]:
         """The variants a check need not render (theme.check.inputs): none on an update run
         (it writes what the pages are now), with --rerender, or with skip_unchanged = false."""
-        from ..baselines.store import Store
-        from ..check import inputs
+        from ...baselines.store import Store
+        from ...check import inputs
 
         visual = self.configured()[1]
         if self.options.update != "none" or self.options.rerender or not visual.skip_unchanged:
@@ -291,7 +291,7 @@ class VisualRun:
     def _record_inputs(self, shot: Capture) -> None:
         """On a run that writes baselines, record what `shot`'s render depended on beside them
         (a later check skips it only while its baselines are exactly this render)."""
-        from ..check import inputs
+        from ...check import inputs
 
         policy = self.ctx.policy if self.ctx is not None else None
         if policy is None or policy.baselines is None or not (policy.creates() and policy.may_write()):
@@ -308,8 +308,8 @@ class VisualRun:
     def _prepare(self, shot: Capture) -> None:
         """On a run that writes baselines, start encoding the page image its check will write
         (theme/check/verdict.py prepare)."""
-        from ..check import pipeline, verdict
-        from ..pixels.resident import release
+        from ...check import pipeline, verdict
+        from ...pixels.resident import release
 
         ctx = self.ctx
         if ctx is None or shot.pixels is None or None not in pipeline.checks_of(shot, self.configured()[1]):
@@ -323,7 +323,7 @@ class VisualRun:
         decode, compare and review (~5 s for a 130 000 px page) use the core the browser leaves
         idle while the next variant renders. Its item takes it (checked): the same function,
         context and capture it would check with, so the same verdict and artefacts."""
-        from ..check import pipeline
+        from ...check import pipeline
 
         ctx = self.ctx
         if (ctx is None or shot.pixels is None or ctx.policy.creates()
@@ -343,7 +343,7 @@ class VisualRun:
 
     def checked(self, shot: Capture, region: Region | None) -> Checked:
         """The check of one image of `shot`: the one _check_early() started, else made now."""
-        from ..check import pipeline
+        from ...check import pipeline
 
         early = self._early.pop(f"{shot.variant.folder.as_posix()}/page.png", None) if region is None else None
         return pipeline.check_image(self.check_context(shot), self.configured()[1], shot, region,
@@ -357,7 +357,7 @@ class VisualRun:
         self._drop_early([key])
 
     def _drop_early(self, keys: Iterable[str]) -> None:
-        from ..check import verdict
+        from ...check import verdict
 
         for key in keys:
             early = self._early.pop(key, None)
@@ -370,7 +370,7 @@ class VisualRun:
 
     def _save(self, failure: Failure) -> dict[str, str]:
         """A failed variant's images (a blank band) as PNGs in the artefacts folder; kind -> path."""
-        from ..pixels import images
+        from ...pixels import images
 
         folder = self.configured()[1].artifacts / failure.variant.folder
         out = {}
@@ -467,7 +467,7 @@ class VisualRun:
         """Baselines under the config's pages that no collected item matched, on complete runs only."""
         if self.visual is None or self.partial or not self.pages:
             return []
-        from ..baselines.store import Store
+        from ...baselines.store import Store
 
         store = (self.ctx.policy.baselines if self.ctx else None) or Store(self.visual.snapshots)
         return unused_baselines(store.keys(), self.pages, self.collected, self.failed)
@@ -476,8 +476,8 @@ class VisualRun:
         """The review folder, after every run that checked images: "154 matched" is a report
         too, and a folder left from an earlier failing run would show failures that are gone.
         It is written beside the old one and swapped in, so no stale image survives."""
-        from ..check.entry import Entry
-        from ..review import report
+        from ...check.entry import Entry
+        from .. import report
 
         entries = tuple(Entry.from_json(e) for e in self.entries.values())
         drift = next((e.drift for e in entries if e.drift), None)
@@ -534,8 +534,8 @@ class VisualRun:
         """The failed images grouped by cause (theme/check/causes.py), in at most 25 lines
         however many failed (pytest's own FAILED lines, -rf and -v, still list every item),
         then the one line on pages whose baselines predate text-flow records."""
-        from ..check import causes
-        from ..check.entry import Entry, cause_groups, unrecorded_flow_line
+        from ...check import causes
+        from ...check.entry import Entry, cause_groups, unrecorded_flow_line
 
         entries = [Entry.from_json(e) for e in self.entries.values()]
         lines: list[tuple[str, Markup]] = [(line, {}) for line in causes.terminal_lines(cause_groups(entries))]

@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from .. import __version__
-from ..fsutil import atomic_write_text
+from ... import __version__
+from ...core.fsutil import atomic_write_text
 
 VERSION = 3  # raise when what a render collects changes (3: classes of selectors scripts build)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import unquote, urlsplit
 
-from ..config import VisualConfig
-from ..errors import LintError, ThemeError
+from ...core.config import VisualConfig
+from ...core.errors import LintError, ThemeError
 from . import cache
 from .css import ClassDef, parse_sheet
 from .model import display
@@ -22,9 +22,9 @@ from .script_classes import classes_in_script
 from .sources import Sources
 
 if TYPE_CHECKING:
-    from ..capture.naming import Variant
-    from ..capture.server import LocalServer
-    from ..capture.session import Session
+    from ...capture.naming import Variant
+    from ...capture.server import LocalServer
+    from ...capture.session import Session
 
 # Chromium keeps 250 Resource Timing entries unless a page asks for more; a page that fetched
 # that many may have fetched more than the list shows, so its render is not cached.
@@ -57,7 +57,7 @@ class Rendered:
 def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]) -> dict[Path, Rendered]:
     """{page: Rendered} for pages = {page: (site root, its static Sources)}: one browser a root,
     none for a page whose earlier render is still good (cache.py)."""
-    from ..capture import Session, variants
+    from ...capture import Session, variants
 
     out: dict[Path, Rendered] = {}
     by_root: dict[Path, list[Path]] = {}
@@ -87,8 +87,8 @@ def render(pages: Mapping[Path, tuple[Path, Sources]], route: Mapping[str, Path]
 def _read(session: Session, variant: Variant, static: Sources,
           route: Mapping[str, Path]) -> tuple[Rendered, list[Path] | None]:
     """What the page's scripts left, and the files it loaded (None: too many to be sure of)."""
-    from ..capture import scripts
-    from ..capture.readiness import LINT, settle
+    from ...capture import scripts
+    from ...capture.readiness import LINT, settle
 
     with session.loaded(variant) as job:
         # Done as lint has it (theme/capture/readiness.py, settle in mode LINT): what runtimes
@@ -138,7 +138,7 @@ def _script_classes(server: LocalServer, urls: list[str], inline: list[str], rou
 def _files(server: LocalServer, urls: list[str], route: Mapping[str, Path]) -> list[Path]:
     """The local files behind fetched URLs: served ones (a missing one too: creating it changes
     what the page gets) and routed ones. Aborted remote requests have no file."""
-    from ..capture.lanes import routed_file
+    from ...capture.lanes import routed_file
 
     files: list[Path] = []
     for url in urls:
@@ -156,7 +156,7 @@ def _new_sheet(server: LocalServer, sheet: dict[str, Any], static: Sources,
                route: Mapping[str, Path]) -> tuple[str | None, str]:
     """(css text, label) of a sheet the static read missed; (None, "") for one it already read.
     A cross-origin sheet's rules are hidden from the page: a routed one is read from its file."""
-    from ..capture.lanes import routed_file
+    from ...capture.lanes import routed_file
 
     href = sheet["href"]
     local = (server.local_file(href) or routed_file(route, href)[1]) if href else None

@@ -11,7 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
-from ..fsutil import atomic_write_text
+from ...core.fsutil import atomic_write_text
 from .checks import classes_of
 from .parse import COMMENT, END, START, Document, Token, parse_text, read_text
 

@@ -14,7 +14,7 @@ from typing import NotRequired, TypedDict
 
 import numpy as np
 
-from ..pixels.resident import release
+from ..resident import release
 
 MIN_BLOCK_ROWS = 8  # a shift is only reported between blocks this tall (no 1-row noise)
 Token = tuple[int, int]  # a run of identical rows: (row hash, rows)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import quote
 
-from ..config import Config
-from ..errors import LintError
+from ...core.config import Config
+from ...core.errors import LintError
 from . import checks
 from . import render as render_mod
 from .css import classes_in_files
@@ -208,7 +208,7 @@ def _page_url(page: Path, root: Path) -> str:
 
 
 def _why_blocked(url: str, route: Mapping[str, Path]) -> str:
-    from ..capture.lanes import routed_file  # the capture's own rule
+    from ...capture.lanes import routed_file  # the capture's own rule
 
     if routed_file(route, url)[0]:
         return "blocked: a [tool.theme.visual] route prefix covers it, but no file is there"

@@ -117,7 +117,7 @@ def _routed(address: str, route: Mapping[str, Path]) -> Path | None:
     """The local copy of a remote address under a `route` prefix, as the capture serves it."""
     if not any(address.startswith(prefix) for prefix in route):
         return None
-    from ..capture.lanes import routed_file  # the capture's own rule; loads it only when needed
+    from ...capture.lanes import routed_file  # the capture's own rule; loads it only when needed
 
     return routed_file(route, address)[1]
 

@@ -13,8 +13,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Tolerance, VisualConfig
-from ..diff import compare
+from ...core.config import Tolerance, VisualConfig
+from ...pixels.diff import compare
 
 VIEWPORTS = {"mobile": (390, 844), "desktop": (1280, 800)}
 SCHEMES = ("light", "dark")
@@ -52,8 +52,8 @@ def _link_all(real: Path, here: Path, skip: str) -> None:
 def compare_renders(visual: VisualConfig, stylesheet: Path, before: bytes, after: bytes,
                     browser: str | None = None) -> list[Outcome]:
     """Capture every variant of `visual` with `before`, then with `after`; one Outcome each."""
-    from ..capture import open_session, variants
-    from ..check.pipeline import capture
+    from ...capture import open_session, variants
+    from ...check.pipeline import capture
 
     # Two renders of the same page are compared, not recorded: a page wider than its
     # viewport is the same page on both sides, so it may be. The pages alone: the proof is

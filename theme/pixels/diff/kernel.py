@@ -288,7 +288,7 @@ class Tally:
 
 
 class RowKernel(Protocol):
-    """A module whose diff_rows runs the whole kernel over a band of rows: theme.diff.jit
+    """A module whose diff_rows runs the whole kernel over a band of rows: theme.pixels.diff.jit
     (numba), or the one pixels/aot.py compiled ahead of time. Its arguments are as _numba_band
     passes them (their C types: aot.EXPORTS); it returns (count, first counted pixel)."""
 
@@ -306,7 +306,7 @@ def _jit() -> RowKernel | None:
 
 def _aot() -> RowKernel | None:
     """The kernel compiled ahead of time (pixels/aot.py; built on first use), or None."""
-    from ..pixels import aot
+    from .. import aot
 
     return aot.get()
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import tomlkit
 
-from ..config import PYPROJECT, VisualConfig, load
-from ..fsutil import atomic_write_text
+from ...core.config import PYPROJECT, VisualConfig, load
+from ...core.fsutil import atomic_write_text
 
 
 def visual_config(root: Path) -> VisualConfig | None:
