@@ -417,6 +417,6 @@ def test_regions_whose_own_element_changed_are_named_by_the_pages_kind():
     links = [Failed(f"index/{v}-light/state/link-focus/focused/gist.png", "focused", "Inference", own,
                     box(10, 20), box(10, 20), selector="body > d-article > p > a") for v in ("desktop", "mobile")]
     (only,) = causes.group([*pages, *links])
-    assert only.summary == ("4 images (2 focuseds, 2 whole pages): `d-article a` color rgba(0, 0, 0, 0.8) → "
+    assert only.summary == ("4 images (2 focused, 2 whole pages): `d-article a` color rgba(0, 0, 0, 0.8) → "
                             "rgb(204, 0, 0), heights unchanged"), only.summary
     assert "inherited" not in causes.explain(links[0], [only])  # the link's own rule

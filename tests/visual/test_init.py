@@ -314,6 +314,21 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
         lines = one.stdout.split(" theme snapshots ", 1)[1].splitlines()
         start = next(i for i, line in enumerate(lines) if " by cause:" in line)
         assert re.match(r"\s+1\. 2 whole pages: " + said, lines[start + 1]), (rule, lines[start:start + 4])
+
+    # A reader state the rule reaches (issue 49): the focused link, in a paragraph whose font size
+    # changed, says it inherited it, and is in the paragraphs' group with both pages.
+    rule = "<style>d-article p { font-size: 18px }</style>"
+    (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
+    sized = run_pytest(article, "-k", "not state or link-focus")
+    assert sized.returncode == 1, sized.stdout[-3000:]
+    lines = sized.stdout.split(" theme snapshots ", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    assert re.match(r"\s+1\. \d+ images \(\d+ maths, 2 focused, 2 whole pages\): `d-article > p or d-article p` "
+                    r"font-size 14px or 16\.96px → 18px", lines[start + 1]), lines[start:start + 4]
+    entries = json.loads((article / "visual-report/report.json").read_text(encoding="utf-8"))["entries"]
+    focused = [e["why"] for e in entries if "/state/link-focus/" in e["key"] and e["status"] == "failed"]
+    assert len(focused) == 2 and all(re.search(r"font-size [\d.]+px → 18px, inherited from `d-article > p`", why)
+                                     for why in focused), focused
     (article / "index.html").write_text(html, encoding="utf-8")
 
 

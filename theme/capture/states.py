@@ -251,7 +251,8 @@ def _regions(page: Page, state: StateConfig, width: int, height: int, where: str
             box = (x0, y0, x1 - x0, y1 - y0)
             css = (float(b["x"]), float(b["y"]), float(b["width"]), float(b["height"]))
             heading = got["headings"][by] if by is not None else (got.get("title") or "")  # as regions.regions
-            out.append((Region(key, name, box, heading, selector, css), visible.nth(b["index"]).element_handle()))
+            path = str(b.get("path") or selector)  # where it is in the page, as a page region's selector says
+            out.append((Region(key, name, box, heading, path, css), visible.nth(b["index"]).element_handle()))
     return out
 
 

@@ -389,7 +389,7 @@ def _pushes(m: Failed, item: Failed) -> bool:
 
 
 def plural(word: str, n: int) -> str:
-    if n == 1:
+    if n == 1 or word.endswith("ed"):  # a region named by what it is (`focused`, `selected`) stays so
         return word
     return word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
 
