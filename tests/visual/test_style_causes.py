@@ -213,18 +213,24 @@ def test_theme_why_explains_one_failure(project, bigger):
     assert "theme why --list" in unknown.stderr
 
 
-@pytest.fixture(scope="module")
-def flowed(project: Path, recoloured) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
-    """One run with the body text's line height changed (issue 49): its output and failed entries."""
+def failing_run_with(project: Path, rule: str) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
+    """One run with `rule` appended to the specimen's style.css (taken out after): its output,
+    which must fail, and its failed entries."""
     css = project / "dist" / "style.css"
     original = css.read_text(encoding="utf-8")
-    css.write_text(original + BODY_TEXT, encoding="utf-8")
+    css.write_text(original + rule, encoding="utf-8")
     try:
         done = pytest_run(project)
         assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
         return done, failed_entries(project)
     finally:
         css.write_text(original, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def flowed(project: Path, recoloured) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
+    """One run with the body text's line height changed (issue 49): its output and failed entries."""
+    return failing_run_with(project, BODY_TEXT)
 
 
 def test_a_change_to_body_text_is_told_by_its_kind_of_element_first(project, flowed):
@@ -249,15 +255,7 @@ def test_a_change_to_body_text_is_told_by_its_kind_of_element_first(project, flo
 @pytest.fixture(scope="module")
 def scaled(project: Path, flowed) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
     """One run with the article's font scale changed (issue 49): its output and failed entries."""
-    css = project / "dist" / "style.css"
-    original = css.read_text(encoding="utf-8")
-    css.write_text(original + SCALED, encoding="utf-8")
-    try:
-        done = pytest_run(project)
-        assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
-        return done, failed_entries(project)
-    finally:
-        css.write_text(original, encoding="utf-8")
+    return failing_run_with(project, SCALED)
 
 
 def test_the_articles_font_scale_is_one_group_and_says_how_far_the_page_grew(project, scaled):
