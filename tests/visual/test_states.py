@@ -5,7 +5,8 @@ colour changed fails exactly the dark hover-box items; a state whose selector ma
 fails its own items and nothing else; a focus ring at about 2:1 in dark is reported with both
 colours and the ratio; `theme capture --explain`'s lines for a state.
 
-The runs are shared by the tests of this module: one baseline run, one check, three changed runs.
+The runs are shared by the tests of this module: one baseline run, one check, one run with three
+changes (each test reads its own change's failures).
 """
 
 from __future__ import annotations
@@ -114,13 +115,15 @@ def second(project: Path, first_images: dict[str, bytes]) -> subprocess.Complete
     return pytest_run(project, "--rerender")  # rendered again, not skipped as unchanged
 
 
-def changed_run(project: Path, change: tuple[str, str] | None = None, extra: str = "") -> dict[str, dict]:
-    """One check with `change` made to style.css and `extra` added to the config; both undone after."""
+def changed_run(project: Path, changes: tuple[tuple[str, str], ...] = (), extra: str = "") -> dict[str, dict]:
+    """One check with `changes` made to style.css and `extra` added to the config; all undone after."""
     css, config = project / "dist" / "style.css", project / "pyproject.toml"
     original_css, original_config = css.read_text(encoding="utf-8"), config.read_text(encoding="utf-8")
-    if change:
-        assert original_css.count(change[0]) == 2, "the specimen's dark block moved; update the test"
-        css.write_text(original_css.replace(*change), encoding="utf-8")
+    changed = original_css
+    for old, new in changes:
+        assert changed.count(old) == 2, "the specimen's dark block moved; update the test"
+        changed = changed.replace(old, new)
+    css.write_text(changed, encoding="utf-8")
     config.write_text(original_config + extra, encoding="utf-8")
     try:
         done = pytest_run(project)
@@ -129,6 +132,19 @@ def changed_run(project: Path, change: tuple[str, str] | None = None, extra: str
     finally:
         css.write_text(original_css, encoding="utf-8")
         config.write_text(original_config, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def changed(project: Path, second: object) -> dict[str, dict]:
+    """One check with three changes, each reaching its own items: the dark hover boxes' colour,
+    the dark focus ring's colour, and a state whose selector matches nothing. Each test below
+    reads the failures of its own change; test_three_changes_fail_their_own_items_and_nothing_else
+    that there are no others (one render of the 16 variants instead of three)."""
+    return changed_run(project, (DARK_POPUP, DARK_RING), extra=MISSING)
+
+
+def of_state(fails: dict[str, dict], *states: str) -> dict[str, dict]:
+    return {k: e for k, e in fails.items() if any(f"/state/{s}/" in k for s in states)}
 
 
 def test_hover_boxes_and_focus_are_captured_in_four_variants(project: Path, first_images: dict[str, bytes]) -> None:
@@ -168,9 +184,17 @@ def test_an_unchanged_page_and_its_states_are_not_rendered_again(project: Path, 
     assert len(states) == 12 and all(e.get("unchanged") for e in states.values()), states
 
 
-def test_a_dark_hover_box_colour_fails_exactly_the_dark_hover_boxes(project: Path, second: object) -> None:
-    fails = changed_run(project, DARK_POPUP)
-    stdout = fails.pop("__stdout__")["text"]
+def test_three_changes_fail_their_own_items_and_nothing_else(project: Path, changed: dict[str, dict]) -> None:
+    fails = {k for k in changed if k != "__stdout__"}
+    dark = [v for v in VARIANTS if v.endswith("dark")]
+    hover_boxes = {k for k in state_images(project) if "hover" in k and "-dark/" in k}
+    assert sorted(fails) == sorted(hover_boxes | {f"index/{v}/state/link-focus/render" for v in dark}
+                                   | {f"index/{v}/state/nothing-hover/render" for v in VARIANTS})
+
+
+def test_a_dark_hover_box_colour_fails_exactly_the_dark_hover_boxes(project: Path, changed: dict[str, dict]) -> None:
+    fails = of_state(changed, "cite-hover", "footnote-hover")
+    stdout = changed["__stdout__"]["text"]
     assert sorted(fails) == sorted(
         k for k in state_images(project)
         if "hover" in k and "-dark/" in k), sorted(fails)
@@ -183,9 +207,8 @@ def test_a_dark_hover_box_colour_fails_exactly_the_dark_hover_boxes(project: Pat
         assert entry["key"].endswith(f"/{entry['region_name']}.png")
 
 
-def test_a_state_whose_selector_matches_nothing_fails_only_its_own_items(project: Path, second: object) -> None:
-    fails = changed_run(project, extra=MISSING)
-    fails.pop("__stdout__")
+def test_a_state_whose_selector_matches_nothing_fails_only_its_own_items(changed: dict[str, dict]) -> None:
+    fails = of_state(changed, "nothing-hover")
     assert sorted(fails) == sorted(f"index/{v}/state/nothing-hover/render" for v in VARIANTS)
     for entry in fails.values():
         assert "'d-nothing-here' matches nothing on the page" in entry["message"], entry["message"]
@@ -193,9 +216,8 @@ def test_a_state_whose_selector_matches_nothing_fails_only_its_own_items(project
         assert re.search(r"pyproject\.toml:\d+:\d+", entry["message"]), entry["message"]
 
 
-def test_a_focus_ring_at_two_to_one_in_dark_names_both_colours(project: Path, second: object) -> None:
-    fails = changed_run(project, DARK_RING)
-    fails.pop("__stdout__")
+def test_a_focus_ring_at_two_to_one_in_dark_names_both_colours(changed: dict[str, dict]) -> None:
+    fails = of_state(changed, "link-focus")
     assert sorted(fails) == sorted(f"index/{v}/state/link-focus/render" for v in VARIANTS if v.endswith("dark"))
     for entry in fails.values():
         m = re.search(r"is (#[0-9a-f]{6}) on (#[0-9a-f]{6}), contrast (\d+\.\d\d):1, below 3:1", entry["message"])
