@@ -366,6 +366,20 @@ def test_one_body_text_rule_at_two_widths_is_one_group_of_both_pages():
         "2 whole pages: `d-article > p` line-height 22.4px or 28.832px → 26.6px or 32.224px"), only.summary
 
 
+def test_two_rules_on_whole_pages_alone_are_both_said():
+    """Two rules no region holds, in one change: a colour, the same at both widths, and a
+    letter-spacing in em, 1.8px on the desktop page and 1.2px on the phone's. The one group of
+    both pages names both, not only the change whose new value every page shares."""
+    colour = ("d-article a", "color", "rgba(0, 0, 0, 0.8)", "rgb(204, 0, 0)")
+    desktop = Failed("index/desktop-light/page.png", changes=(
+        styles.StyleChange(*colour), styles.StyleChange("d-article > h2", "letter-spacing", "normal", "1.8px")))
+    mobile = Failed("index/mobile-light/page.png", changes=(
+        styles.StyleChange(*colour), styles.StyleChange("d-article > h2", "letter-spacing", "normal", "1.2px")))
+    (only,) = causes.group([desktop, mobile])
+    assert only.summary == ("2 whole pages: `d-article a` color rgba(0, 0, 0, 0.8) → rgb(204, 0, 0); "
+                            "`d-article > h2` letter-spacing normal → 1.2px or 1.8px"), only.summary
+
+
 def test_a_kind_only_one_flow_record_has_beside_one_that_changed_is_grouped():
     """A page whose flow lost one kind of element (after: None) and gained another of the same
     last step (after: a value): their facets meet in a sort. It raised TypeError on the t-SNE

@@ -263,7 +263,9 @@ def shared(items: Sequence[Failed]) -> Signature:
         kinds = sorted({_element(c.selector, i.region) for i in items for c in style_changes(i.changes)
                         if c.prop == prop and _change(c) == change})
         out.append((", ".join(kinds), prop, before, after))
-    return _merged(tuple(out) + (_flow_only(pages, out) if pages and pages != items else ()))
+    if pages and pages == items:  # whole pages alone: a rule in em gives each width its own values
+        return _merged(tuple(out) + _flow_kinds(pages, out))
+    return _merged(tuple(out) + (_flow_only(pages, out) if pages else ()))
 
 
 def _kind_of(pages: Sequence[Failed], prop: str, after: str | None) -> str:
@@ -291,6 +293,24 @@ def _sort_key(value: str) -> tuple[float, str]:
     """Numbers by their value (9.5px before 12px), then anything else."""
     m = re.match(r"-?\d+(\.\d+)?", value)
     return (float(m.group(0)) if m else float("inf"), value)
+
+
+def _flow_kinds(pages: Sequence[Failed], out: list[tuple[str, str, str, str | None]]) -> Signature:
+    """What every page of a pages-only group shows in its text flow by kind and property,
+    whatever its values, that `out` does not name: two rules in one change (`d-article a` color
+    and `d-article > h2` letter-spacing in em: 1.8px on the desktop page, 1.2px on the phone's)
+    are both said, not only the one whose new value is the same at every width."""
+    said = {(_element(selector, ""), prop) for selector, prop, _, _ in out}
+    kinds = set.intersection(*({(_element(c.selector, ""), c.prop) for c in style_changes(p.changes)}
+                               for p in pages))
+    extra = []
+    for element, prop in sorted(kinds - said):
+        found = [c for p in pages for c in style_changes(p.changes)
+                 if (_element(c.selector, ""), c.prop) == (element, prop)]
+        paths = {_placeless(c.selector) for c in found}
+        name = paths.pop() if len(paths) == 1 else element
+        extra += [(name, prop, c.before or "—", c.after) for c in found]
+    return tuple(extra)
 
 
 def _flow_only(pages: Sequence[Failed], out: list[tuple[str, str, str, str | None]]) -> Signature:
