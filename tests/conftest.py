@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from subrun import THEME_SPEC
+
+REPO = Path(__file__).resolve().parents[1]
+
 # The README's command runs `-n 4 --dist loadscope --no-loadscope-reorder` (pyproject.toml):
 # each test module runs whole on one worker, so its module-scoped renders happen once,
 # except the modules below, whose tests each take minutes, or which hold a worker for
-# minutes in all, and share nothing costly (a Session costs a second): the long page's five
+# minutes in all, and share nothing costly (a Session costs a second): the long page's three
 # captures hold a worker, so its two other tests go elsewhere; test_capture_engine.py's 47
 # tests were one worker's 5 minutes of `-m "not slow"` while the other three had finished.
 SPREAD = frozenset({"tests/visual/test_init.py", "tests/visual/test_long_runtime_page.py",
@@ -131,3 +140,44 @@ def serve_browser():
     yield start
     for served in started:
         served.stop()
+
+
+@pytest.fixture(scope="session")
+def katex_tarball(tmp_path_factory) -> Path:
+    """katex-0.19.1.tgz made by npm from the vendored KaTeX, laid out as the registry's is
+    (dist/, and the licence at the package's root)."""
+    if not shutil.which("npm"):
+        pytest.skip("npm is not installed (Node.js ships it)")
+    folder = tmp_path_factory.mktemp("katex-package")
+    shutil.copytree(REPO / "article/dist/assets/katex", folder / "package/dist")
+    (folder / "package/dist/LICENSE").rename(folder / "package/LICENSE")
+    (folder / "package/package.json").write_text(json.dumps({"name": "katex", "version": "0.19.1", "license": "MIT"}))
+    done = subprocess.run(["npm", "pack", str(folder / "package"), "--json", "--pack-destination", str(folder)],
+                          cwd=folder, capture_output=True, text=True, check=True)
+    return folder / json.loads(done.stdout)[0]["filename"]
+
+
+@pytest.fixture(scope="session")
+def ctc_initialised(tmp_path_factory, katex_tarball) -> tuple[Path, subprocess.CompletedProcess]:
+    """The published CTC article (tests/fixtures/distill-ctc) after `theme init --yes
+    --package katex=…`, and what init said: the first step of the tests that adopt it (two
+    in tests/visual/test_init.py, one in tests/integration/test_compare_revisions.py), the
+    same command on the same files, run once in the suite (a minute of work: it loads every
+    page in each viewport and watches it). Each test copies the folder and goes on in its
+    copy. The tests run on different pytest-xdist workers, so the folder is in the session's
+    temporary folder, which the workers share: the first to get here runs init, the others
+    wait for it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # a worker's basetemp is popen-gwN inside the session's
+    folder, said = shared / "ctc-initialised", shared / "ctc-initialised.json"
+    with open(shared / "ctc-initialised.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not said.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a worker that died in init left it half made
+            article = shutil.copytree(REPO / "tests/fixtures/distill-ctc", folder)
+            done = subprocess.run([sys.executable, "-m", "theme", "init", "--theme-requirement", THEME_SPEC, "--yes",
+                                   "--package", f"katex={katex_tarball}"], cwd=article, stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True)
+            said.write_text(json.dumps({"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr}))
+    return folder, subprocess.CompletedProcess(args=["theme", "init"], **json.loads(said.read_text()))

@@ -16,3 +16,8 @@ import sys
 UNUSED_PLUGINS = ("-p", "no:hypothesispytest", "-p", "no:anyio", "-p", "no:benchmark")
 # `python -m pytest` for a project in a subprocess: no cache written into it, and no unused plugin.
 PYTEST = (sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *UNUSED_PLUGINS)
+# How a generated workflow installs theme, for the tests that run `theme init`: this machine's
+# theme may be an editable install from a checkout with no remote, or a remote and commit
+# that vary, so the tests name one (without it, init would leave the workflow out or take
+# the checkout's).
+THEME_SPEC = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"

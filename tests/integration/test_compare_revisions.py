@@ -9,13 +9,11 @@ The command runs as a subprocess, as a user or CI would run it.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tarfile
 from pathlib import Path
 
 import pytest
@@ -336,38 +334,26 @@ def test_an_entry_the_config_names_must_exist(plain, tmp_path):
     assert "scss/style.scss" in run.stderr.splitlines()[-1] and "Traceback" not in run.stderr
 
 
-CTC = Path(__file__).resolve().parents[1] / "fixtures/distill-ctc"
-KATEX = Path(__file__).resolve().parents[2] / "article/dist/assets/katex"
-SPEC = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"
-
-
 # The article's title figure types into its alignment box in a loop, forever (index.bundle.js:
 # 56 steps of 300 ms, restarted every 18 s), so no two looks at the page agree. Holding such a
-# page still is the capture's business (mask what keeps changing), not compare's: this copy
-# starts without the loop, so the test is about comparing an article that has no build.
+# page still is the capture's business (page time: tests/visual/test_init.py), not compare's:
+# this copy goes on without the loop, so the test is about comparing an article that has no build.
 TYPING_LOOP = "p()(document).ready(function(){r(),v=setInterval(r,18e3)})"
 
 
-def test_the_adopted_ctc_article_compares_a_css_change_in_its_second_commit(tmp_path):
-    """The published article adopted with plain `theme init` (no scss/): committed, then one
-    rule of its own stylesheet changes in a second commit; compare --base HEAD~1 finds it."""
+def test_the_adopted_ctc_article_compares_a_css_change_in_its_second_commit(tmp_path, ctc_initialised):
+    """The published article adopted with plain `theme init` (no scss/; the suite's one init of
+    it, tests/conftest.py): committed, then one rule of its own stylesheet changes in a second
+    commit; compare --base HEAD~1 finds it."""
     if not Path(BROWSER).exists():
         pytest.skip(f"no Chromium at {BROWSER} (set THEME_BROWSER)")
-    katex = tmp_path / "katex-0.19.1.tgz"  # KaTeX as npm publishes it (dist/ and the licence)
-    with tarfile.open(katex, "w:gz") as tar:
-        tar.add(KATEX, arcname="package/dist", filter=lambda m: None if m.name.endswith("/LICENSE") else m)
-        tar.add(KATEX / "LICENSE", arcname="package/LICENSE")
-        meta = json.dumps({"name": "katex", "version": "0.19.1", "license": "MIT"}).encode()
-        info = tarfile.TarInfo("package/package.json")
-        info.size = len(meta)
-        tar.addfile(info, io.BytesIO(meta))
-    article = shutil.copytree(CTC, tmp_path / "ctc")
+    initialised, adopted = ctc_initialised
+    assert adopted.returncode == 0, adopted.stderr
+    article = shutil.copytree(initialised, tmp_path / "ctc", symlinks=True)
     bundle = article / "index.bundle.js"
     assert bundle.read_text().count(TYPING_LOOP) == 1
     bundle.write_text(bundle.read_text().replace(TYPING_LOOP, "p()(document).ready(function(){})"))
     git(article, "init", "-q")
-    adopted = theme(article, "init", "--yes", "--package", f"katex={katex}", "--theme-requirement", SPEC)
-    assert adopted.returncode == 0, adopted.stderr
     assert not (article / "scss").exists()
     config = tomlkit.parse((article / "pyproject.toml").read_text())
     del config["tool"]["theme"]["visual"]["states"]  # its pages are what is compared here: half the renders

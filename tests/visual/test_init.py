@@ -11,7 +11,6 @@ itself is tested in tests/integration/test_init_files.py, marked `network`.
 from __future__ import annotations
 
 import base64
-import fcntl
 import hashlib
 import json
 import os
@@ -31,7 +30,7 @@ import pytest
 from PIL import Image
 
 from registry import registry_or_skip
-from subrun import PYTEST
+from subrun import PYTEST, THEME_SPEC
 from theme.core.errors import CaptureError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,50 +40,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 KATEX = REPO / "article/dist/assets/katex"
-CTC = REPO / "tests/fixtures/distill-ctc"  # a published Distill article, as served
 V1_PAGE = REPO / "tests/fixtures/distill-v1"  # a published article on the v1 runtime, its page alone
 RUNTIME = REPO / "theme/init/distill"
-# How the generated workflow installs theme: this machine's theme may be an editable
-# install from a checkout with no remote, or a remote and commit that vary, so the tests
-# name one (without it, init would leave the workflow out or take the checkout's).
-SPEC = "theme @ git+https://github.com/example/theme@0123456789abcdef0123456789abcdef01234567"
-
-
-@pytest.fixture(scope="module")
-def katex_tarball(tmp_path_factory) -> Path:
-    """katex-0.19.1.tgz made by npm from the vendored KaTeX, laid out as the registry's is
-    (dist/, and the licence at the package's root)."""
-    if not shutil.which("npm"):
-        pytest.skip("npm is not installed (Node.js ships it)")
-    folder = tmp_path_factory.mktemp("katex-package")
-    shutil.copytree(KATEX, folder / "package/dist")
-    (folder / "package/dist/LICENSE").rename(folder / "package/LICENSE")
-    (folder / "package/package.json").write_text(json.dumps({"name": "katex", "version": "0.19.1", "license": "MIT"}))
-    done = subprocess.run(["npm", "pack", str(folder / "package"), "--json", "--pack-destination", str(folder)],
-                          cwd=folder, capture_output=True, text=True, check=True)
-    return folder / json.loads(done.stdout)[0]["filename"]
-
-
-@pytest.fixture(scope="module")
-def ctc_initialised(tmp_path_factory, katex_tarball) -> tuple[Path, subprocess.CompletedProcess]:
-    """The published CTC article after `theme init --yes --package katex=…`, and what init said:
-    the first step of both tests that adopt it, the same command on the same files, run once
-    (a minute of work: it loads every page in each viewport and watches it). Each test copies
-    the folder and goes on in its copy. The two tests run on different pytest-xdist workers
-    (tests/conftest.py spreads them), so the folder is in the session's temporary folder,
-    which the workers share: the first to get here runs init, the other waits for it."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # a worker's basetemp is popen-gwN inside the session's
-    folder, said = shared / "ctc-initialised", shared / "ctc-initialised.json"
-    with open(shared / "ctc-initialised.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if not said.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # a worker that died in init left it half made
-            article = shutil.copytree(CTC, folder)
-            done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
-            said.write_text(json.dumps({"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr}))
-    return folder, subprocess.CompletedProcess(args=["theme", "init"], **json.loads(said.read_text()))
+SPEC = THEME_SPEC
 
 
 def theme(*args: str, cwd: Path, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
@@ -110,17 +68,12 @@ def tree(folder: Path) -> dict[str, bytes]:
 def test_init_then_two_pytest_runs_give_a_green_suite_with_typeset_maths(tmp_path, katex_tarball):
     article = example_site(tmp_path / "article")
     (article / ".gitignore").write_text("node_modules/")  # someone's; no newline at its end
-    before = tree(article)
-    dry = init("--dry-run", "--package", f"katex={katex_tarball}", cwd=article)
-    assert dry.returncode == 0, dry.stderr
-    assert ("route https://distill.pub/third-party/katex/ → vendor/katex/dist/ (npm katex 0.19.1, from the "
-            f"local tarball {katex_tarball.name}") in dry.stdout
-    assert "create pyproject.toml" in dry.stdout and "dry run: nothing written" in dry.stdout
-    assert "update .gitignore: what runs write, not committed: .theme-artifacts/, visual-report/" in dry.stdout
-    assert tree(article) == before
-
-    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)
+    done = init("--yes", "--package", f"katex={katex_tarball}", cwd=article)  # --dry-run: a test below
     assert done.returncode == 0, done.stderr
+    assert ("route https://distill.pub/third-party/katex/ → vendor/katex/dist/ (npm katex 0.19.1, from the "
+            f"local tarball {katex_tarball.name}") in done.stdout
+    assert "create pyproject.toml" in done.stdout
+    assert "update .gitignore: what runs write, not committed: .theme-artifacts/, visual-report/" in done.stdout
     assert done.stdout.rstrip().endswith("python3 -m pytest --update-snapshots   # render the baselines\n"
                                          "  git add .github .gitignore pyproject.toml snapshots vendor && "
                                          "git commit -m 'Visual checks with theme'")
@@ -302,24 +255,25 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
         [e["why"] for e in pages]
     assert not any("outside any region" in e["message"] for e in pages)
 
-    # Two more rules no region holds (issue 49), each one group that names it, first. Pages only:
-    # a rule changes every variant alike; `-k "not state"` renders no reader state's variant.
-    rules = {"d-article h2 { letter-spacing: 0.05em }": r"`d-article > h2` letter-spacing normal → [\d.]+px or [\d.]+",
-             "d-article a { color: #c00 }": r"`d-article a` .*color rgba\(0, 0, 0, 0\.8\) → rgb\(204, 0, 0\)"}
-    for rule, said in rules.items():
-        (article / "index.html").write_text(html.replace("</head>", f"<style>{rule}</style></head>", 1),
-                                            encoding="utf-8")
-        one = run_pytest(article, "-k", "not state")
-        assert one.returncode == 1, one.stdout[-3000:]
-        lines = one.stdout.split(" theme snapshots ", 1)[1].splitlines()
-        start = next(i for i, line in enumerate(lines) if " by cause:" in line)
-        assert re.match(r"\s+1\. 2 whole pages: " + said, lines[start + 1]), (rule, lines[start:start + 4])
+    # Two more rules no region holds (issue 49), in one change: one group of both pages names
+    # both, first. Pages only: a rule changes every variant alike; `-k "not state"` renders no
+    # reader state's variant.
+    rules = "<style>d-article h2 { letter-spacing: 0.05em }</style><style>d-article a { color: #c00 }</style>"
+    (article / "index.html").write_text(html.replace("</head>", rules + "</head>", 1), encoding="utf-8")
+    both = run_pytest(article, "-k", "not state")
+    assert both.returncode == 1, both.stdout[-3000:]
+    lines = both.stdout.split(" theme snapshots ", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    assert re.match(r"\s+1\. 2 whole pages: `d-article a` .*color rgba\(0, 0, 0, 0\.8\) → rgb\(204, 0, 0\); "
+                    r"`d-article > h2` letter-spacing normal → [\d.]+px or [\d.]+px$", lines[start + 1]), \
+        lines[start:start + 4]
 
     # A reader state the rule reaches (issue 49): the focused link, in a paragraph whose font size
     # changed, says it inherited it, and is in the paragraphs' group with both pages.
     rule = "<style>d-article p { font-size: 18px }</style>"
     (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
-    sized = run_pytest(article, "-k", "not state or link-focus")
+    # (Each other state named: a variant all of whose items -k leaves out is not rendered.)
+    sized = run_pytest(article, "-k", "not cite-hover and not footnote-hover and not typed-alignment")
     assert sized.returncode == 1, sized.stdout[-3000:]
     lines = sized.stdout.split(" theme snapshots ", 1)[1].splitlines()
     start = next(i for i, line in enumerate(lines) if " by cause:" in line)
@@ -684,6 +638,23 @@ def test_without_a_terminal_init_stops_before_it_renders(tmp_path):
     assert sorted(p.name for p in site.iterdir()) == ["index.html"]
     assert looked.returncode != 0 and "cannot connect to the browser server" in looked.stderr
     assert len(connections) >= 1  # the counter sees a render when there is one
+
+
+def test_a_dry_run_says_the_plan_and_writes_nothing(tmp_path):
+    """`--dry-run` renders, prints every line of the plan and each file it would write, and
+    leaves the folder as it was (a user's .gitignore too)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>x</title><h2>One</h2><p>A page.")
+    (site / ".gitignore").write_text("node_modules/")
+    before = tree(site)
+    dry = init("--dry-run", cwd=site)
+    assert dry.returncode == 0, dry.stderr
+    assert "article: " in dry.stdout and "colour schemes: light" in dry.stdout
+    assert "create pyproject.toml: [tool.theme.visual]" in dry.stdout
+    assert "update .gitignore: what runs write, not committed: .theme-artifacts/, visual-report/" in dry.stdout
+    assert "dry run: nothing written" in dry.stdout and "wrote" not in dry.stdout
+    assert tree(site) == before
 
 
 def test_a_theme_ci_cannot_install_leaves_the_workflow_out_said_in_one_line(tmp_path):
