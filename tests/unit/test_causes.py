@@ -380,6 +380,24 @@ def test_two_rules_on_whole_pages_alone_are_both_said():
                             "`d-article > h2` letter-spacing normal → 1.2px or 1.8px"), only.summary
 
 
+def test_a_rule_only_the_pages_show_is_said_beside_the_regions_rule():
+    """Two rules in one change: captions (in figures, regions) and the body text's line-height
+    (no region holds a paragraph), 1.9 times each width's font size. The figures and both pages
+    are one group; it names the captions' rule and the paragraphs' with both its values."""
+    caption = styles.StyleChange("figure > figcaption", "font-size", "13px", "14px")
+    figure = Failed("index/desktop-light/figure/one.png", "figure", "One", (caption,), box(600, 300), box(600, 310))
+    desktop = Failed("index/desktop-light/page.png", changes=(
+        styles.StyleChange("d-article figure > figcaption", "font-size", "13px", "14px"),
+        styles.StyleChange("d-article > p", "line-height", "28.832px", "32.224px")))
+    mobile = Failed("index/mobile-light/page.png", changes=(
+        styles.StyleChange("d-article figure > figcaption", "font-size", "12px", "14px"),
+        styles.StyleChange("d-article > p", "line-height", "22.4px", "26.6px")))
+    (only,) = causes.group([figure, desktop, mobile])
+    assert only.summary.startswith(
+        "3 images (2 whole pages, 1 figure): `figure > figcaption` font-size 13px → 14px; "
+        "`d-article > p` line-height 22.4px or 28.832px → 26.6px or 32.224px"), only.summary
+
+
 def test_a_kind_only_one_flow_record_has_beside_one_that_changed_is_grouped():
     """A page whose flow lost one kind of element (after: None) and gained another of the same
     last step (after: a value): their facets meet in a sort. It raised TypeError on the t-SNE

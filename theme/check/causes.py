@@ -263,8 +263,6 @@ def shared(items: Sequence[Failed]) -> Signature:
         kinds = sorted({_element(c.selector, i.region) for i in items for c in style_changes(i.changes)
                         if c.prop == prop and _change(c) == change})
         out.append((", ".join(kinds), prop, before, after))
-    if pages and pages == items:  # whole pages alone: a rule in em gives each width its own values
-        return _merged(tuple(out) + _flow_kinds(pages, out))
     return _merged(tuple(out) + (_flow_only(pages, out) if pages else ()))
 
 
@@ -295,36 +293,20 @@ def _sort_key(value: str) -> tuple[float, str]:
     return (float(m.group(0)) if m else float("inf"), value)
 
 
-def _flow_kinds(pages: Sequence[Failed], out: list[tuple[str, str, str, str | None]]) -> Signature:
-    """What every page of a pages-only group shows in its text flow by kind and property,
-    whatever its values, that `out` does not name: two rules in one change (`d-article a` color
-    and `d-article > h2` letter-spacing in em: 1.8px on the desktop page, 1.2px on the phone's)
-    are both said, not only the one whose new value is the same at every width."""
-    said = {(_element(selector, ""), prop) for selector, prop, _, _ in out}
-    kinds = set.intersection(*({(_element(c.selector, ""), c.prop) for c in style_changes(p.changes)}
-                               for p in pages))
-    extra = []
-    for element, prop in sorted(kinds - said):
-        found = [c for p in pages for c in style_changes(p.changes)
-                 if (_element(c.selector, ""), c.prop) == (element, prop)]
-        paths = {_placeless(c.selector) for c in found}
-        name = paths.pop() if len(paths) == 1 else element
-        extra += [(name, prop, c.before or "—", c.after) for c in found]
-    return tuple(extra)
-
-
 def _flow_only(pages: Sequence[Failed], out: list[tuple[str, str, str, str | None]]) -> Signature:
     """What every page of a group shows in its text flow (flow_record.js) that no change named
-    already says (the property and its new value): `d-article p` line-height, beside regions."""
+    already says: each kind and property every page's flow changed, with all its values (a
+    rule in em or a line-height of 1.9 has its own value at each width: `d-article p`
+    line-height 26.6px or 32.224px). Beside regions (`d-article p`, which no region holds, with
+    the captions of another rule), and on whole pages alone (two rules: both are said)."""
     said = {(prop, after) for _, prop, _, after in out}
-    every = set.intersection(*({(c.selector, c.prop, c.after) for c in style_changes(p.changes)} for p in pages))
+    kinds = set.intersection(*({(c.selector, c.prop) for c in style_changes(p.changes)} for p in pages))
     extra = []
-    for selector, prop, after in sorted(every, key=_order):
-        if (prop, after) in said:
+    for selector, prop in sorted(kinds):
+        found = [c for p in pages for c in style_changes(p.changes) if (c.selector, c.prop) == (selector, prop)]
+        if all((prop, c.after) in said for c in found):
             continue
-        befores = sorted({c.before or "—" for p in pages for c in p.changes
-                          if (c.selector, c.prop, c.after) == (selector, prop, after)})
-        extra.append((selector, prop, " or ".join(befores), after))
+        extra += [(selector, prop, c.before or "—", c.after) for c in found]
     return tuple(extra)
 
 
