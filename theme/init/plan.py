@@ -203,21 +203,23 @@ def _owned_routes(project: Path) -> set[str]:
 
 
 def _survey_routed(served: Path, pages: list[str], staging: Staging, kept: dict[str, Any]) -> Survey:
-    """Survey at the desktop viewport, offline; route what a package copy can serve to the
-    staged package; survey again until nothing new can be routed. Then look at the other
-    viewports and schemes the checks will use too (`kept`: the user's, when they stay), so
-    the files only they load are found (and routed)."""
+    """Survey at the desktop viewport, offline. When nothing there can be routed to a package
+    copy, look at the other viewports and schemes the checks will use (`kept`: the user's,
+    when they stay), so the files only they load are found (and routed). When something can,
+    route it to the staged package and survey again at every look at once, desktop light
+    first (its facts), until nothing new can be routed: one load of each look a round."""
     found = survey(served, pages, staging.route())
-    wide = False
-    for _ in range(MAX_ROUNDS):
+    if not staging.add(found.aborted):
+        others = _looks(found, kept)[1:]
+        if not others:
+            return found
+        found = found.joined(survey(served, pages, staging.route(), looks=tuple(others)))
         if not staging.add(found.aborted):
-            others = [] if wide else _looks(found, kept)[1:]
-            if not others:
-                return found
-            found, wide = found.joined(survey(served, pages, staging.route(), looks=tuple(others))), True
-            if not staging.add(found.aborted):
-                return found
-        found = survey(served, pages, staging.route(), looks=tuple(_looks(found, kept)) if wide else (DESKTOP,))
+            return found
+    for _ in range(MAX_ROUNDS):
+        found = survey(served, pages, staging.route(), looks=tuple(_looks(found, kept)))
+        if not staging.add(found.aborted):
+            break
     return found
 
 
