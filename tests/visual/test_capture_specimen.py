@@ -95,6 +95,8 @@ def test_explicit_data_theme_beats_the_media_query(session, desktop, light_dark)
 
 
 @pytest.mark.slow
-def test_five_captures_in_a_row_are_byte_identical(session, desktop):
-    pngs = {encode_png(session.capture(desktop["light"]).image, level=1) for _ in range(5)}
+def test_three_captures_in_a_row_are_byte_identical(session, desktop):
+    """Three in one session (the others of this module add more of the same page); rare faults
+    are looked for in test_real_distill.py's forty renders of the runtime's example article."""
+    pngs = {encode_png(session.capture(desktop["light"]).image, level=1) for _ in range(3)}
     assert len(pngs) == 1
