@@ -223,13 +223,8 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
     # One rule, one story (issue 30): captions sit at three depths in their figures and were
     # 13px on desktop, 12px on mobile; the run reads as two groups, not one per image. The page
     # variants alone (`-k "not state"`; a hover box over moved text: tests/unit/test_causes.py).
-    html = (article / "index.html").read_text(encoding="utf-8")
-    rule = "<style>figcaption { font-size: 14px }</style>"
-    (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
-    changed = run_pytest(article, "-k", "not state")
-    assert changed.returncode == 1
-    section = changed.stdout.split(" theme snapshots ", 1)[1]
-    heads = [line for line in section.splitlines() if re.match(r"\s+\d+\. ", line)]
+    lines, _ = with_rule(article, "figcaption { font-size: 14px }", "not state")
+    heads = [line for line in lines if re.match(r"\s+\d+\. ", line)]
     # The whole pages join it (issue 49): their text flow shows the captions' change too.
     assert re.match(r"\s+1\. \d+ images \(\d+ figures, 2 whole pages\): `figcaption` font-size 12px or 13px → "
                     r"14px, ", heads[0]), heads
@@ -238,13 +233,7 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
 
     # The body text (issue 49): one rule that no region holds is told as that rule, first, with
     # the paragraphs it reached; both whole pages are in its group; the story fits 25 lines.
-    rule = "<style>d-article p { line-height: 1.9 }</style>"
-    (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
-    flowed = run_pytest(article, "-k", "not state")
-    (article / "index.html").write_text(html, encoding="utf-8")
-    assert flowed.returncode == 1
-    lines = flowed.stdout.split(" theme snapshots ", 1)[1].splitlines()
-    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    lines, start = with_rule(article, "d-article p { line-height: 1.9 }", "not state")
     # One group for both pages: the rule gives each width its own values (1.9 × its font size).
     assert re.match(r"\s+1\. (\d+ images \(.*)?2 whole pages\)?: `[^`]*p` line-height [\d.]+px or [\d.]+px → "
                     r"[\d.]+px or [\d.]+px", lines[start + 1]), lines[start:start + 4]
@@ -258,32 +247,38 @@ def test_the_published_ctc_article_from_nothing_to_two_green_checks(tmp_path, ct
     # Two more rules no region holds (issue 49), in one change: one group of both pages names
     # both, first. Pages only: a rule changes every variant alike; `-k "not state"` renders no
     # reader state's variant.
-    rules = "<style>d-article h2 { letter-spacing: 0.05em }</style><style>d-article a { color: #c00 }</style>"
-    (article / "index.html").write_text(html.replace("</head>", rules + "</head>", 1), encoding="utf-8")
-    both = run_pytest(article, "-k", "not state")
-    assert both.returncode == 1, both.stdout[-3000:]
-    lines = both.stdout.split(" theme snapshots ", 1)[1].splitlines()
-    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    lines, start = with_rule(article, "d-article h2 { letter-spacing: 0.05em } d-article a { color: #c00 }",
+                             "not state")
     assert re.match(r"\s+1\. 2 whole pages: `d-article a` .*color rgba\(0, 0, 0, 0\.8\) → rgb\(204, 0, 0\); "
                     r"`d-article > h2` letter-spacing normal → [\d.]+px or [\d.]+px$", lines[start + 1]), \
         lines[start:start + 4]
 
     # A reader state the rule reaches (issue 49): the focused link, in a paragraph whose font size
     # changed, says it inherited it, and is in the paragraphs' group with both pages.
-    rule = "<style>d-article p { font-size: 18px }</style>"
-    (article / "index.html").write_text(html.replace("</head>", rule + "</head>", 1), encoding="utf-8")
     # (Each other state named: a variant all of whose items -k leaves out is not rendered.)
-    sized = run_pytest(article, "-k", "not cite-hover and not footnote-hover and not typed-alignment")
-    assert sized.returncode == 1, sized.stdout[-3000:]
-    lines = sized.stdout.split(" theme snapshots ", 1)[1].splitlines()
-    start = next(i for i, line in enumerate(lines) if " by cause:" in line)
+    lines, start = with_rule(article, "d-article p { font-size: 18px }",
+                             "not cite-hover and not footnote-hover and not typed-alignment")
     assert re.match(r"\s+1\. \d+ images \(\d+ maths, 2 focused, 2 whole pages\): `d-article > p or d-article p` "
                     r"font-size 14px or 16\.96px → 18px", lines[start + 1]), lines[start:start + 4]
     entries = json.loads((article / "visual-report/report.json").read_text(encoding="utf-8"))["entries"]
     focused = [e["why"] for e in entries if "/state/link-focus/" in e["key"] and e["status"] == "failed"]
     assert len(focused) == 2 and all(re.search(r"font-size [\d.]+px → 18px, inherited from `d-article > p`", why)
                                      for why in focused), focused
-    (article / "index.html").write_text(html, encoding="utf-8")
+
+
+def with_rule(article: Path, css: str, keyword: str) -> tuple[list[str], int]:
+    """A check of `article` with `css` in a <style> of its page (undone after), `-k keyword`:
+    it fails; the lines of its `theme snapshots` section and the index of its "by cause" line."""
+    page = article / "index.html"
+    html = page.read_text(encoding="utf-8")
+    page.write_text(html.replace("</head>", f"<style>{css}</style></head>", 1), encoding="utf-8")
+    try:
+        done = run_pytest(article, "-k", keyword)
+    finally:
+        page.write_text(html, encoding="utf-8")
+    assert done.returncode == 1, done.stdout[-3000:]
+    lines = done.stdout.split(" theme snapshots ", 1)[1].splitlines()
+    return lines, next(i for i, line in enumerate(lines) if " by cause:" in line)
 
 
 TYPED = """
