@@ -31,7 +31,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import http.server
-import io
 import json
 import os
 import re
@@ -55,7 +54,6 @@ REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs/getting-started.md"
 EXAMPLE = REPO / "tests/fixtures/distill-example"  # the runtime's own example article
 RUNTIME = REPO / "theme/init/distill/template.v2.js"  # which index.html loads from beside it
-KATEX = REPO / "article/dist/assets/katex"
 KATEX_VERSION = "0.19.1"  # what theme/capture/cdn.py names, for the runtime's KaTeX address
 SHIPS_NOT = ("tests/", "benchmarks/", "article/", "scss/", "docs/", "snapshots/", "scripts/")
 
@@ -147,27 +145,11 @@ PIP = re.compile(r"python3 -m pip install .*")
 THEME_REQUIREMENT = re.compile(r"theme @ [^'\"\s]+")
 
 
-def katex_tarball() -> bytes:
-    """KaTeX 0.19.1 as its npm tarball lays it out (package/dist/…, the licence at the
-    package's root), from the vendored copy."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        meta = json.dumps({"name": "katex", "version": KATEX_VERSION, "license": "MIT"}).encode()
-        files = {"package/package.json": meta, "package/LICENSE": (KATEX / "LICENSE").read_bytes()}
-        files |= {f"package/dist/{p.relative_to(KATEX).as_posix()}": p.read_bytes()
-                  for p in sorted(KATEX.rglob("*")) if p.is_file() and p.name != "LICENSE"}
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size, info.mode = len(data), 0o644
-            tar.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
 @pytest.fixture
-def served(built) -> Iterator[str]:
-    """A 127.0.0.1 server: the wheel at /wheels/NAME, and an npm registry that has katex 0.19.1.
-    Yields its base URL."""
-    tarball = katex_tarball()
+def served(built, katex_tarball) -> Iterator[str]:
+    """A 127.0.0.1 server: the wheel at /wheels/NAME, and an npm registry that has katex 0.19.1
+    (the suite's npm-packed tarball of the vendored KaTeX, tests/conftest.py). Yields its base URL."""
+    tarball = katex_tarball.read_bytes()
     files: dict[str, tuple[str, bytes]] = {
         f"/wheels/{built.wheel.name}": ("application/octet-stream", built.wheel.read_bytes()),
         f"/katex/-/katex-{KATEX_VERSION}.tgz": ("application/octet-stream", tarball)}
