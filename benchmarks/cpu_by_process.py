@@ -67,8 +67,21 @@ def kind(argv: list[bytes]) -> str:
     if exe == "node" and any(b"playwright" in a for a in argv):
         return "node (Playwright's driver)"
     if exe.startswith("python"):
-        return "python"
+        return "python " + _python_role(argv[1:])
     return exe
+
+
+def _python_role(args: list[bytes]) -> str:
+    """What a Python process is for: a test suite's own work and its sub-runs cost differently."""
+    if args[:1] == [b"-c"] and len(args) > 1 and b"sys.stdin" in args[1]:
+        return "(pytest-xdist worker)"
+    if args[:2] == [b"-m", b"theme"]:
+        return "-m theme"
+    if args[:2] == [b"-m", b"pytest"]:
+        return "-m pytest"
+    if args[:2] == [b"-m", b"pip"] or any(a.endswith(b"/pip") for a in args[:1]):
+        return "-m pip"
+    return "(other)"
 
 
 def main(argv: list[str]) -> int:

@@ -102,17 +102,32 @@ def _listed(nodeid: str, prefixes: tuple[str, ...]) -> int | None:
                  if nodeid == prefix or nodeid.startswith((prefix + "::", prefix + "["))), None)
 
 
-@pytest.fixture(scope="module")
-def plain_chromium():
-    """A plain Playwright Chromium (no theme engine around it), for tests that open pages
-    theme wrote (the report), as a reviewer's browser would. Skips when there is none.
-    One a module, not a session: while its sync Playwright runs, a theme Session in a later
-    module on the same worker cannot start one ("Sync API inside the asyncio loop")."""
-    sync_api = pytest.importorskip("playwright.sync_api")
+@pytest.fixture(scope="session", autouse=True)
+def one_driver_and_browser_a_worker():
+    """Each pytest process (an xdist worker) renders in-process with one Playwright driver and
+    one Chromium per executable and flags, kept from Session to Session (kept_browsers(), as
+    `theme init` does for its looks): a launch costs about a CPU-second (browser, GPU process,
+    zygotes, driver), and the suite made 362 of them. The pages are each Session's own
+    (a browser context each). Sub-runs (`python -m theme`, `python -m pytest`) launch their
+    own, as a user's runs do. tests/visual/test_kept_browsers.py suspends it."""
+    from theme.capture.launch import kept_browsers
+
+    with kept_browsers():
+        yield
+
+
+@pytest.fixture(scope="session")
+def plain_chromium(one_driver_and_browser_a_worker):
+    """A plain Playwright Chromium (no theme engine around it, none of its flags), for tests
+    that open pages theme wrote (the report) as a reviewer's browser would, or the specimen
+    as a reader's. Skips when there is none. On the worker's one driver: a second sync
+    Playwright cannot start in the same thread while it runs."""
+    from theme.capture.driver import shared_playwright
+
     executable = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
     if not Path(executable).exists():
         pytest.skip(f"no Chromium at {executable} (set THEME_BROWSER)")
-    with sync_api.sync_playwright() as pw:
+    with shared_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=["--no-sandbox"], headless=True)
         yield browser
         browser.close()

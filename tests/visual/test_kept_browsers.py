@@ -9,13 +9,20 @@ import dataclasses
 import numpy as np
 import pytest
 
-from theme.capture import Session, Variant
+from theme.capture import Session, Variant, launch
 from theme.capture.launch import kept_browsers
 from theme.core.config import VisualConfig
 
 pytestmark = pytest.mark.browser
 
 VARIANT = Variant("index.html", "desktop", 320, 240, "light")
+
+
+@pytest.fixture(autouse=True)
+def not_kept_by_the_suite(monkeypatch):
+    """The suite keeps each worker's browsers (tests/conftest.py): here, as in a user's run,
+    nothing keeps them but what each test opens."""
+    monkeypatch.setattr(launch._THREAD, "kept", None)
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import functools
 import http.server
 import io
 import json
-import os
 import re
 import threading
 from pathlib import Path
@@ -24,12 +23,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
 pytestmark = pytest.mark.browser
 
 DIST = Path(__file__).resolve().parents[2] / "article" / "dist"
-BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 DESKTOP = {"width": 1280, "height": 800}
 MOBILE = {"width": 390, "height": 844}
 
@@ -69,13 +65,8 @@ def origin():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not Path(BROWSER).exists():
-        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER or run `theme setup`")
-    with playwright_api.sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+def browser(plain_chromium):
+    return plain_chromium
 
 
 # Done when the runtime has typeset every d-math (KaTeX output in its shadow root),

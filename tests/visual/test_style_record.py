@@ -5,18 +5,12 @@ caption holds the text), read back as the browser computes it."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from theme.capture import scripts
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
 pytestmark = pytest.mark.browser
 
-BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 SCRIPT = scripts.COMPUTED_STYLES  # as linked: with the property list it uses (js/record_props.js)
 
 PAGE = """<!doctype html><html><head><style>
@@ -58,15 +52,11 @@ REGIONS = [{"key": "note-box/memory", "selector": "body > div.note-box#memory"},
 
 
 @pytest.fixture(scope="module")
-def page():
-    if not Path(BROWSER).exists():
-        pytest.skip(f"no Chromium at {BROWSER} (set THEME_BROWSER)")
-    with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"], headless=True)
-        page = browser.new_page(viewport={"width": 800, "height": 600})
-        page.set_content(PAGE)
-        yield page
-        browser.close()
+def page(plain_chromium):
+    page = plain_chromium.new_page(viewport={"width": 800, "height": 600})
+    page.set_content(PAGE)
+    yield page
+    page.context.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ request that is not that one file is recorded and fails the test.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -18,12 +17,9 @@ import pytest
 
 from theme.stylesheet import tokens
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
-BROWSER = os.environ.get("THEME_BROWSER", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
@@ -41,17 +37,13 @@ def page_file(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def loaded(page_file):
-    if not Path(BROWSER).exists():
-        pytest.skip(f"no browser at {BROWSER}; set THEME_BROWSER")
-    with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        requests: list[str] = []
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(page_file.as_uri())
-        yield page, requests
-        browser.close()
+def loaded(page_file, plain_chromium):
+    page = plain_chromium.new_page(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(page_file.as_uri())
+    yield page, requests
+    page.context.close()
 
 
 @pytest.fixture(scope="module")

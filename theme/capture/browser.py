@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import BrowserNotFound
+from .driver import shared_playwright
 
 if TYPE_CHECKING:
     from playwright.sync_api import Playwright
@@ -112,13 +113,11 @@ def _unwrap(path: Path, name: str) -> BrowserInfo | None:
 def _playwright_chromium(playwright: Playwright | None = None) -> Path | None:
     """Playwright's own Chromium, if `playwright install chromium` put one in its cache."""
     try:
-        if playwright is not None:
-            path = Path(playwright.chromium.executable_path)
+        if playwright is None:  # this thread's driver: a second one cannot start beside it
+            with shared_playwright() as started:
+                path = Path(started.chromium.executable_path)
         else:
-            from playwright.sync_api import sync_playwright
-
-            with sync_playwright() as p:
-                path = Path(p.chromium.executable_path)
+            path = Path(playwright.chromium.executable_path)
     except Exception:  # noqa: BLE001 - no driver / no browser both mean "not installed" here
         return None
     return path if path.is_file() and os.access(path, os.X_OK) else None

@@ -16,6 +16,7 @@ from ..core.config import VisualConfig
 from ..core.errors import CaptureError
 from . import bounded, remote, scripts
 from .browser import BrowserInfo, find_browser, launch_flags
+from .driver import shared_playwright
 from .model import JsonObject
 from .picture import screenshot
 
@@ -24,28 +25,6 @@ if TYPE_CHECKING:
 
 _THREAD = threading.local()
 CONNECT_TIMEOUT_MS = 30_000
-
-
-@contextlib.contextmanager
-def shared_playwright() -> Iterator[Playwright]:
-    """One Playwright driver per thread, shared by nested Sessions.
-
-    Playwright's sync API refuses to start a second instance while one runs in
-    the same thread, so a second Session (another config) reuses the first's.
-    """
-    from playwright.sync_api import sync_playwright
-
-    if getattr(_THREAD, "users", 0) == 0:
-        _THREAD.manager = sync_playwright()
-        _THREAD.playwright = _THREAD.manager.__enter__()
-    _THREAD.users = getattr(_THREAD, "users", 0) + 1
-    try:
-        yield _THREAD.playwright
-    finally:
-        _THREAD.users -= 1
-        if _THREAD.users == 0:
-            manager, _THREAD.manager, _THREAD.playwright = _THREAD.manager, None, None
-            manager.__exit__(None, None, None)
 
 
 @contextlib.contextmanager

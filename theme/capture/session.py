@@ -24,8 +24,9 @@ from . import bounded, scripts
 from .browser import BrowserInfo
 from .chain import Chain
 from .config_checks import check_config
+from .driver import shared_playwright
 from .lanes import Lanes, Pending
-from .launch import connect, first_line, launch, owns, shared_playwright
+from .launch import connect, first_line, launch, owns
 from .model import Capture, Failure, JsonObject, Nudges, Progress, label
 from .naming import Variant
 from .overlap import Overlap
