@@ -11,6 +11,8 @@ changes (each test reads its own change's failures).
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
 import os
 import re
@@ -250,16 +252,20 @@ def test_explain_lists_a_states_steps_with_what_settled_after_them(project: Path
 def test_states_on_one_page_a_variant_are_the_states_on_fresh_loads(project: Path, first_images: dict[str, bytes],
                                                                      second: object) -> None:
     """The baselines were made with each variant's states on one page (the runtime's hover boxes
-    shown and hidden again, a link focused and blurred); made again with every state on a
-    fresh load (`chain_states = false`), every image is the same, byte for byte. Last in the
-    module: the run records its inputs with that config, which no test after it may expect."""
-    config = project / "pyproject.toml"
-    original = config.read_text(encoding="utf-8")
-    config.write_text(original.replace("offline = true\n", "offline = true\nchain_states = false\n", 1),
-                      encoding="utf-8")
-    try:
-        done = pytest_run(project, "--update-snapshots", "--rerender")
-    finally:
-        config.write_text(original, encoding="utf-8")
-    assert done.returncode == 0, done.stdout[-3000:]
-    assert state_images(project) == first_images
+    shown and hidden again, a link focused and blurred). Rendered again in this process, each
+    on a fresh load (`chain_states = false`), every state's image is its baseline, pixel for
+    pixel: the 12 state variants a run with that config renders, and not its page variants."""
+    from theme.capture import Session, variants
+    from theme.core import config
+
+    cfg = config.load(project / "pyproject.toml")
+    fresh = dataclasses.replace(cfg.visual, chain_states=False)
+    with Session(fresh, browser=BROWSER, source=cfg.source) as session:
+        caps = list(session.capture_all([v for v in variants(fresh) if v.state]))
+    assert not [c for c in caps if str(c.explain.get("page", "")).startswith("the page of state")]
+    got = {f"{c.variant.page_name}/{c.variant.id}/state/{c.variant.state}/{path}": image
+           for c in caps for path, image in c.images()}
+    assert sorted(got) == sorted(first_images)
+    for key, image in got.items():
+        baseline = np.asarray(Image.open(io.BytesIO(first_images[key])).convert("RGBA"))
+        assert np.array_equal(image, baseline), key
