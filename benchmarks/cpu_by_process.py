@@ -73,6 +73,7 @@ def kind(argv: list[bytes]) -> str:
 
 def _python_role(args: list[bytes]) -> str:
     """What a Python process is for: a test suite's own work and its sub-runs cost differently."""
+    args = args[1:] if args[:1] == [b"-u"] else args  # execnet starts xdist's workers unbuffered
     if args[:1] == [b"-c"] and len(args) > 1 and b"sys.stdin" in args[1]:
         return "(pytest-xdist worker)"
     if args[:2] == [b"-m", b"theme"]:
