@@ -366,6 +366,19 @@ def test_one_body_text_rule_at_two_widths_is_one_group_of_both_pages():
         "2 whole pages: `d-article > p` line-height 22.4px or 28.832px → 26.6px or 32.224px"), only.summary
 
 
+def test_one_rule_the_flow_records_at_two_depths_names_both_selectors():
+    """`d-article p { line-height: 1.9 }` on the published CTC article: the flow record names most
+    paragraphs `d-article > p` and three inside other elements `d-article p`. The group says
+    both, not the bare `p` they share, which is no rule anyone wrote."""
+    def page(key: str, before: str, after: str) -> Failed:
+        return Failed(key, changes=tuple(styles.StyleChange(sel, "line-height", before, after)
+                                         for sel in ("d-article > p", "d-article p")))
+    (only,) = causes.group([page("index/desktop-light/page.png", "28.832px", "32.224px"),
+                            page("index/mobile-light/page.png", "22.4px", "26.6px")])
+    assert only.summary == ("2 whole pages: `d-article > p or d-article p` line-height 22.4px or 28.832px → "
+                            "26.6px or 32.224px"), only.summary
+
+
 def test_two_rules_on_whole_pages_alone_are_both_said():
     """Two rules no region holds, in one change: a colour, the same at both widths, and a
     letter-spacing in em, 1.8px on the desktop page and 1.2px on the phone's. The one group of

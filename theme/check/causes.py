@@ -251,9 +251,12 @@ def shared(items: Sequence[Failed]) -> Signature:
         found = [c for i in items for c in style_changes(i.changes)
                  if (_element(c.selector, i.region), c.prop, c.after) == (element, prop, after)]
         befores = sorted({c.before or "—" for c in found})
-        # The whole selector when every item has it (`.note-box-content > p`), else the step they share.
-        paths = {_placeless(c.selector) for c in found}
-        shown_as = paths.pop() if len(paths) == 1 else element
+        # The whole selector when every item has it (`.note-box-content > p`), else the step they
+        # share; whole pages alone name both of two (`d-article > p or d-article p`): a bare `p`
+        # is no rule anyone wrote.
+        paths = sorted({_placeless(c.selector) for c in found})
+        whole = len(paths) == 1 or (len(paths) == 2 and not any(i.region for i in items))
+        shown_as = " or ".join(paths) if whole else element
         out.append((shown_as or _kind_of(pages, prop, after), prop, " or ".join(befores), after))
     said = {(prop, before, after) for _, prop, before, after in out}
     for _, prop, change in sorted((f for f in common if f[0] == ANY), key=_order):
