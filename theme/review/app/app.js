@@ -106,7 +106,7 @@ function shiftTable(e) {
   const rows = moves(e).map(s => { const g = causeOf(e, s.y);
     return el("tr", {}, el("td", {text: String(s.y)}), el("td", {text: `${signed(s.by)} px`}),
       el("td", {}, g ? el("a", {href: `#group-${g.number}`, text: `group ${g.number}`}) : "—")); });
-  return el("details", {class: "meta shifts"}, el("summary", {text: `content moved at ${rows.length} place(s): the table`}),
+  return el("details", {class: "meta shifts"}, el("summary", {text: `content moved at ${rows.length} ${rows.length === 1 ? "place" : "places"}: where, by how much, and the likely cause`}),
     el("table", {}, el("tr", {}, el("th", {text: "below y"}), el("th", {text: "moved"}), el("th", {text: "likely cause"})), ...rows));
 }
 
