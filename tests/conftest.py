@@ -109,7 +109,8 @@ def one_driver_and_browser_a_worker():
     `theme init` does for its looks): a launch costs about a CPU-second (browser, GPU process,
     zygotes, driver), and the suite made 362 of them. The pages are each Session's own
     (a browser context each). Sub-runs (`python -m theme`, `python -m pytest`) launch their
-    own, as a user's runs do. tests/visual/test_kept_browsers.py suspends it."""
+    own, as a user's runs do. The driver starts with the first render: a worker of unit tests
+    starts none. tests/visual/test_kept_browsers.py suspends it."""
     from theme.capture.launch import kept_browsers
 
     with kept_browsers():

@@ -23,6 +23,7 @@ def not_kept_by_the_suite(monkeypatch):
     """The suite keeps each worker's browsers (tests/conftest.py): here, as in a user's run,
     nothing keeps them but what each test opens."""
     monkeypatch.setattr(launch._THREAD, "kept", None)
+    monkeypatch.setattr(launch._THREAD, "holding", None, raising=False)  # what holds its driver
 
 
 @pytest.fixture

@@ -32,18 +32,20 @@ def kept_browsers() -> Iterator[None]:
     """Inside it, the Sessions this thread opens one after another share one Playwright
     driver and the browsers they launch (one per executable and flags), closed when it ends.
     `theme init` looks, renders twice and tries reader states in three Sessions of three
-    configs: one driver and one browser instead of a start and a stop each."""
-    with shared_playwright():
-        outer = getattr(_THREAD, "kept", None)
-        if outer is None:
-            _THREAD.kept = {}
-        try:
-            yield
-        finally:
-            if outer is None:
-                browsers, _THREAD.kept = _THREAD.kept, None
-                for browser in browsers.values():
-                    browser.close()
+    configs: one driver and one browser instead of a start and a stop each. The driver is
+    the first Session's, held from the first launch (launch()): a block that renders
+    nothing starts none (the test suite keeps one such block for each worker's run)."""
+    if getattr(_THREAD, "kept", None) is not None:  # an outer block keeps them
+        yield
+        return
+    _THREAD.kept, _THREAD.holding = {}, contextlib.ExitStack()
+    try:
+        yield
+    finally:
+        browsers, holding, _THREAD.kept, _THREAD.holding = _THREAD.kept, _THREAD.holding, None, None
+        with holding:  # the driver stops after its kept browsers, if nothing else uses it
+            for browser in browsers.values():
+                browser.close()
 
 
 def launch(pw: Playwright, visual: VisualConfig, executable: str | None) -> tuple[Browser, BrowserInfo, JsonObject]:
@@ -66,6 +68,8 @@ def launch(pw: Playwright, visual: VisualConfig, executable: str | None) -> tupl
                 "set THEME_BROWSER to a working Chromium"
             ) from None
         if kept is not None:
+            if not kept:  # the first kept browser: its driver lives as long as the block
+                _THREAD.holding.enter_context(shared_playwright())
             kept[key] = browser
     return browser, info, local_fingerprint(browser, info, flags, visual)
 
